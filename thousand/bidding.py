@@ -1,0 +1,83 @@
+"""The auction: the forehand is committed to the opening bid, the others raise or pass for good."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from thousand.actions import Action, Bid, Pass
+from thousand.cards import ACES_MASK, MARRIAGE_MASKS
+from thousand.rules import MARRIAGE_POINTS, Rules
+from thousand.state import GameState
+
+PASS = Pass()
+
+
+def marriage_value(rules: Rules, hand: int) -> int:
+    """The value of the marriages in a hand (the four aces included where the rules have them)."""
+    value = sum(
+        points for points, pair in zip(MARRIAGE_POINTS, MARRIAGE_MASKS) if hand & pair == pair
+    )
+    if rules.ace_marriage and hand & ACES_MASK == ACES_MASK:
+        value += rules.ace_marriage
+    return value
+
+
+def ceiling(rules: Rules, hand: int) -> int:
+    """The highest bid or contract this hand allows: the cap base plus the marriages held."""
+    return rules.cap_base + marriage_value(rules, hand)
+
+
+@lru_cache(maxsize=4096)
+def _bids(low: int, high: int, step: int) -> tuple[Action, ...]:
+    return (PASS, *(Bid(amount) for amount in range(low, high + 1, step)))
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Pass, then every bid from one step above the current bid up to the hand's ceiling."""
+    rules = state.rules
+    top = ceiling(rules, state.hand_masks[state.player])
+    return _bids(state.bid + rules.bid_step, top, rules.bid_step)
+
+
+def why_illegal(state: GameState, action: Action) -> str:
+    """Why ``action`` is not a legal auction action here."""
+    rules = state.rules
+    if not isinstance(action, Bid):
+        return "in the auction a player bids or passes"
+    if action.amount <= state.bid:
+        return f"a bid must be above the current bid of {state.bid}"
+    if action.amount % rules.bid_step:
+        return f"bids go in steps of {rules.bid_step}"
+    top = ceiling(rules, state.hand_masks[state.player])
+    return (
+        f"this hand allows bids up to {top} ({rules.cap_base} plus the marriages held); "
+        "a bid above it needs marriages in hand"
+    )
+
+
+def next_bidder(state: GameState, passed: int) -> int:
+    """The next seat clockwise from the current player that has not passed."""
+    players = state.rules.players
+    seat = (state.player + 1) % players
+    while passed >> seat & 1:
+        seat = (seat + 1) % players
+    return seat
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """Record a bid or a pass; the auction is over when one bidder is left."""
+    history = (state.history, state.player, action)
+    if isinstance(action, Bid):
+        return state.replace(
+            player=next_bidder(state, state.passed_mask),
+            bidder=state.player,
+            bid=action.amount,
+            history=history,
+        )
+    passed = state.passed_mask | 1 << state.player
+    return state.replace(player=next_bidder(state, passed), passed_mask=passed, history=history)
+
+
+def is_over(state: GameState) -> bool:
+    """Whether all but one player have passed."""
+    return state.passed_mask.bit_count() == state.rules.players - 1

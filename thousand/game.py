@@ -1,0 +1,264 @@
+"""Starting games and the one dispatcher where the phase modules meet.
+
+:func:`legal_actions` is the single source of legality; :func:`apply` accepts exactly the actions
+it lists and hands each to the module of the current phase. Steps that need no decision (taking
+the talon, collecting a trick, scoring a deal, dealing the next one) happen inside ``apply``.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable, Sequence
+
+from thousand import bidding, scoring, talon, tricks
+from thousand.actions import Action, Concede
+from thousand.errors import IllegalActionError, LayoutError, RulesError
+from thousand.layout import Layout
+from thousand.results import DealResult, MatchResult
+from thousand.rules import Endgame, Rules
+from thousand.state import NOBODY, GameState, Origin, Phase, history_tuple
+
+__all__ = ["new_deal", "new_match"]
+
+
+def new_match(
+    rules: Rules,
+    *,
+    seed: int,
+    dealer: int | None = None,
+    scores: Sequence[int] | None = None,
+    layout: Layout | None = None,
+) -> GameState:
+    """A match to the target score (1000), at the auction of its first deal.
+
+    Args:
+        rules: the rules in force, e.g. ``Rules.preset("russian")``.
+        seed: seeds every deal (and the first dealer when ``dealer`` is not given).
+        dealer: the first dealer's seat; by default drawn from the seed.
+        scores: the starting scores, by default all 0. Under barrel rules a player starting at
+            exactly the barrel threshold is on the barrel with no deals used.
+        layout: the first deal's cards; by default dealt from the seed.
+    """
+    if dealer is None:
+        dealer = random.Random(f"thousand:{seed}:dealer").randrange(rules.players)
+    return _start(rules, seed, dealer, scores, layout, single_deal=False)
+
+
+def new_deal(
+    rules: Rules,
+    *,
+    seed: int | None = None,
+    layout: Layout | None = None,
+    dealer: int = 0,
+    scores: Sequence[int] | None = None,
+) -> GameState:
+    """A single deal: the game is over once it is scored, and ``result`` is its
+    :class:`~thousand.DealResult`. Without seed or layout the cards are shuffled at random (the
+    seed drawn is kept in ``state.origin.seed``)."""
+    if seed is None:
+        seed = secrets.randbits(63)
+    return _start(rules, seed, dealer, scores, layout, single_deal=True)
+
+
+def _start(
+    rules: Rules,
+    seed: int,
+    dealer: int,
+    scores: Sequence[int] | None,
+    layout: Layout | None,
+    single_deal: bool,
+) -> GameState:
+    if not isinstance(rules, Rules):
+        raise RulesError(f"expected a Rules value, not {type(rules).__name__}")
+    players = rules.players
+    if not 0 <= dealer < players:
+        raise RulesError(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
+    start = tuple(scores) if scores is not None else (0,) * players
+    if len(start) != players or not all(isinstance(score, int) for score in start):
+        raise RulesError(f"scores must be {players} whole numbers, not {list(start)}")
+    if layout is not None and layout.players != players:
+        raise LayoutError(f"the layout has {layout.players} hands but the rules have {players}")
+    if any(score >= rules.target for score in start):
+        raise RulesError(f"a starting score of {rules.target} or more has already won")
+    barrel: tuple[int | None, ...] = (None,) * players
+    if rules.endgame is Endgame.BARREL:
+        threshold = rules.barrel_threshold
+        if any(score > threshold for score in start):
+            raise RulesError(
+                f"under barrel rules no score lies between {threshold} and {rules.target}"
+            )
+        barrel = tuple(0 if score == threshold else None for score in start)
+    origin = Origin(seed, dealer, start, layout, single_deal)
+    return _deal(rules, origin, 0, dealer, start, barrel, ())
+
+
+def _deal(
+    rules: Rules,
+    origin: Origin,
+    number: int,
+    dealer: int,
+    scores: tuple[int, ...],
+    barrel: tuple[int | None, ...],
+    deals: tuple[DealResult, ...],
+) -> GameState:
+    """The state at the start of deal ``number``: the forehand holds the opening bid."""
+    players = rules.players
+    layout = origin.layout if number == 0 and origin.layout else None
+    if layout is None:
+        layout = Layout.from_seed(players, origin.seed, number)
+    forehand = (dealer + 1) % players
+    return GameState(
+        rules=rules,
+        origin=origin,
+        deal_number=number,
+        dealer=dealer,
+        scores=scores,
+        barrel=barrel,
+        deals=deals,
+        result=None,
+        phase=Phase.AUCTION,
+        player=(forehand + 1) % players,
+        layout=layout,
+        hand_masks=layout.hand_masks(),
+        talon_masks=layout.talon_masks(),
+        bidder=forehand,
+        bid=rules.opening_bid,
+        contract_amount=0,
+        passed_mask=0,
+        musik=0,
+        set_aside_mask=0,
+        trick_cards=(),
+        taken_masks=(0,) * players,
+        melds=(),
+        trump_suit=NOBODY,
+        clean_winners=0,
+        history=None,
+    )
+
+
+_LEGAL: dict[Phase, Callable[[GameState], tuple[Action, ...]]] = {
+    Phase.AUCTION: bidding.legal_actions,
+    Phase.MUSIK: talon.legal_takes,
+    Phase.EXCHANGE: talon.legal_exchange,
+    Phase.CONTRACT: talon.legal_contracts,
+    Phase.PLAY: tricks.legal_actions,
+}
+_WHY: dict[Phase, Callable[[GameState, Action], str]] = {
+    Phase.AUCTION: bidding.why_illegal,
+    Phase.MUSIK: talon.why_illegal,
+    Phase.EXCHANGE: talon.why_illegal,
+    Phase.CONTRACT: talon.why_illegal,
+    Phase.PLAY: tricks.why_illegal,
+}
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """The current player's legal actions in a fixed order (empty when the game is over)."""
+    if state.phase is Phase.OVER:
+        return ()
+    return _LEGAL[state.phase](state)
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """The state after ``action`` by the current player; raises ``IllegalActionError`` unless the
+    action is one of ``legal_actions(state)``."""
+    if action not in state.legal_actions():
+        raise _illegal(state, action)
+    phase = state.phase
+    if phase is Phase.PLAY:
+        after = tricks.play(state, action)
+        if after.trick_cards or after.hand_masks[after.player]:
+            return after
+        return _end_deal(after, conceded=False)
+    if phase is Phase.AUCTION:
+        after = bidding.apply(state, action)
+        return talon.open_talon(after) if bidding.is_over(after) else after
+    if phase is Phase.EXCHANGE:
+        return talon.exchange(state, action)
+    if phase is Phase.CONTRACT:
+        if isinstance(action, Concede):
+            return _end_deal(state.replace(history=(state.history, state.player, action)), True)
+        return talon.fix_contract(state, action)
+    return talon.take(state, action)
+
+
+def _illegal(state: GameState, action: object) -> IllegalActionError:
+    if state.phase is Phase.OVER:
+        return IllegalActionError(action, None, str(state.phase), "the game is over")
+    reason = _WHY[state.phase](state, action)  # type: ignore[arg-type]
+    return IllegalActionError(action, state.player, str(state.phase), reason)
+
+
+def _end_deal(state: GameState, conceded: bool) -> GameState:
+    """Score the finished deal, then end the game or deal the next one."""
+    rules = state.rules
+    points = scoring.deal_points(state)
+    deal = scoring.deal_scores(state, points, conceded)
+    standing = scoring.apply_endgame(state, deal, points, conceded)
+    result = DealResult(
+        number=state.deal_number,
+        dealer=state.dealer,
+        layout=state.layout,
+        actions=history_tuple(state.history),
+        declarer=state.bidder,
+        bid=state.bid,
+        contract=None if conceded else state.contract_amount,
+        points=points,
+        deal_scores=deal,
+        scores=standing.scores,
+        barrel=standing.barrel,
+    )
+    deals = (*state.deals, result)
+    won = scoring.winners(state, standing.scores)
+    adjudicated = not won and len(deals) >= rules.max_deals
+    if adjudicated:
+        won = scoring.highest(standing.scores, range(rules.players))
+    outcome: DealResult | MatchResult | None = None
+    if state.origin.single_deal:
+        outcome = result
+    elif won:
+        outcome = MatchResult(
+            winners=won,
+            scores=standing.scores,
+            settlement=scoring.settlement(rules, standing.scores, won),
+            deals=len(deals),
+            adjudicated=adjudicated,
+        )
+    if outcome is None:
+        return _deal(
+            rules,
+            state.origin,
+            state.deal_number + 1,
+            (state.dealer + 1) % rules.players,
+            standing.scores,
+            standing.barrel,
+            deals,
+        )
+    return GameState(
+        rules=rules,
+        origin=state.origin,
+        deal_number=state.deal_number,
+        dealer=state.dealer,
+        scores=standing.scores,
+        barrel=standing.barrel,
+        deals=deals,
+        result=outcome,
+        phase=Phase.OVER,
+        player=NOBODY,
+        layout=state.layout,
+        hand_masks=state.hand_masks,
+        talon_masks=state.talon_masks,
+        bidder=state.bidder,
+        bid=state.bid,
+        contract_amount=state.contract_amount,
+        passed_mask=state.passed_mask,
+        musik=state.musik,
+        set_aside_mask=state.set_aside_mask,
+        trick_cards=state.trick_cards,
+        taken_masks=state.taken_masks,
+        melds=state.melds,
+        trump_suit=state.trump_suit,
+        clean_winners=state.clean_winners,
+        history=state.history,
+    )

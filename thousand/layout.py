@@ -1,0 +1,128 @@
+"""Deal layouts: who holds which cards, and what lies in the talon.
+
+A layout comes from the seed of a match (a uniform random permutation, different for every deal)
+or is written by hand for tests, puzzles and duplicate play::
+
+    >>> layout = Layout(
+    ...     hands=["AH TH KH QH JH 9H AD", "TD KD QD JD 9D AC TC", "KC QC JC 9C AS TS KS"],
+    ...     talon="QS JS 9S",
+    ... )
+    >>> layout.players, [str(card) for card in layout.talon[0]]
+    (3, ['QS', 'JS', '9S'])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from thousand.cards import DECK, Card, cards, mask_of
+from thousand.errors import LayoutError, NotationError
+
+__all__ = ["Layout"]
+
+
+def _to_cards(value: str | Iterable[str | Card]) -> tuple[Card, ...]:
+    try:
+        return cards(value)
+    except NotationError as error:
+        raise LayoutError(f"bad card in layout: {error}") from None
+
+
+def _to_hands(value: Sequence[str | Iterable[str | Card]]) -> tuple[tuple[Card, ...], ...]:
+    if isinstance(value, str):
+        raise LayoutError("hands must be a list with one entry per player, not one string")
+    return tuple(_to_cards(hand) for hand in value)
+
+
+def _to_talon(value: Any) -> tuple[tuple[Card, ...], ...]:
+    """One pile (3 players) given flat, or two musiki given as two entries or split by '|'."""
+    if isinstance(value, str):
+        return tuple(_to_cards(part) for part in value.split("|"))
+    items = list(value)
+    if all(isinstance(item, (Card, str)) for item in items) and not any(
+        isinstance(item, str) and len(item.split()) > 1 for item in items
+    ):
+        return (_to_cards(items),)
+    return tuple(_to_cards(item) for item in items)
+
+
+@attrs.frozen
+class Layout:
+    """The cards of one deal: ``hands[seat]`` and the talon piles.
+
+    ``talon`` holds one pile of 3 cards for three players, or two musiki of 2 cards for two.
+    Cards may be given as notation strings (``"AH TH KH"``) or as :class:`~thousand.Card` values.
+    """
+
+    hands: tuple[tuple[Card, ...], ...] = attrs.field(converter=_to_hands)
+    talon: tuple[tuple[Card, ...], ...] = attrs.field(converter=_to_talon)
+
+    def __attrs_post_init__(self) -> None:
+        players = len(self.hands)
+        if players not in (2, 3):
+            raise LayoutError(f"a layout has 2 or 3 hands, not {players}")
+        size = 7 if players == 3 else 10
+        for seat, hand in enumerate(self.hands):
+            if len(hand) != size:
+                raise LayoutError(
+                    f"hand {seat} has {len(hand)} cards; with {players} players each holds {size}"
+                )
+        shape = [3] if players == 3 else [2, 2]
+        if [len(pile) for pile in self.talon] != shape:
+            wanted = "one talon of 3 cards" if players == 3 else "two musiki of 2 cards each"
+            raise LayoutError(f"with {players} players the layout needs {wanted}")
+        seen: list[Card] = [card for pile in (*self.hands, *self.talon) for card in pile]
+        repeated = sorted({str(card) for card in seen if seen.count(card) > 1})
+        if repeated:
+            raise LayoutError(f"card(s) dealt twice: {' '.join(repeated)}")
+
+    @property
+    def players(self) -> int:
+        """The number of hands."""
+        return len(self.hands)
+
+    @classmethod
+    def shuffled(cls, players: int, rng: random.Random) -> Layout:
+        """A uniformly random layout for 2 or 3 players, drawn from ``rng``."""
+        deck = list(DECK)
+        rng.shuffle(deck)
+        size = 7 if players == 3 else 10
+        hands = [tuple(deck[seat * size : (seat + 1) * size]) for seat in range(players)]
+        rest = deck[players * size :]
+        talon = [tuple(rest)] if players == 3 else [tuple(rest[:2]), tuple(rest[2:])]
+        return cls(hands=hands, talon=talon)
+
+    @classmethod
+    def from_seed(cls, players: int, seed: int, deal_number: int) -> Layout:
+        """The layout of deal ``deal_number`` (from 0) of a match with this seed.
+
+        Every deal gets its own generator, so deal 5 is the same whatever happened in deals 0-4;
+        tables sharing a seed play duplicate deals.
+        """
+        return cls.shuffled(players, random.Random(f"thousand:{seed}:{deal_number}"))
+
+    def hand_masks(self) -> tuple[int, ...]:
+        """Each hand as a card mask."""
+        return tuple(mask_of(hand) for hand in self.hands)
+
+    def talon_masks(self) -> tuple[int, ...]:
+        """Each talon pile as a card mask."""
+        return tuple(mask_of(pile) for pile in self.talon)
+
+    def to_dict(self) -> dict[str, list[str]]:
+        """The layout as notation strings, for records."""
+        return {
+            "hands": [" ".join(map(str, hand)) for hand in self.hands],
+            "talon": [" ".join(map(str, pile)) for pile in self.talon],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Layout:
+        """A layout from :meth:`to_dict` output."""
+        if not isinstance(data, dict) or set(data) != {"hands", "talon"}:
+            raise LayoutError("a layout is an object with exactly the keys 'hands' and 'talon'")
+        return cls(hands=data["hands"], talon=list(data["talon"]))

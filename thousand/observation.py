@@ -1,0 +1,150 @@
+"""Observations: what one seat may know, as a value with no link back to the state.
+
+Two states that differ only in what a seat cannot see (other hands, the unseen musik, cards given
+or laid aside face down, the seed behind future deals) give that seat equal observations.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from thousand.actions import Action, Discard, Give, Play
+from thousand.cards import Card, Suit, cards_of
+from thousand.rules import Rules
+from thousand.state import ACES, GameState, Phase
+from thousand.tricks import trick_winner
+
+__all__ = ["Observation", "Trick", "observe"]
+
+
+@attrs.frozen
+class Trick:
+    """A finished trick of the current deal."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    """The cards in the order played, the leader's first."""
+    winner: int
+
+
+@attrs.frozen
+class Observation:
+    """One seat's view of the game at one moment."""
+
+    seat: int
+    """The observing seat."""
+    rules: Rules
+    phase: Phase
+    current_player: int | None
+    dealer: int
+    deal_number: int
+    scores: tuple[int, ...]
+    barrel: tuple[int | None, ...]
+    """Per seat: ``None`` off the barrel, else the deals already spent on it."""
+    hand: tuple[Card, ...]
+    """The observer's own cards."""
+    hand_sizes: tuple[int, ...]
+    bid: int
+    """The highest bid so far (the winning bid after the auction)."""
+    bidder: int
+    """Who holds the highest bid (the declarer after the auction)."""
+    passed: tuple[int, ...]
+    """Seats that have passed in this deal's auction."""
+    declarer: int | None
+    contract: int | None
+    talon: tuple[Card, ...]
+    """The talon (3 players) or the chosen musik (2 players) once shown; before that empty."""
+    received: Card | None
+    """Three players: the card the declarer gave this seat, once given."""
+    given: tuple[tuple[Card, int], ...]
+    """The declarer's own view of the cards it gave, as ``(card, seat)``."""
+    set_aside: tuple[Card, ...]
+    """Two players, the declarer only: the cards it laid aside."""
+    trick: tuple[tuple[int, Card], ...]
+    """The current trick as ``(seat, card)``."""
+    tricks: tuple[Trick, ...]
+    """The finished tricks of this deal."""
+    points: tuple[int, ...]
+    """Card points each seat has won in tricks this deal."""
+    melds: tuple[tuple[int, Suit | None], ...]
+    """Declared marriages as ``(seat, suit)``; ``None`` for the four aces."""
+    trump: Suit | None
+    history: tuple[tuple[int, Action], ...]
+    """This deal's actions as ``(seat, action)``; cards this seat did not see are ``None``."""
+    legal_actions: tuple[Action, ...]
+    """The observer's legal actions (empty when it is not the observer's turn)."""
+
+
+def _masked(seat: int, actor: int, action: Action) -> Action:
+    if actor == seat:
+        return action
+    if isinstance(action, Give) and action.to != seat:
+        return Give(None, action.to)
+    if isinstance(action, Discard):
+        return Discard(None)
+    return action
+
+
+def observe(state: GameState, seat: int) -> Observation:
+    """The observation of ``seat`` in ``state``."""
+    rules = state.rules
+    if not 0 <= seat < rules.players:
+        raise ValueError(f"seat must be from 0 to {rules.players - 1}, not {seat}")
+    history = state.actions
+    declarer = state.declarer
+    shown: tuple[Card, ...] = ()
+    if declarer is not None:
+        piles = state.layout.talon
+        if rules.players == 3:
+            shown = piles[0]
+        elif state.musik:
+            shown = piles[state.musik - 1]
+    received = None
+    given: list[tuple[Card, int]] = []
+    tricks: list[Trick] = []
+    current: list[tuple[int, Card]] = []
+    trump = -1
+    for actor, action in history:
+        if isinstance(action, Give) and action.card is not None:
+            if actor == seat:
+                given.append((action.card, action.to))
+            elif action.to == seat:
+                received = action.card
+        elif isinstance(action, Play):
+            if action.marriage:
+                trump = action.card.suit
+            current.append((actor, action.card))
+            if len(current) == rules.players:
+                cards = tuple(card for _, card in current)
+                best = trick_winner(tuple(card.index for card in cards), trump)
+                tricks.append(Trick(current[0][0], cards, current[best][0]))
+                current = []
+    return Observation(
+        seat=seat,
+        rules=rules,
+        phase=state.phase,
+        current_player=state.current_player,
+        dealer=state.dealer,
+        deal_number=state.deal_number,
+        scores=state.scores,
+        barrel=state.barrel,
+        hand=cards_of(state.hand_masks[seat]),
+        hand_sizes=tuple(mask.bit_count() for mask in state.hand_masks),
+        bid=state.bid,
+        bidder=state.bidder,
+        passed=tuple(s for s in range(rules.players) if state.passed_mask >> s & 1),
+        declarer=declarer,
+        contract=state.contract,
+        talon=shown,
+        received=received,
+        given=tuple(given),
+        set_aside=cards_of(state.set_aside_mask) if seat == declarer else (),
+        trick=state.trick,
+        tricks=tuple(tricks),
+        points=state.points_taken,
+        melds=tuple((s, None if suit == ACES else Suit(suit)) for s, suit in state.melds),
+        trump=state.trump,
+        history=tuple((actor, _masked(seat, actor, action)) for actor, action in history),
+        legal_actions=state.legal_actions() if state.player == seat else (),
+    )
+

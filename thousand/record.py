@@ -1,0 +1,262 @@
+"""Match records: a versioned JSON document holding the rules, the seed, every deal's layout and
+every action in order, and the result. :func:`replay` re-validates each action and rebuilds the
+exact final state.
+
+    >>> from thousand import Rules, new_match
+    >>> state = new_match(Rules.preset("russian"), seed=7)
+    >>> state = state.apply(state.legal_actions()[0])
+    >>> record = Record.from_state(state)
+    >>> replay(Record.from_json(record.to_json())) == state
+    True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from typing import IO, Any
+
+import attrs
+
+from thousand.actions import Action, parse_action
+from thousand.errors import RecordError, ThousandError
+from thousand.game import new_deal, new_match
+from thousand.layout import Layout
+from thousand.results import DealResult, MatchResult
+from thousand.rules import Rules
+from thousand.state import GameState
+
+__all__ = ["FORMAT", "VERSION", "Record", "RecordedDeal", "dump_record", "load_record", "replay"]
+
+FORMAT = "thousand-record"
+VERSION = 1
+
+
+@attrs.frozen
+class RecordedDeal:
+    """One deal of a record: its layout and its actions as ``(seat, action)``."""
+
+    layout: Layout
+    actions: tuple[tuple[int, Action], ...]
+
+
+@attrs.frozen
+class Record:
+    """Everything needed to replay a match (or a single deal) exactly."""
+
+    rules: Rules
+    seed: int
+    dealer: int
+    """The first dealer."""
+    scores: tuple[int, ...]
+    """The starting scores."""
+    start_layout: Layout | None
+    """The first deal's layout when it was given by hand rather than dealt from the seed."""
+    single_deal: bool
+    deals: tuple[RecordedDeal, ...]
+    result: dict[str, Any] | None = attrs.field(eq=False)
+    """A summary of the result (winners, scores, settlement), checked on replay."""
+
+    @classmethod
+    def from_state(cls, state: GameState) -> Record:
+        """The record of the game that led to ``state`` (finished or not)."""
+        deals = [RecordedDeal(deal.layout, deal.actions) for deal in state.deals]
+        if not state.is_over:
+            deals.append(RecordedDeal(state.layout, state.actions))
+        origin = state.origin
+        return cls(
+            rules=state.rules,
+            seed=origin.seed,
+            dealer=origin.dealer,
+            scores=origin.scores,
+            start_layout=origin.layout,
+            single_deal=origin.single_deal,
+            deals=tuple(deals),
+            result=result_summary(state.result),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as JSON-ready values."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "dealer": self.dealer,
+            "scores": list(self.scores),
+            "start_layout": None if self.start_layout is None else self.start_layout.to_dict(),
+            "single_deal": self.single_deal,
+            "deals": [
+                {
+                    "layout": deal.layout.to_dict(),
+                    "actions": [[seat, str(action)] for seat, action in deal.actions],
+                }
+                for deal in self.deals
+            ],
+            "result": self.result,
+        }
+
+    def to_json(self) -> str:
+        """The record as JSON text."""
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Record:
+        """A record from :meth:`to_dict` output; raises ``RecordError`` naming what is wrong."""
+        if not isinstance(data, dict):
+            raise RecordError("a record is a JSON object")
+        if data.get("format") != FORMAT:
+            raise RecordError(f"not a Thousand record (its 'format' is not '{FORMAT}')")
+        if data.get("version") != VERSION:
+            raise RecordError(
+                f"record version {data.get('version')!r} is not supported (this library reads "
+                f"version {VERSION})"
+            )
+        rules = _field(data, "rules", Rules.from_dict)
+        deals = []
+        for number, deal in enumerate(_field(data, "deals", list)):
+            where = f"deal {number}"
+            if not isinstance(deal, dict) or set(deal) != {"layout", "actions"}:
+                raise RecordError(f"{where}: a deal has exactly the keys 'layout' and 'actions'")
+            layout = _guard(where, lambda deal=deal: Layout.from_dict(deal["layout"]))
+            actions = []
+            for position, entry in enumerate(_guard(where, lambda deal=deal: list(deal["actions"]))):
+                here = f"{where}, action {position}"
+                if (
+                    not isinstance(entry, list)
+                    or len(entry) != 2
+                    or not isinstance(entry[0], int)
+                    or not isinstance(entry[1], str)
+                ):
+                    raise RecordError(f"{here}: an action is written [seat, \"text\"], not {entry!r}")
+                actions.append((entry[0], _guard(here, lambda e=entry: parse_action(e[1]))))
+            deals.append(RecordedDeal(layout, tuple(actions)))
+        start = data.get("start_layout")
+        return cls(
+            rules=rules,
+            seed=_field(data, "seed", _integer),
+            dealer=_field(data, "dealer", _integer),
+            scores=tuple(_field(data, "scores", lambda v: [_integer(x) for x in v])),
+            start_layout=None if start is None else _guard("start_layout", lambda: Layout.from_dict(start)),
+            single_deal=_field(data, "single_deal", _boolean),
+            deals=tuple(deals),
+            result=data.get("result"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Record:
+        """A record from JSON text."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise RecordError(f"the record is not valid JSON: {error}") from None
+        return cls.from_dict(data)
+
+
+def _integer(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RecordError(f"expected a whole number, not {value!r}")
+    return value
+
+
+def _boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise RecordError(f"expected true or false, not {value!r}")
+    return value
+
+
+def _guard(where: str, read: Callable[[], Any]) -> Any:
+    try:
+        return read()
+    except RecordError as error:
+        raise RecordError(f"{where}: {error}") from None
+    except (ThousandError, TypeError, KeyError, ValueError) as error:
+        raise RecordError(f"{where}: {error}") from None
+
+
+def _field(data: dict[str, Any], key: str, read: Callable[[Any], Any]) -> Any:
+    if key not in data:
+        raise RecordError(f"the record has no '{key}'")
+    return _guard(key, lambda: read(data[key]))
+
+
+def result_summary(result: DealResult | MatchResult | None) -> dict[str, Any] | None:
+    """The parts of a result that a record keeps and a replay must reproduce."""
+    if isinstance(result, MatchResult):
+        return {
+            "winners": list(result.winners),
+            "scores": list(result.scores),
+            "settlement": None if result.settlement is None else list(result.settlement),
+            "deals": result.deals,
+            "adjudicated": result.adjudicated,
+        }
+    if isinstance(result, DealResult):
+        return {"deal_scores": list(result.deal_scores), "scores": list(result.scores)}
+    return None
+
+
+def replay(record: Record) -> GameState:
+    """Play the record's actions again, checking each, and return the final state.
+
+    Raises:
+        RecordError: a layout that the seed does not produce, an action that is illegal or taken
+            by the wrong seat, or a result that differs from the recorded one; the message names
+            the deal and the action.
+    """
+    try:
+        if record.single_deal:
+            state = new_deal(
+                record.rules, seed=record.seed, layout=record.start_layout,
+                dealer=record.dealer, scores=record.scores,
+            )
+        else:
+            state = new_match(
+                record.rules, seed=record.seed, layout=record.start_layout,
+                dealer=record.dealer, scores=record.scores,
+            )
+    except ThousandError as error:
+        raise RecordError(f"the record's start is invalid: {error}") from None
+    for number, deal in enumerate(record.deals):
+        if state.is_over:
+            raise RecordError(f"deal {number}: the game was already over before this deal")
+        if state.deal_number != number or state.actions:
+            raise RecordError(f"deal {number}: the previous deal's actions did not finish it")
+        if deal.layout != state.layout:
+            raise RecordError(f"deal {number}: the recorded cards are not the cards of this deal")
+        for position, (seat, action) in enumerate(deal.actions):
+            here = f"deal {number}, action {position} ('{action}' by seat {seat})"
+            if seat != state.current_player:
+                raise RecordError(f"{here}: it is seat {state.current_player}'s turn")
+            try:
+                state = state.apply(action)
+            except ThousandError as error:
+                raise RecordError(f"{here}: {error}") from None
+    if result_summary(state.result) != record.result:
+        raise RecordError(
+            f"the recorded result {record.result} differs from the replayed one "
+            f"{result_summary(state.result)}"
+        )
+    return state
+
+
+def dump_record(record: Record, target: str | os.PathLike[str] | IO[str]) -> None:
+    """Write a record as JSON to a path or an open text file."""
+    if isinstance(target, (str, os.PathLike)):
+        with open(target, "w", encoding="utf-8") as file:
+            file.write(record.to_json())
+    else:
+        target.write(record.to_json())
+
+
+def load_record(source: str | os.PathLike[str] | IO[str]) -> Record:
+    """Read a record written by :func:`dump_record` from a path or an open text file."""
+    if isinstance(source, (str, os.PathLike)):
+        try:
+            with open(source, encoding="utf-8") as file:
+                text = file.read()
+        except OSError as error:
+            raise RecordError(f"cannot read the record: {error}") from None
+    else:
+        text = source.read()
+    return Record.from_json(text)

@@ -1,0 +1,315 @@
+"""The rules configuration: one frozen value holding every choice on which traditions differ.
+
+Start from a preset and change fields with ``attrs.evolve``::
+
+    >>> import attrs
+    >>> rules = attrs.evolve(Rules.preset("russian"), concession=Concession.FREE)
+    >>> rules.bid_step, rules.concession.value
+    (5, 'free')
+
+The defaults are the Russian preset. A house rule added later comes as a new field whose default
+switches it off, so existing configurations and records keep their meaning.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from thousand.errors import RulesError
+
+__all__ = [
+    "BarrelCapacity",
+    "Concession",
+    "Endgame",
+    "MarriageDeclaration",
+    "Rules",
+    "SetAside",
+    "Settlement",
+]
+
+MARRIAGE_POINTS: tuple[int, ...] = (40, 60, 80, 100)
+"""Marriage values indexed by suit: spades 40, clubs 60, diamonds 80, hearts 100."""
+
+
+class Concession(enum.Enum):
+    """Whether the declarer may give up the deal instead of fixing a contract (*роспись*)."""
+
+    NONE = "none"
+    """Not allowed."""
+    FREE = "free"
+    """Allowed; the declarer scores 0."""
+    PENALTY = "penalty"
+    """Allowed; the declarer scores minus the winning bid."""
+
+
+class MarriageDeclaration(enum.Enum):
+    """How leading a king or queen with its partner in hand declares the marriage."""
+
+    OPTIONAL = "optional"
+    """The player chooses: ``play KH`` and ``play KH marriage`` are distinct actions."""
+    AUTOMATIC = "automatic"
+    """Leading it always declares: only ``play KH marriage`` is legal."""
+
+
+class Endgame(enum.Enum):
+    """What happens near the target score."""
+
+    NONE = "none"
+    """Nothing special: the first to reach the target wins."""
+    BARREL = "barrel"
+    """The Russian barrel (*бочка*): scores stop at ``barrel_threshold`` until a contract wins."""
+    LOCK = "lock"
+    """The Polish lock: above ``lock_threshold`` only one's own contracts score."""
+
+
+class BarrelCapacity(enum.Enum):
+    """How many players may sit on the barrel at once."""
+
+    MULTIPLE = "multiple"
+    """Any number."""
+    SINGLE = "single"
+    """One: a newcomer knocks the sitter off; two arriving together both fall off."""
+
+
+class Settlement(enum.Enum):
+    """What the losers pay at the end of a match."""
+
+    NONE = "none"
+    """Nothing: the result is the scores."""
+    SHORTFALL = "shortfall"
+    """Every loser pays each winner what they lack to the target."""
+
+
+class SetAside(enum.Enum):
+    """Who scores the card points of the four cards out of play in the two-player game."""
+
+    NOBODY = "nobody"
+    DECLARER = "declarer"
+    LAST_TRICK_WINNER = "last_trick_winner"
+
+
+_PRESETS: dict[str, dict[str, Any]] = {}
+
+
+def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if value <= 0:
+        raise RulesError(f"rules field '{attribute.name}' must be positive, not {value}")
+
+
+def _non_negative(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if value < 0:
+        raise RulesError(f"rules field '{attribute.name}' must be 0 or more, not {value}")
+
+
+def _int_field(default: int, validator: Any = _positive) -> Any:
+    return attrs.field(default=default, validator=[_strict_int, validator])
+
+
+def _strict_int(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RulesError(f"rules field '{attribute.name}' must be a whole number, not {value!r}")
+
+
+def _strict_bool(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, bool):
+        raise RulesError(f"rules field '{attribute.name}' must be true or false, not {value!r}")
+
+
+def _enum_field(enum_type: type[enum.Enum], default: enum.Enum) -> Any:
+    def convert(value: Any) -> Any:
+        if isinstance(value, enum_type):
+            return value
+        try:
+            return enum_type(value)
+        except ValueError:
+            choices = ", ".join(repr(member.value) for member in enum_type)
+            raise RulesError(
+                f"{value!r} is not a {enum_type.__name__} setting; choose one of {choices}"
+            ) from None
+
+    return attrs.field(default=default, converter=convert)
+
+
+def _bool_field(default: bool) -> Any:
+    return attrs.field(default=default, validator=_strict_bool)
+
+
+@attrs.frozen(kw_only=True)
+class Rules:
+    """Every rule of a Thousand match that a table might agree differently.
+
+    Construct with keywords, take a preset with :meth:`preset`, change with ``attrs.evolve``.
+    An inconsistent combination raises :class:`~thousand.RulesError` at construction.
+    """
+
+    players: int = _int_field(3)
+    """Active players: 2 or 3."""
+    opening_bid: int = _int_field(100)
+    """The bid the forehand is committed to, and the contract when everybody else passes."""
+    bid_step: int = _int_field(5)
+    """Bids and contracts go up in multiples of this."""
+    cap_base: int = _int_field(120)
+    """Bids and contracts above this need marriages in hand: the ceiling is this plus their value."""
+    concession: Concession = _enum_field(Concession, Concession.PENALTY)
+    """Whether the declarer may concede the deal after the exchange, and at what cost."""
+    must_beat: bool = _bool_field(False)
+    """Following suit, play a higher card than the best of the led suit when able."""
+    must_trump: bool = _bool_field(True)
+    """Void in the led suit, play a trump when holding one."""
+    must_overtrump: bool = _bool_field(False)
+    """When trumping, beat the highest trump already in the trick if able."""
+    marriage_requires_trick: bool = _bool_field(True)
+    """A marriage may be declared only by a player who has already won a trick in the deal."""
+    marriage_declaration: MarriageDeclaration = _enum_field(
+        MarriageDeclaration, MarriageDeclaration.OPTIONAL
+    )
+    """Whether leading a king or queen of a held marriage declares it always or by choice."""
+    ace_marriage: int = _int_field(200, _non_negative)
+    """Value of the four-ace marriage; 0 switches it off."""
+    rounding: int = _int_field(5)
+    """Defenders' deal points are rounded to this step, halves up (5: 1-2 down, 3-4 up)."""
+    endgame: Endgame = _enum_field(Endgame, Endgame.BARREL)
+    """The barrel, the lock, or neither."""
+    barrel_threshold: int = _int_field(880)
+    """Scores reaching this stop at it, and the player is on the barrel."""
+    barrel_deals: int = _int_field(3)
+    """Deals a player may stay on the barrel, counted from the deal after mounting."""
+    barrel_penalty: int = _int_field(120, _non_negative)
+    """Lost when falling off the barrel by running out of deals or being knocked off."""
+    barrel_capacity: BarrelCapacity = _enum_field(BarrelCapacity, BarrelCapacity.MULTIPLE)
+    """Whether several players may sit on the barrel at once."""
+    lock_threshold: int = _int_field(800)
+    """Above this score (before the deal) only one's own contracts count."""
+    target: int = _int_field(1000)
+    """The score that wins the match."""
+    settlement: Settlement = _enum_field(Settlement, Settlement.SHORTFALL)
+    """What the losers pay the winner at the end."""
+    set_aside: SetAside = _enum_field(SetAside, SetAside.NOBODY)
+    """Two players: who scores the points of the cards out of play."""
+    max_deals: int = _int_field(400)
+    """A match still undecided after this many deals is adjudicated to the highest score."""
+
+    def __attrs_post_init__(self) -> None:
+        problems = list(self._problems())
+        if problems:
+            raise RulesError("inconsistent rules: " + "; ".join(problems))
+
+    def _problems(self) -> list[str]:
+        found = []
+        if self.players not in (2, 3):
+            found.append(f"players must be 2 or 3, not {self.players}")
+        if self.opening_bid % self.bid_step:
+            found.append(
+                f"opening_bid {self.opening_bid} is not a multiple of bid_step {self.bid_step}"
+            )
+        if self.cap_base < self.opening_bid:
+            found.append(f"cap_base {self.cap_base} is below opening_bid {self.opening_bid}")
+        if self.must_overtrump and not self.must_trump:
+            found.append("must_overtrump needs must_trump")
+        if self.players == 3 and self.set_aside is not SetAside.NOBODY:
+            found.append("set_aside applies to the two-player game only; keep it 'nobody'")
+        if self.endgame is Endgame.BARREL and self.barrel_threshold >= self.target:
+            found.append(
+                f"barrel_threshold {self.barrel_threshold} must be below target {self.target}"
+            )
+        if self.endgame is Endgame.LOCK and self.lock_threshold >= self.target:
+            found.append(f"lock_threshold {self.lock_threshold} must be below target {self.target}")
+        return found
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each player: 7 for three players, 10 for two."""
+        return 7 if self.players == 3 else 10
+
+    @property
+    def tricks_per_deal(self) -> int:
+        """Tricks in a deal: 8 for three players, 10 for two."""
+        return 8 if self.players == 3 else 10
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The rules of a named tradition: ``russian``, ``polish`` or ``polish-2p``.
+
+        >>> Rules.preset("polish-2p").players
+        2
+        """
+        try:
+            return cls(**_PRESETS[name])
+        except KeyError:
+            raise RulesError(
+                f"no preset named '{name}'; choose one of {', '.join(cls.preset_names())}"
+            ) from None
+
+    @staticmethod
+    def preset_names() -> tuple[str, ...]:
+        """Names of the built-in presets."""
+        return tuple(_PRESETS)
+
+    def preset_name(self) -> str | None:
+        """The name of the preset these rules equal, or ``None`` for a custom configuration."""
+        for name in _PRESETS:
+            if Rules.preset(name) == self:
+                return name
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rules as plain JSON-ready values (enums as their string values)."""
+        return {
+            field.name: (value.value if isinstance(value, enum.Enum) else value)
+            for field in attrs.fields(Rules)
+            for value in [getattr(self, field.name)]
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """Rules from :meth:`to_dict` output; missing fields take their defaults.
+
+        A ``"preset"`` key names the preset the other keys modify.
+        """
+        if not isinstance(data, Mapping):
+            raise RulesError(f"rules must be a JSON object, not {type(data).__name__}")
+        values = dict(data)
+        base: dict[str, Any] = {}
+        if "preset" in values:
+            base = Rules.preset(str(values.pop("preset"))).to_dict()
+        known = {field.name for field in attrs.fields(Rules)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise RulesError(
+                f"unknown rules field(s): {', '.join(unknown)}; known fields are "
+                + ", ".join(sorted(known))
+            )
+        return cls(**{**base, **values})
+
+    def to_json(self) -> str:
+        """The rules as a JSON object."""
+        return json.dumps(self.to_dict(), indent=2)
+
+    @classmethod
+    def from_json(cls, text: str) -> Rules:
+        """Rules from :meth:`to_json` text."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise RulesError(f"rules are not valid JSON: {error}") from None
+        return cls.from_dict(data)
+
+
+_PRESETS["russian"] = {}
+_PRESETS["polish"] = dict(
+    bid_step=10,
+    concession=Concession.NONE,
+    must_beat=True,
+    marriage_requires_trick=False,
+    marriage_declaration=MarriageDeclaration.AUTOMATIC,
+    ace_marriage=0,
+    rounding=10,
+    endgame=Endgame.LOCK,
+    settlement=Settlement.NONE,
+)
+_PRESETS["polish-2p"] = dict(_PRESETS["polish"], players=2)

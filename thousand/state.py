@@ -1,0 +1,274 @@
+"""The game state: one frozen value per moment of a match, and the phases a deal goes through.
+
+The state stores cards as bit masks (see :mod:`thousand.cards`) and offers them as
+:class:`~thousand.Card` tuples through its properties. Transitions never mutate a state: they
+build a new one (:meth:`GameState.apply`).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from thousand.actions import Action
+from thousand.cards import DECK, Card, Suit, cards_of, points_of
+from thousand.layout import Layout
+from thousand.results import DealResult, MatchResult
+from thousand.rules import Rules
+
+if TYPE_CHECKING:
+    from thousand.observation import Observation
+
+__all__ = ["GameState", "Origin", "Phase"]
+
+NOBODY = -1
+"""The ``player`` of a finished game, the ``trump_suit`` before any marriage."""
+ACES = 4
+"""The suit number recorded in ``melds`` for the four-ace marriage."""
+
+
+class Phase(enum.Enum):
+    """The stages of a deal, in order."""
+
+    AUCTION = "auction"
+    """Players bid or pass."""
+    MUSIK = "musik choice"
+    """Two players: the declarer picks one of the two musiki."""
+    EXCHANGE = "exchange"
+    """The declarer gives one card to each opponent (3 players) or lays two aside (2 players)."""
+    CONTRACT = "contract"
+    """The declarer fixes the contract, or concedes."""
+    PLAY = "trick play"
+    """Tricks are played."""
+    OVER = "end of the game"
+    """The match (or the single deal) is finished."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@attrs.frozen
+class Origin:
+    """How a match began; shared by all its states and written into its record."""
+
+    seed: int
+    """Seeds every deal not given by layout (deal ``n`` is ``Layout.from_seed(players, seed, n)``)."""
+    dealer: int
+    scores: tuple[int, ...]
+    layout: Layout | None
+    """The first deal's layout when it was given by hand."""
+    single_deal: bool
+    """True for a state from :func:`~thousand.new_deal`: the game ends after one deal."""
+
+
+History = Any
+"""The current deal's actions as a linked list: ``None`` or ``(previous, seat, action)``."""
+
+
+@attrs.frozen
+class GameState:
+    """A moment of a Thousand match (or of a single deal).
+
+    Ask it ``current_player``, ``legal_actions()`` and ``apply(action)``; read ``scores``,
+    ``trump``, ``result`` and ``observation(seat)``. Fields ending in ``_mask(s)`` hold cards as
+    bit masks and are meant for the engine; the properties give the same cards as values.
+    """
+
+    rules: Rules
+    origin: Origin
+    deal_number: int
+    dealer: int
+    scores: tuple[int, ...]
+    barrel: tuple[int | None, ...]
+    """Per seat: ``None`` when off the barrel, else the deals already spent on it."""
+    deals: tuple[DealResult, ...]
+    """The finished deals of this match, oldest first."""
+    result: DealResult | MatchResult | None
+    """``None`` while the game goes on; then a ``MatchResult`` for a match, a ``DealResult``
+    for a single deal."""
+    phase: Phase
+    player: int
+    """The seat to act, or ``-1`` once the game is over (see :attr:`current_player`)."""
+    layout: Layout
+    """The current deal's cards as dealt."""
+    hand_masks: tuple[int, ...]
+    talon_masks: tuple[int, ...]
+    """Talon piles not yet taken: one for 3 players, two musiki for 2 (the untaken one stays)."""
+    bidder: int
+    """The highest bidder so far; after the auction, the declarer."""
+    bid: int
+    """The highest bid so far; after the auction, the winning bid."""
+    contract_amount: int
+    """The contract once fixed, else 0."""
+    passed_mask: int
+    """Seats that have passed, as bits."""
+    musik: int
+    """Two players: the musik taken (1 or 2), else 0."""
+    set_aside_mask: int
+    trick_cards: tuple[int, ...]
+    """Indices of the cards in the current trick, in the order played."""
+    taken_masks: tuple[int, ...]
+    """Cards each seat has won in tricks this deal."""
+    melds: tuple[tuple[int, int], ...]
+    """Declared marriages this deal as ``(seat, suit)``; suit 4 is the four-ace marriage."""
+    trump_suit: int
+    """The trump suit number, or -1 before any marriage."""
+    clean_winners: int
+    """Seats (as bits) that have won a trick with a card other than an ace."""
+    history: History = attrs.field(repr=False)
+    legal_cache: tuple[Action, ...] | None = attrs.field(
+        default=None, eq=False, repr=False, hash=False
+    )
+
+    def replace(
+        self,
+        *,
+        phase: Phase | None = None,
+        player: int | None = None,
+        hand_masks: tuple[int, ...] | None = None,
+        talon_masks: tuple[int, ...] | None = None,
+        bidder: int | None = None,
+        bid: int | None = None,
+        contract_amount: int | None = None,
+        passed_mask: int | None = None,
+        musik: int | None = None,
+        set_aside_mask: int | None = None,
+        trick_cards: tuple[int, ...] | None = None,
+        taken_masks: tuple[int, ...] | None = None,
+        melds: tuple[tuple[int, int], ...] | None = None,
+        trump_suit: int | None = None,
+        clean_winners: int | None = None,
+        history: History = None,
+    ) -> GameState:
+        """A copy with the given deal fields changed (a fast ``attrs.evolve`` for transitions)."""
+        return GameState(
+            self.rules,
+            self.origin,
+            self.deal_number,
+            self.dealer,
+            self.scores,
+            self.barrel,
+            self.deals,
+            self.result,
+            self.phase if phase is None else phase,
+            self.player if player is None else player,
+            self.layout,
+            self.hand_masks if hand_masks is None else hand_masks,
+            self.talon_masks if talon_masks is None else talon_masks,
+            self.bidder if bidder is None else bidder,
+            self.bid if bid is None else bid,
+            self.contract_amount if contract_amount is None else contract_amount,
+            self.passed_mask if passed_mask is None else passed_mask,
+            self.musik if musik is None else musik,
+            self.set_aside_mask if set_aside_mask is None else set_aside_mask,
+            self.trick_cards if trick_cards is None else trick_cards,
+            self.taken_masks if taken_masks is None else taken_masks,
+            self.melds if melds is None else melds,
+            self.trump_suit if trump_suit is None else trump_suit,
+            self.clean_winners if clean_winners is None else clean_winners,
+            self.history if history is None else history,
+        )
+
+    # The game interface -------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat whose turn it is, or ``None`` when the game is over."""
+        return None if self.player < 0 else self.player
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match (or the single deal) has ended."""
+        return self.phase is Phase.OVER
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The actions the current player may take, in a fixed order; empty once over."""
+        legal = self.legal_cache
+        if legal is None:
+            legal = _engine.legal_actions(self)
+            object.__setattr__(self, "legal_cache", legal)
+        return legal
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is one of :meth:`legal_actions`."""
+        return action in self.legal_actions()
+
+    def apply(self, action: Action) -> GameState:
+        """The state after the current player takes ``action``; this state is unchanged.
+
+        Raises:
+            IllegalActionError: the rules do not allow ``action`` here; the message says why.
+        """
+        return _engine.apply(self, action)
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know of this state (see :class:`~thousand.Observation`)."""
+        from thousand.observation import observe
+
+        return observe(self, seat)
+
+    # Card-level views ---------------------------------------------------------------------
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Each seat's cards, in display order."""
+        return tuple(cards_of(mask) for mask in self.hand_masks)
+
+    @property
+    def talon(self) -> tuple[tuple[Card, ...], ...]:
+        """The talon piles still on the table."""
+        return tuple(cards_of(mask) for mask in self.talon_masks)
+
+    @property
+    def set_aside(self) -> tuple[Card, ...]:
+        """Two players: the cards the declarer laid aside."""
+        return cards_of(self.set_aside_mask)
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The current trick as ``(seat, card)`` pairs in the order played."""
+        leader = (self.player - len(self.trick_cards)) % self.rules.players
+        return tuple(
+            ((leader + i) % self.rules.players, DECK[index])
+            for i, index in enumerate(self.trick_cards)
+        )
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit, or ``None`` before any marriage in this deal."""
+        return None if self.trump_suit < 0 else Suit(self.trump_suit)
+
+    @property
+    def declarer(self) -> int | None:
+        """The declarer once the auction is over, else ``None``."""
+        return None if self.phase is Phase.AUCTION else self.bidder
+
+    @property
+    def contract(self) -> int | None:
+        """The contract once fixed, else ``None``."""
+        return self.contract_amount or None
+
+    @property
+    def points_taken(self) -> tuple[int, ...]:
+        """Card points each seat has won in tricks this deal."""
+        return tuple(points_of(mask) for mask in self.taken_masks)
+
+    @property
+    def actions(self) -> tuple[tuple[int, Action], ...]:
+        """The current deal's actions so far, as ``(seat, action)`` pairs."""
+        return history_tuple(self.history)
+
+
+def history_tuple(history: History) -> tuple[tuple[int, Action], ...]:
+    """A deal's linked history as a tuple of ``(seat, action)``, oldest first."""
+    items = []
+    while history is not None:
+        history, seat, action = history
+        items.append((seat, action))
+    items.reverse()
+    return tuple(items)
+
+
+from thousand import game as _engine  # noqa: E402  (the dispatcher needs GameState defined)

@@ -1,0 +1,205 @@
+"""Trick play: which cards may be played, marriages and trump changes, and who wins a trick."""
+
+from __future__ import annotations
+
+from thousand.actions import Action, Play
+from thousand.cards import ACES_MASK, DECK, MARRIAGE_MASKS, SUIT_MASKS, Rank, Suit, indices
+from thousand.rules import MarriageDeclaration, Rules
+from thousand.state import ACES, GameState
+
+_PLAIN = tuple(Play(card) for card in DECK)
+_MARRIAGE = {card.index: Play(card, marriage=True) for card in DECK if card.rank in (2, 3)}
+_ACES = {card.index: Play(card, aces=True) for card in DECK if card.rank == Rank.ACE}
+# The plain plays of each 6-bit suit pattern, so a hand's plays are four look-ups.
+_SUIT_PLAYS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+    tuple(
+        tuple(_PLAIN[6 * suit + rank] for rank in range(6) if pattern >> rank & 1)
+        for pattern in range(64)
+    )
+    for suit in range(4)
+)
+
+
+def plain_plays(mask: int) -> tuple[Action, ...]:
+    """``play CARD`` for every card of the mask, in card-index order."""
+    return (
+        _SUIT_PLAYS[0][mask & 63]
+        + _SUIT_PLAYS[1][mask >> 6 & 63]
+        + _SUIT_PLAYS[2][mask >> 12 & 63]
+        + _SUIT_PLAYS[3][mask >> 18]
+    )
+
+
+def playable(rules: Rules, hand: int, trick: tuple[int, ...], trump: int) -> int:
+    """The cards of ``hand`` that may follow to ``trick`` (a non-empty tuple of card indices)."""
+    led_suit = trick[0] // 6
+    in_suit = hand & SUIT_MASKS[led_suit]
+    if in_suit:
+        if rules.must_beat and not (
+            trump >= 0 and trump != led_suit and any(card // 6 == trump for card in trick)
+        ):
+            best = max(card for card in trick if card // 6 == led_suit)
+            higher = in_suit & ~((2 << best) - 1)
+            if higher:
+                return higher
+        return in_suit
+    if rules.must_trump and trump >= 0:
+        trumps = hand & SUIT_MASKS[trump]
+        if trumps:
+            if rules.must_overtrump:
+                played = [card for card in trick if card // 6 == trump]
+                higher = trumps & ~((2 << max(played)) - 1) if played else 0
+                if higher:
+                    return higher
+            return trumps
+    return hand
+
+
+def may_declare_marriage(state: GameState) -> bool:
+    """Whether the player on lead may declare a marriage now (some rules need a won trick)."""
+    return not state.rules.marriage_requires_trick or state.taken_masks[state.player] != 0
+
+
+def may_declare_aces(state: GameState, hand: int) -> bool:
+    """Whether the player on lead may declare the four aces: all held, and a trick already won
+    with a card other than an ace."""
+    return bool(
+        state.rules.ace_marriage
+        and hand & ACES_MASK == ACES_MASK
+        and state.clean_winners >> state.player & 1
+    )
+
+
+def _lead_actions(state: GameState, hand: int) -> tuple[Action, ...]:
+    marriages = 0
+    if may_declare_marriage(state):
+        for pair in MARRIAGE_MASKS:
+            if hand & pair == pair:
+                marriages |= pair
+    aces = ACES_MASK if may_declare_aces(state, hand) else 0
+    if not marriages | aces:
+        return plain_plays(hand)
+    automatic = state.rules.marriage_declaration is MarriageDeclaration.AUTOMATIC
+    actions: list[Action] = []
+    for index in indices(hand):
+        bit = 1 << index
+        special = (
+            _MARRIAGE[index] if marriages & bit else _ACES[index] if aces & bit else None
+        )
+        if special is None or not automatic:
+            actions.append(_PLAIN[index])
+        if special is not None:
+            actions.append(special)
+    return tuple(actions)
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every card on a lead (with its declarations), else the cards the following rules allow."""
+    hand = state.hand_masks[state.player]
+    trick = state.trick_cards
+    if not trick:
+        return _lead_actions(state, hand)
+    return plain_plays(playable(state.rules, hand, trick, state.trump_suit))
+
+
+def trick_winner(trick: tuple[int, ...], trump: int) -> int:
+    """The position in ``trick`` of the winning card: the highest trump, else the highest card
+    of the led suit."""
+    best = trick[0]
+    winner = 0
+    for position in range(1, len(trick)):
+        card = trick[position]
+        suit = card // 6
+        if (suit == best // 6 and card > best) or (suit == trump and best // 6 != trump):
+            best = card
+            winner = position
+    return winner
+
+
+def play(state: GameState, action: Action) -> GameState:
+    """Play a card; a declared marriage scores and sets trump at once; a full trick is
+    collected by its winner, who leads next."""
+    assert isinstance(action, Play)
+    seat = state.player
+    index = action.card.index
+    hands = list(state.hand_masks)
+    hands[seat] ^= 1 << index
+    melds = state.melds
+    trump = state.trump_suit
+    if action.marriage:
+        trump = index // 6
+        melds = (*melds, (seat, trump))
+    elif action.aces:
+        melds = (*melds, (seat, ACES))
+    trick = (*state.trick_cards, index)
+    history = (state.history, seat, action)
+    players = state.rules.players
+    if len(trick) < players:
+        return state.replace(
+            player=(seat + 1) % players,
+            hand_masks=tuple(hands),
+            trick_cards=trick,
+            melds=melds,
+            trump_suit=trump,
+            history=history,
+        )
+    position = trick_winner(trick, trump)
+    winner = (seat + 1 + position) % players
+    taken = list(state.taken_masks)
+    for card in trick:
+        taken[winner] |= 1 << card
+    clean = state.clean_winners
+    if trick[position] % 6 != Rank.ACE:
+        clean |= 1 << winner
+    return state.replace(
+        player=winner,
+        hand_masks=tuple(hands),
+        trick_cards=(),
+        taken_masks=tuple(taken),
+        melds=melds,
+        trump_suit=trump,
+        clean_winners=clean,
+        history=history,
+    )
+
+
+def why_illegal(state: GameState, action: Action) -> str:
+    """Why ``action`` is not a legal play here, in the words of the following rules."""
+    if not isinstance(action, Play):
+        return "in trick play the only action is playing a card ('play CARD')"
+    rules = state.rules
+    hand = state.hand_masks[state.player]
+    card = action.card
+    if not hand & card.bit:
+        return f"{card} is not in this player's hand"
+    trick = state.trick_cards
+    if action.marriage or action.aces:
+        if trick:
+            return "only the player leading to a trick may declare"
+        if action.marriage:
+            if card.rank not in (Rank.KING, Rank.QUEEN):
+                return "a marriage is declared by leading its king or queen"
+            if hand & MARRIAGE_MASKS[card.suit] != MARRIAGE_MASKS[card.suit]:
+                return f"the partner of {card} is not in hand, so there is no marriage to declare"
+            return "these rules allow a marriage only after the player has won a trick"
+        if card.rank != Rank.ACE or hand & ACES_MASK != ACES_MASK:
+            return "the ace marriage is declared by leading an ace while holding all four"
+        if not rules.ace_marriage:
+            return "these rules have no ace marriage"
+        return "the ace marriage needs a trick already won with a card other than an ace"
+    if not trick:
+        kind = "the four aces" if card.rank == Rank.ACE else "the marriage"
+        return (
+            f"under these rules leading {card} here declares {kind} automatically: "
+            f"'{(_ACES if card.rank == Rank.ACE else _MARRIAGE)[card.index]}'"
+        )
+    led = DECK[trick[0]]
+    led_suit = Suit(led.suit).name.lower()
+    if hand & SUIT_MASKS[led.suit]:
+        if card.suit != led.suit:
+            return f"must follow suit: {led} was led and this hand holds {led_suit}"
+        return f"must beat the best {led_suit[:-1]} in the trick with a higher one when able"
+    trump = Suit(state.trump_suit).name.lower()
+    if card.suit != state.trump_suit:
+        return f"void in {led_suit}, must play a trump ({trump}) when holding one"
+    return f"must beat the highest {trump[:-1]} already in the trick when able"
