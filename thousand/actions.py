@@ -13,7 +13,7 @@ Actions are small frozen values. The engine hands out shared instances from
 
 from __future__ import annotations
 
-from typing import Union
+from typing import TypeAlias
 
 import attrs
 
@@ -120,7 +120,7 @@ class Play:
         return f"play {self.card}{suffix}"
 
 
-Action = Union[Pass, Bid, Take, Give, Discard, Contract, Concede, Play]
+Action: TypeAlias = Pass | Bid | Take | Give | Discard | Contract | Concede | Play
 """Any action of a Thousand deal."""
 
 
@@ -174,6 +174,8 @@ def parse_action(text: str) -> Action:
             raise InvalidActionError(f"'{text}': a played card is always face up")
         extra = args[1] if len(args) == 2 else ""
         if extra not in ("", "marriage", "aces"):
-            raise InvalidActionError(f"'{text}': after the card only 'marriage' or 'aces' may follow")
+            raise InvalidActionError(
+                f"'{text}': after the card only 'marriage' or 'aces' may follow"
+            )
         return Play(card, marriage=extra == "marriage", aces=extra == "aces")
     raise InvalidActionError(f"'{text}' is not an action; the forms are: {_FORMS}")

@@ -5,26 +5,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 from thousand.actions import Action, Bid, Pass
-from thousand.cards import ACES_MASK, MARRIAGE_MASKS
-from thousand.rules import MARRIAGE_POINTS, Rules
+from thousand.marriages import ceiling
 from thousand.state import GameState
 
 PASS = Pass()
-
-
-def marriage_value(rules: Rules, hand: int) -> int:
-    """The value of the marriages in a hand (the four aces included where the rules have them)."""
-    value = sum(
-        points for points, pair in zip(MARRIAGE_POINTS, MARRIAGE_MASKS) if hand & pair == pair
-    )
-    if rules.ace_marriage and hand & ACES_MASK == ACES_MASK:
-        value += rules.ace_marriage
-    return value
-
-
-def ceiling(rules: Rules, hand: int) -> int:
-    """The highest bid or contract this hand allows: the cap base plus the marriages held."""
-    return rules.cap_base + marriage_value(rules, hand)
 
 
 @lru_cache(maxsize=4096)

@@ -64,11 +64,29 @@ class Rank(enum.IntEnum):
 
 
 _RANK_POINTS = (0, 2, 3, 4, 10, 11)
-_SUIT_BY_LETTER = {"S": Suit.SPADES, "C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS,
-                   "♠": Suit.SPADES, "♣": Suit.CLUBS, "♦": Suit.DIAMONDS, "♥": Suit.HEARTS,
-                   "♤": Suit.SPADES, "♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS}
-_RANK_BY_LETTER = {"9": Rank.NINE, "J": Rank.JACK, "Q": Rank.QUEEN, "K": Rank.KING,
-                   "T": Rank.TEN, "10": Rank.TEN, "A": Rank.ACE}
+_SUIT_BY_LETTER = {
+    "S": Suit.SPADES,
+    "C": Suit.CLUBS,
+    "D": Suit.DIAMONDS,
+    "H": Suit.HEARTS,
+    "♠": Suit.SPADES,
+    "♣": Suit.CLUBS,
+    "♦": Suit.DIAMONDS,
+    "♥": Suit.HEARTS,
+    "♤": Suit.SPADES,
+    "♧": Suit.CLUBS,
+    "♢": Suit.DIAMONDS,
+    "♡": Suit.HEARTS,
+}
+_RANK_BY_LETTER = {
+    "9": Rank.NINE,
+    "J": Rank.JACK,
+    "Q": Rank.QUEEN,
+    "K": Rank.KING,
+    "T": Rank.TEN,
+    "10": Rank.TEN,
+    "A": Rank.ACE,
+}
 
 
 @attrs.frozen(repr=False, order=False)

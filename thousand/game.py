@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from thousand import bidding, scoring, talon, tricks
-from thousand.actions import Action, Concede
+from thousand.actions import Action, Concede, Contract, Discard, Give, Play, Take
 from thousand.errors import IllegalActionError, LayoutError, RulesError
 from thousand.layout import Layout
 from thousand.results import DealResult, MatchResult
@@ -167,7 +168,7 @@ def apply(state: GameState, action: Action) -> GameState:
         raise _illegal(state, action)
     phase = state.phase
     if phase is Phase.PLAY:
-        after = tricks.play(state, action)
+        after = tricks.play(state, cast(Play, action))
         if after.trick_cards or after.hand_masks[after.player]:
             return after
         return _end_deal(after, conceded=False)
@@ -175,12 +176,12 @@ def apply(state: GameState, action: Action) -> GameState:
         after = bidding.apply(state, action)
         return talon.open_talon(after) if bidding.is_over(after) else after
     if phase is Phase.EXCHANGE:
-        return talon.exchange(state, action)
+        return talon.exchange(state, cast(Give | Discard, action))
     if phase is Phase.CONTRACT:
         if isinstance(action, Concede):
             return _end_deal(state.replace(history=(state.history, state.player, action)), True)
-        return talon.fix_contract(state, action)
-    return talon.take(state, action)
+        return talon.fix_contract(state, cast(Contract, action))
+    return talon.take(state, cast(Take, action))
 
 
 def _illegal(state: GameState, action: object) -> IllegalActionError:

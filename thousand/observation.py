@@ -147,4 +147,3 @@ def observe(state: GameState, seat: int) -> Observation:
         history=tuple((actor, _masked(seat, actor, action)) for actor, action in history),
         legal_actions=state.legal_actions() if state.player == seat else (),
     )
-

@@ -113,34 +113,19 @@ class Record:
                 f"record version {data.get('version')!r} is not supported (this library reads "
                 f"version {VERSION})"
             )
-        rules = _field(data, "rules", Rules.from_dict)
-        deals = []
-        for number, deal in enumerate(_field(data, "deals", list)):
-            where = f"deal {number}"
-            if not isinstance(deal, dict) or set(deal) != {"layout", "actions"}:
-                raise RecordError(f"{where}: a deal has exactly the keys 'layout' and 'actions'")
-            layout = _guard(where, lambda deal=deal: Layout.from_dict(deal["layout"]))
-            actions = []
-            for position, entry in enumerate(_guard(where, lambda deal=deal: list(deal["actions"]))):
-                here = f"{where}, action {position}"
-                if (
-                    not isinstance(entry, list)
-                    or len(entry) != 2
-                    or not isinstance(entry[0], int)
-                    or not isinstance(entry[1], str)
-                ):
-                    raise RecordError(f"{here}: an action is written [seat, \"text\"], not {entry!r}")
-                actions.append((entry[0], _guard(here, lambda e=entry: parse_action(e[1]))))
-            deals.append(RecordedDeal(layout, tuple(actions)))
+        deals = tuple(
+            _read_deal(f"deal {number}", deal)
+            for number, deal in enumerate(_field(data, "deals", _list))
+        )
         start = data.get("start_layout")
         return cls(
-            rules=rules,
+            rules=_field(data, "rules", Rules.from_dict),
             seed=_field(data, "seed", _integer),
             dealer=_field(data, "dealer", _integer),
-            scores=tuple(_field(data, "scores", lambda v: [_integer(x) for x in v])),
-            start_layout=None if start is None else _guard("start_layout", lambda: Layout.from_dict(start)),
+            scores=tuple(_integer(score) for score in _field(data, "scores", _list)),
+            start_layout=None if start is None else _guard("start_layout", Layout.from_dict, start),
             single_deal=_field(data, "single_deal", _boolean),
-            deals=tuple(deals),
+            deals=deals,
             result=data.get("result"),
         )
 
@@ -166,11 +151,16 @@ def _boolean(value: Any) -> bool:
     return value
 
 
-def _guard(where: str, read: Callable[[], Any]) -> Any:
+def _list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise RecordError(f"expected a list, not {value!r}")
+    return value
+
+
+def _guard(where: str, read: Callable[[Any], Any], value: Any) -> Any:
+    """``read(value)``, with any error turned into a ``RecordError`` that says where."""
     try:
-        return read()
-    except RecordError as error:
-        raise RecordError(f"{where}: {error}") from None
+        return read(value)
     except (ThousandError, TypeError, KeyError, ValueError) as error:
         raise RecordError(f"{where}: {error}") from None
 
@@ -178,7 +168,25 @@ def _guard(where: str, read: Callable[[], Any]) -> Any:
 def _field(data: dict[str, Any], key: str, read: Callable[[Any], Any]) -> Any:
     if key not in data:
         raise RecordError(f"the record has no '{key}'")
-    return _guard(key, lambda: read(data[key]))
+    return _guard(key, read, data[key])
+
+
+def _read_action(entry: Any) -> tuple[int, Action]:
+    if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], str)):
+        raise RecordError(f'an action is written [seat, "text"], not {entry!r}')
+    return _integer(entry[0]), parse_action(entry[1])
+
+
+def _read_deal(where: str, deal: Any) -> RecordedDeal:
+    if not isinstance(deal, dict) or set(deal) != {"layout", "actions"}:
+        raise RecordError(f"{where}: a deal has exactly the keys 'layout' and 'actions'")
+    layout = _guard(where, Layout.from_dict, deal["layout"])
+    entries = _guard(where, _list, deal["actions"])
+    actions = tuple(
+        _guard(f"{where}, action {position}", _read_action, entry)
+        for position, entry in enumerate(entries)
+    )
+    return RecordedDeal(layout, actions)
 
 
 def result_summary(result: DealResult | MatchResult | None) -> dict[str, Any] | None:
@@ -207,13 +215,19 @@ def replay(record: Record) -> GameState:
     try:
         if record.single_deal:
             state = new_deal(
-                record.rules, seed=record.seed, layout=record.start_layout,
-                dealer=record.dealer, scores=record.scores,
+                record.rules,
+                seed=record.seed,
+                layout=record.start_layout,
+                dealer=record.dealer,
+                scores=record.scores,
             )
         else:
             state = new_match(
-                record.rules, seed=record.seed, layout=record.start_layout,
-                dealer=record.dealer, scores=record.scores,
+                record.rules,
+                seed=record.seed,
+                layout=record.start_layout,
+                dealer=record.dealer,
+                scores=record.scores,
             )
     except ThousandError as error:
         raise RecordError(f"the record's start is invalid: {error}") from None

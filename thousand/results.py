@@ -34,7 +34,7 @@ class DealResult:
     scores: tuple[int, ...]
     """Match scores after the deal, barrel or lock rules applied."""
     barrel: tuple[int | None, ...]
-    """After the deal, per seat: ``None`` when off the barrel, else the deals already spent on it."""
+    """After the deal, per seat: ``None`` off the barrel, else the deals already spent on it."""
 
     @property
     def conceded(self) -> bool:

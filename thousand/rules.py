@@ -32,9 +32,6 @@ __all__ = [
     "Settlement",
 ]
 
-MARRIAGE_POINTS: tuple[int, ...] = (40, 60, 80, 100)
-"""Marriage values indexed by suit: spades 40, clubs 60, diamonds 80, hearts 100."""
-
 
 class Concession(enum.Enum):
     """Whether the declarer may give up the deal instead of fixing a contract (*роспись*)."""
@@ -154,7 +151,7 @@ class Rules:
     bid_step: int = _int_field(5)
     """Bids and contracts go up in multiples of this."""
     cap_base: int = _int_field(120)
-    """Bids and contracts above this need marriages in hand: the ceiling is this plus their value."""
+    """Bids and contracts above this need marriages in hand: the ceiling is this plus them."""
     concession: Concession = _enum_field(Concession, Concession.PENALTY)
     """Whether the declarer may concede the deal after the exchange, and at what cost."""
     must_beat: bool = _bool_field(False)

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 import attrs
 
 from thousand.cards import points_of
-from thousand.rules import MARRIAGE_POINTS, BarrelCapacity, Concession, Endgame, Rules, SetAside
+from thousand.marriages import MARRIAGE_POINTS
+from thousand.rules import BarrelCapacity, Concession, Endgame, Rules, SetAside, Settlement
 from thousand.state import ACES, GameState
 
 
@@ -83,7 +84,9 @@ def apply_endgame(
     return Standing(tuple(scores), state.barrel)
 
 
-def _barrel(state: GameState, deal: Sequence[int], points: Sequence[int], conceded: bool) -> Standing:
+def _barrel(
+    state: GameState, deal: Sequence[int], points: Sequence[int], conceded: bool
+) -> Standing:
     rules = state.rules
     threshold = rules.barrel_threshold
     scores = list(state.scores)
@@ -144,9 +147,7 @@ def highest(scores: Sequence[int], seats: Sequence[int]) -> tuple[int, ...]:
 def settlement(rules: Rules, scores: Sequence[int], won: Sequence[int]) -> tuple[int, ...] | None:
     """Shortfall settlement: each loser pays every winner what the loser lacks to the target
     (nothing if at or above it); ``None`` when the rules do not settle."""
-    if rules.settlement.value == "none":
+    if rules.settlement is Settlement.NONE:
         return None
     due = [0 if seat in won else max(0, rules.target - score) for seat, score in enumerate(scores)]
-    return tuple(
-        sum(due) if seat in won else -due[seat] * len(won) for seat in range(len(scores))
-    )
+    return tuple(sum(due) if seat in won else -due[seat] * len(won) for seat in range(len(scores)))

@@ -54,7 +54,7 @@ class Origin:
     """How a match began; shared by all its states and written into its record."""
 
     seed: int
-    """Seeds every deal not given by layout (deal ``n`` is ``Layout.from_seed(players, seed, n)``)."""
+    """Seeds the deals not given by layout: deal ``n`` is ``Layout.from_seed(players, seed, n)``."""
     dealer: int
     scores: tuple[int, ...]
     layout: Layout | None

@@ -1,12 +1,13 @@
-"""After the auction: the talon (prikup) or a musik, the exchange, and the contract or concession."""
+"""After the auction: the talon (prikup) or a musik, the exchange, the contract or concession."""
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import cast
 
 from thousand.actions import Action, Concede, Contract, Discard, Give, Take
-from thousand.bidding import ceiling
-from thousand.cards import DECK, indices
+from thousand.cards import DECK, Card, indices
+from thousand.marriages import ceiling
 from thousand.rules import Concession, Rules
 from thousand.state import GameState, Phase
 
@@ -31,9 +32,8 @@ def legal_takes(state: GameState) -> tuple[Action, ...]:
     return TAKES
 
 
-def take(state: GameState, action: Action) -> GameState:
+def take(state: GameState, action: Take) -> GameState:
     """The declarer takes the chosen musik (shown to the opponent) into hand."""
-    assert isinstance(action, Take)
     chosen = action.musik - 1
     hands = list(state.hand_masks)
     hands[state.player] |= state.talon_masks[chosen]
@@ -66,10 +66,9 @@ def legal_exchange(state: GameState) -> tuple[Action, ...]:
     return tuple(_GIVES[index, seat] for index in indices(hand) for seat in waiting)
 
 
-def exchange(state: GameState, action: Action) -> GameState:
+def exchange(state: GameState, action: Give | Discard) -> GameState:
     """Move one card out of the declarer's hand; once the exchange is complete, the contract."""
-    assert isinstance(action, (Give, Discard)) and action.card is not None
-    bit = action.card.bit
+    bit = cast(Card, action.card).bit
     hands = list(state.hand_masks)
     hands[state.player] &= ~bit
     history = (state.history, state.player, action)
@@ -113,9 +112,8 @@ def legal_contracts(state: GameState) -> tuple[Action, ...]:
     )
 
 
-def fix_contract(state: GameState, action: Action) -> GameState:
+def fix_contract(state: GameState, action: Contract) -> GameState:
     """The declarer fixes the contract and leads the first trick."""
-    assert isinstance(action, Contract)
     return state.replace(
         phase=Phase.PLAY,
         contract_amount=action.amount,

@@ -83,9 +83,7 @@ def _lead_actions(state: GameState, hand: int) -> tuple[Action, ...]:
     actions: list[Action] = []
     for index in indices(hand):
         bit = 1 << index
-        special = (
-            _MARRIAGE[index] if marriages & bit else _ACES[index] if aces & bit else None
-        )
+        special = _MARRIAGE[index] if marriages & bit else _ACES[index] if aces & bit else None
         if special is None or not automatic:
             actions.append(_PLAIN[index])
         if special is not None:
@@ -116,10 +114,9 @@ def trick_winner(trick: tuple[int, ...], trump: int) -> int:
     return winner
 
 
-def play(state: GameState, action: Action) -> GameState:
+def play(state: GameState, action: Play) -> GameState:
     """Play a card; a declared marriage scores and sets trump at once; a full trick is
     collected by its winner, who leads next."""
-    assert isinstance(action, Play)
     seat = state.player
     index = action.card.index
     hands = list(state.hand_masks)

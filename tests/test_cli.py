@@ -1,0 +1,124 @@
+"""The ``thousand`` command line, through typer's CliRunner and as the installed program."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from thousand import Rules
+from tournament.cli import app
+
+runner = CliRunner()
+
+
+def test_help_lists_the_commands() -> None:
+    """thousand --help names the rules and tournament commands."""
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    assert "rules" in result.output
+    assert "tournament" in result.output
+
+
+def test_rules_lists_every_preset_and_field() -> None:
+    """thousand rules prints a table with a column per preset and a row per field."""
+    result = runner.invoke(app, ["rules"])
+    assert result.exit_code == 0
+    header = result.output.splitlines()[0].split()
+    assert header == ["field", "russian", "polish", "polish-2p"]
+    rows = {line.split()[0]: line.split()[1:] for line in result.output.splitlines()[1:]}
+    assert rows["bid_step"] == ["5", "10", "10"]
+    assert rows["endgame"] == ["barrel", "lock", "lock"]
+    assert set(rows) == set(Rules.preset("russian").to_dict())
+
+
+def test_rules_json_for_one_preset() -> None:
+    """thousand rules polish --json prints that preset's fields as JSON."""
+    result = runner.invoke(app, ["rules", "polish", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert Rules.from_dict(data["polish"]) == Rules.preset("polish")
+
+
+def test_tournament_demo_is_reproducible() -> None:
+    """thousand tournament plays seeded matches and prints the same results each time."""
+    first = runner.invoke(app, ["tournament", "--rules", "polish-2p", "-n", "2", "--seed", "4"])
+    second = runner.invoke(app, ["tournament", "--rules", "polish-2p", "-n", "2", "--seed", "4"])
+    assert first.exit_code == 0
+    assert first.output == second.output
+    lines = first.output.splitlines()
+    assert lines[0].startswith("match 1 (seed 4): seat ")
+    assert lines[1].startswith("match 2 (seed 5): seat ")
+    assert lines[-1].startswith("wins over 2 matches: seat 0 ")
+
+
+def test_tournament_reads_a_rules_file(tmp_path: Path) -> None:
+    """--rules accepts a JSON file of fields on top of a preset."""
+    path = tmp_path / "house.json"
+    path.write_text(json.dumps({"preset": "polish", "target": 600, "lock_threshold": 500}))
+    result = runner.invoke(app, ["tournament", "--rules", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "wins" in result.output
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["tournament", "--rules", "czech"], "neither a preset"),
+        (["rules", "nope"], "neither a preset"),
+    ],
+)
+def test_bad_input_gives_a_one_line_error(arguments: list[str], message: str) -> None:
+    """Unknown presets give one error line and exit code 2, never a traceback."""
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_malformed_rules_file_gives_a_one_line_error(tmp_path: Path) -> None:
+    """A rules file with an unknown field is reported in one line naming the file."""
+    path = tmp_path / "bad.json"
+    path.write_text('{"bid_stepp": 5}')
+    result = runner.invoke(app, ["tournament", "--rules", str(path)])
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1
+    assert "unknown rules field(s): bid_stepp" in result.output
+
+
+def installed_command() -> list[str]:
+    found = shutil.which("thousand", path=str(Path(sys.executable).parent))
+    return [found] if found else [sys.executable, "-m", "tournament"]
+
+
+def test_installed_entry_point_runs_a_tournament() -> None:
+    """The real `thousand` program plays a match and exits 0."""
+    result = subprocess.run(
+        [*installed_command(), "tournament", "--rules", "polish-2p", "--seed", "3"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("match 1 (seed 3): seat ")
+
+
+def test_installed_entry_point_reports_errors_in_one_line() -> None:
+    """The real program prints a one-line error, no traceback, for an unknown preset."""
+    result = subprocess.run(
+        [*installed_command(), "tournament", "--rules", "czech"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().startswith("error: 'czech' is neither a preset")
+    assert "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1

@@ -1,0 +1,106 @@
+"""Deal layouts: explicit layouts, validation, and seeded deals (RULES.md 1.2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from thousand import DECK, Layout, LayoutError, Rules, cards, new_deal, new_match
+
+HANDS_3P = ["AH TH KH QH JH 9H AD", "TD KD QD JD 9D AC TC", "KC QC JC 9C AS TS KS"]
+
+
+def test_three_player_layout_accepts_text_or_cards() -> None:
+    """Hands and talon may be notation text or card values; the talon is one pile of 3."""
+    by_text = Layout(hands=HANDS_3P, talon="QS JS 9S")
+    by_cards = Layout(hands=[cards(hand) for hand in HANDS_3P], talon=cards("QS JS 9S"))
+    assert by_text == by_cards
+    assert by_text.talon == (cards("QS JS 9S"),)
+
+
+def test_two_player_layout_has_two_musiki() -> None:
+    """Two players: 10 cards each and two musiki of two, written as a list or split by '|'."""
+    deck = [str(card) for card in DECK]
+    hands = [" ".join(deck[:10]), " ".join(deck[10:20])]
+    listed = Layout(hands=hands, talon=[" ".join(deck[20:22]), " ".join(deck[22:])])
+    split = Layout(hands=hands, talon=" ".join(deck[20:22]) + " | " + " ".join(deck[22:]))
+    assert listed == split
+    assert [len(pile) for pile in listed.talon] == [2, 2]
+
+
+@pytest.mark.parametrize(
+    ("hands", "talon", "message"),
+    [
+        (HANDS_3P[:2], "QS JS 9S", "hand 0 has 7 cards"),
+        ([HANDS_3P[0], HANDS_3P[1], "KC QC JC 9C AS TS"], "KS QS JS 9S", "hand 2 has 6 cards"),
+        (HANDS_3P, "QS JS", "one talon of 3 cards"),
+        ([HANDS_3P[0], HANDS_3P[1], "KC QC JC 9C AS TS AH"], "QS JS 9S", "dealt twice: AH"),
+        (HANDS_3P, "QS JS XX", "bad card in layout"),
+        (["AH"], "QS", "2 or 3 hands"),
+    ],
+)
+def test_bad_layouts_raise_layout_error(hands: list[str], talon: str, message: str) -> None:
+    """Wrong sizes, repeated cards and bad notation raise LayoutError (a ValueError)."""
+    with pytest.raises(LayoutError, match=message):
+        Layout(hands=hands, talon=talon)
+
+
+def test_layout_must_fit_the_rules() -> None:
+    """A three-hand layout cannot start a two-player deal."""
+    layout = Layout(hands=HANDS_3P, talon="QS JS 9S")
+    with pytest.raises(LayoutError, match="3 hands but the rules have 2"):
+        new_deal(Rules.preset("polish-2p"), layout=layout)
+
+
+def test_seeded_deals_are_reproducible_and_differ_between_deals() -> None:
+    """The same seed gives the same deal; each deal of a match has its own cards."""
+    assert Layout.from_seed(3, 11, 0) == Layout.from_seed(3, 11, 0)
+    assert Layout.from_seed(3, 11, 0) != Layout.from_seed(3, 11, 1)
+    assert Layout.from_seed(3, 11, 0) != Layout.from_seed(3, 12, 0)
+    state = new_match(Rules.preset("russian"), seed=11)
+    assert state.layout == Layout.from_seed(3, 11, 0)
+
+
+def test_seeded_deal_is_a_permutation_of_the_deck() -> None:
+    """A seeded layout holds all 24 cards once: 7+7+7+3 or 10+10+2+2."""
+    for players in (2, 3):
+        layout = Layout.from_seed(players, 5, 3)
+        dealt = [card for pile in (*layout.hands, *layout.talon) for card in pile]
+        assert sorted(card.index for card in dealt) == list(range(24))
+
+
+def test_seeded_deals_look_uniform() -> None:
+    """Over many seeds every card lands in every hand and in the talon (no fixed positions)."""
+    seen = {(card, place) for card in DECK for place in range(4)}
+    for seed in range(400):
+        layout = Layout.from_seed(3, seed, 0)
+        for place, pile in enumerate((*layout.hands, *layout.talon)):
+            for card in pile:
+                seen.discard((card, place))
+    assert not seen
+
+
+def test_layout_dict_round_trip() -> None:
+    """to_dict / from_dict preserve a layout; a malformed dict raises LayoutError."""
+    layout = Layout.from_seed(2, 3, 0)
+    assert Layout.from_dict(layout.to_dict()) == layout
+    with pytest.raises(LayoutError, match="exactly the keys"):
+        Layout.from_dict({"hands": []})
+
+
+def test_first_dealer_comes_from_the_seed_unless_given() -> None:
+    """new_match draws the first dealer from the seed; dealer= overrides it."""
+    rules = Rules.preset("russian")
+    dealers = {new_match(rules, seed=seed).dealer for seed in range(30)}
+    assert dealers == {0, 1, 2}
+    assert new_match(rules, seed=3).dealer == new_match(rules, seed=3).dealer
+    assert new_match(rules, seed=3, dealer=2).dealer == 2
+
+
+def test_dealer_rotates_to_the_left_after_each_deal() -> None:
+    """After a deal the next dealer is the seat to the left (clockwise)."""
+    rules = Rules.preset("russian")
+    state = new_match(rules, seed=9, dealer=1)
+    while state.deal_number == 0:
+        state = state.apply(state.legal_actions()[0])
+    assert state.dealer == 2
+    assert state.deals[0].dealer == 1

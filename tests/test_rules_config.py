@@ -1,0 +1,121 @@
+"""The rules configuration: presets (RULES.md 1.8), validation and JSON round-trip."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from thousand import (
+    BarrelCapacity,
+    Concession,
+    Endgame,
+    MarriageDeclaration,
+    Rules,
+    RulesError,
+    SetAside,
+    Settlement,
+)
+
+PRESET_TABLE = {
+    "russian": dict(
+        players=3, opening_bid=100, bid_step=5, cap_base=120, concession=Concession.PENALTY,
+        must_beat=False, must_trump=True, must_overtrump=False, marriage_requires_trick=True,
+        marriage_declaration=MarriageDeclaration.OPTIONAL, ace_marriage=200, rounding=5,
+        endgame=Endgame.BARREL, barrel_threshold=880, barrel_deals=3,
+        barrel_capacity=BarrelCapacity.MULTIPLE, settlement=Settlement.SHORTFALL,
+        set_aside=SetAside.NOBODY, target=1000, max_deals=400,
+    ),
+    "polish": dict(
+        players=3, opening_bid=100, bid_step=10, cap_base=120, concession=Concession.NONE,
+        must_beat=True, must_trump=True, must_overtrump=False, marriage_requires_trick=False,
+        marriage_declaration=MarriageDeclaration.AUTOMATIC, ace_marriage=0, rounding=10,
+        endgame=Endgame.LOCK, lock_threshold=800, settlement=Settlement.NONE,
+        set_aside=SetAside.NOBODY, target=1000, max_deals=400,
+    ),
+    "polish-2p": dict(
+        players=2, opening_bid=100, bid_step=10, cap_base=120, concession=Concession.NONE,
+        must_beat=True, must_trump=True, must_overtrump=False, marriage_requires_trick=False,
+        marriage_declaration=MarriageDeclaration.AUTOMATIC, ace_marriage=0, rounding=10,
+        endgame=Endgame.LOCK, lock_threshold=800, settlement=Settlement.NONE,
+        set_aside=SetAside.NOBODY, target=1000, max_deals=400,
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(PRESET_TABLE))
+def test_presets_match_the_rule_book_table(name: str) -> None:
+    """Each preset has the values of the RULES.md 1.8 table."""
+    rules = Rules.preset(name)
+    for field, value in PRESET_TABLE[name].items():
+        assert getattr(rules, field) == value, field
+    assert rules.preset_name() == name
+
+
+def test_preset_names_and_unknown_preset() -> None:
+    """The three presets are listed; an unknown name raises RulesError listing them."""
+    assert Rules.preset_names() == ("russian", "polish", "polish-2p")
+    with pytest.raises(RulesError, match="russian, polish, polish-2p"):
+        Rules.preset("czech")
+
+
+def test_evolve_changes_one_field_and_loses_the_preset_name() -> None:
+    """attrs.evolve gives a custom configuration that no longer equals its preset."""
+    rules = attrs.evolve(Rules.preset("russian"), bid_step=10)
+    assert rules.bid_step == 10
+    assert rules.preset_name() is None
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"players": 4}, "players must be 2 or 3"),
+        ({"opening_bid": 103}, "not a multiple of bid_step"),
+        ({"cap_base": 90}, "below opening_bid"),
+        ({"must_trump": False, "must_overtrump": True}, "must_overtrump needs must_trump"),
+        ({"set_aside": SetAside.DECLARER}, "two-player game only"),
+        ({"barrel_threshold": 1000}, "must be below target"),
+        ({"endgame": Endgame.LOCK, "lock_threshold": 1200}, "must be below target"),
+        ({"bid_step": 0}, "must be positive"),
+        ({"ace_marriage": -1}, "must be 0 or more"),
+        ({"rounding": "5"}, "must be a whole number"),
+        ({"must_beat": 1}, "must be true or false"),
+        ({"concession": "sometimes"}, "not a Concession setting"),
+        ({"max_deals": True}, "must be a whole number"),
+    ],
+)
+def test_invalid_combinations_raise_at_construction(
+    changes: dict[str, object], message: str
+) -> None:
+    """Malformed or contradictory rules raise RulesError (a ValueError) saying what is wrong."""
+    with pytest.raises(RulesError, match=message):
+        attrs.evolve(Rules.preset("russian"), **changes)
+
+
+@pytest.mark.parametrize("name", Rules.preset_names())
+def test_json_round_trip(name: str) -> None:
+    """Every preset survives to_json / from_json unchanged, enums written as strings."""
+    rules = Rules.preset(name)
+    assert Rules.from_json(rules.to_json()) == rules
+    assert isinstance(rules.to_dict()["endgame"], str)
+
+
+def test_from_dict_on_top_of_a_preset_and_with_defaults() -> None:
+    """A "preset" key names the base; missing fields take the defaults (the Russian values)."""
+    rules = Rules.from_dict({"preset": "polish", "must_overtrump": True})
+    assert rules == attrs.evolve(Rules.preset("polish"), must_overtrump=True)
+    assert Rules.from_dict({}) == Rules.preset("russian")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{", "not valid JSON"),
+        ("[1, 2]", "must be a JSON object"),
+        ('{"bid_stepp": 5}', "unknown rules field"),
+        ('{"preset": "nope"}', "no preset named"),
+    ],
+)
+def test_malformed_json_raises_rules_error(text: str, message: str) -> None:
+    """Broken JSON, unknown keys and unknown presets give one clear RulesError."""
+    with pytest.raises(RulesError, match=message):
+        Rules.from_json(text)

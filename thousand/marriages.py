@@ -1,0 +1,23 @@
+"""Marriage values, and the bidding ceiling they give a hand (shared by auction and contract)."""
+
+from __future__ import annotations
+
+from thousand.cards import ACES_MASK, MARRIAGE_MASKS
+from thousand.rules import Rules
+
+MARRIAGE_POINTS: tuple[int, ...] = (40, 60, 80, 100)
+"""Marriage values indexed by suit: spades 40, clubs 60, diamonds 80, hearts 100."""
+
+
+def marriage_value(rules: Rules, hand: int) -> int:
+    """The value of the marriages in a hand (the four aces included where the rules have them)."""
+    pairs = zip(MARRIAGE_POINTS, MARRIAGE_MASKS, strict=True)
+    value = sum(points for points, pair in pairs if hand & pair == pair)
+    if rules.ace_marriage and hand & ACES_MASK == ACES_MASK:
+        value += rules.ace_marriage
+    return value
+
+
+def ceiling(rules: Rules, hand: int) -> int:
+    """The highest bid or contract this hand allows: the cap base plus the marriages held."""
+    return rules.cap_base + marriage_value(rules, hand)

@@ -1,0 +1,1 @@
+"""Running Thousand bots against each other, and the ``thousand`` command line."""
