@@ -123,6 +123,8 @@ class Play:
 Action: TypeAlias = Pass | Bid | Take | Give | Discard | Contract | Concede | Play
 """Any action of a Thousand deal."""
 
+ACTION_TYPES = (Pass, Bid, Take, Give, Discard, Contract, Concede, Play)
+
 
 def _number(word: str, text: str) -> int:
     if not word.isdigit():

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import cast
 
 from thousand import bidding, scoring, talon, tricks
-from thousand.actions import Action, Concede, Contract, Discard, Give, Play, Take
+from thousand.actions import ACTION_TYPES, Action, Concede, Contract, Discard, Give, Play, Take
 from thousand.errors import IllegalActionError, LayoutError, RulesError
 from thousand.layout import Layout
 from thousand.results import DealResult, MatchResult
@@ -187,7 +187,13 @@ def apply(state: GameState, action: Action) -> GameState:
 def _illegal(state: GameState, action: object) -> IllegalActionError:
     if state.phase is Phase.OVER:
         return IllegalActionError(action, None, str(state.phase), "the game is over")
-    reason = _WHY[state.phase](state, action)  # type: ignore[arg-type]
+    if not isinstance(action, ACTION_TYPES):
+        reason = (
+            f"{type(action).__name__} is not an action; read text with parse_action(), "
+            "as in state.apply(parse_action('pass'))"
+        )
+    else:
+        reason = _WHY[state.phase](state, action)
     return IllegalActionError(action, state.player, str(state.phase), reason)
 
 

@@ -75,8 +75,13 @@ class Layout:
         if [len(pile) for pile in self.talon] != shape:
             wanted = "one talon of 3 cards" if players == 3 else "two musiki of 2 cards each"
             raise LayoutError(f"with {players} players the layout needs {wanted}")
-        seen: list[Card] = [card for pile in (*self.hands, *self.talon) for card in pile]
-        repeated = sorted({str(card) for card in seen if seen.count(card) > 1})
+        seen = 0
+        repeated = []
+        for pile in (*self.hands, *self.talon):
+            for card in pile:
+                if seen >> card.index & 1:
+                    repeated.append(str(card))
+                seen |= 1 << card.index
         if repeated:
             raise LayoutError(f"card(s) dealt twice: {' '.join(repeated)}")
 

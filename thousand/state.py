@@ -8,7 +8,7 @@ build a new one (:meth:`GameState.apply`).
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias
 
 import attrs
 
@@ -63,7 +63,7 @@ class Origin:
     """True for a state from :func:`~thousand.new_deal`: the game ends after one deal."""
 
 
-History = Any
+History: TypeAlias = "tuple[History, int, Action] | None"
 """The current deal's actions as a linked list: ``None`` or ``(previous, seat, action)``."""
 
 
@@ -205,9 +205,7 @@ class GameState:
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know of this state (see :class:`~thousand.Observation`)."""
-        from thousand.observation import observe
-
-        return observe(self, seat)
+        return _observation.observe(self, seat)
 
     # Card-level views ---------------------------------------------------------------------
 
@@ -271,4 +269,6 @@ def history_tuple(history: History) -> tuple[tuple[int, Action], ...]:
     return tuple(items)
 
 
-from thousand import game as _engine  # noqa: E402  (the dispatcher needs GameState defined)
+# The dispatcher and the observer build on GameState, so they are imported once it exists.
+from thousand import game as _engine  # noqa: E402
+from thousand import observation as _observation  # noqa: E402
