@@ -12,6 +12,8 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import cast
 
+import attrs
+
 from thousand import bidding, scoring, talon, tricks
 from thousand.actions import ACTION_TYPES, Action, Concede, Contract, Discard, Give, Play, Take
 from thousand.errors import IllegalActionError, LayoutError, RulesError
@@ -242,30 +244,12 @@ def _end_deal(state: GameState, conceded: bool) -> GameState:
             standing.barrel,
             deals,
         )
-    return GameState(
-        rules=rules,
-        origin=state.origin,
-        deal_number=state.deal_number,
-        dealer=state.dealer,
+    return attrs.evolve(
+        state,
         scores=standing.scores,
         barrel=standing.barrel,
         deals=deals,
         result=outcome,
         phase=Phase.OVER,
         player=NOBODY,
-        layout=state.layout,
-        hand_masks=state.hand_masks,
-        talon_masks=state.talon_masks,
-        bidder=state.bidder,
-        bid=state.bid,
-        contract_amount=state.contract_amount,
-        passed_mask=state.passed_mask,
-        musik=state.musik,
-        set_aside_mask=state.set_aside_mask,
-        trick_cards=state.trick_cards,
-        taken_masks=state.taken_masks,
-        melds=state.melds,
-        trump_suit=state.trump_suit,
-        clean_winners=state.clean_winners,
-        history=state.history,
     )

@@ -212,23 +212,15 @@ def replay(record: Record) -> GameState:
             by the wrong seat, or a result that differs from the recorded one; the message names
             the deal and the action.
     """
+    start = new_deal if record.single_deal else new_match
     try:
-        if record.single_deal:
-            state = new_deal(
-                record.rules,
-                seed=record.seed,
-                layout=record.start_layout,
-                dealer=record.dealer,
-                scores=record.scores,
-            )
-        else:
-            state = new_match(
-                record.rules,
-                seed=record.seed,
-                layout=record.start_layout,
-                dealer=record.dealer,
-                scores=record.scores,
-            )
+        state = start(
+            record.rules,
+            seed=record.seed,
+            layout=record.start_layout,
+            dealer=record.dealer,
+            scores=record.scores,
+        )
     except ThousandError as error:
         raise RecordError(f"the record's start is invalid: {error}") from None
     for number, deal in enumerate(record.deals):

@@ -119,8 +119,9 @@ class GameState:
     """Seats (as bits) that have won a trick with a card other than an ace."""
     history: History = attrs.field(repr=False)
     legal_cache: tuple[Action, ...] | None = attrs.field(
-        default=None, eq=False, repr=False, hash=False
+        default=None, init=False, eq=False, repr=False, hash=False
     )
+    """``legal_actions()`` once computed (not part of the state's value)."""
 
     def replace(
         self,
