@@ -26,14 +26,18 @@ def concession_share(bid: int) -> int:
 
 def deal_points(state: GameState) -> tuple[int, ...]:
     """Each seat's card points from won tricks plus the marriages it declared (and, in two-player
-    games where the rules credit them, the cards set aside)."""
+    games where the rules credit them, the four cards set aside: the two laid away and the
+    untaken musik)."""
     rules = state.rules
     points = [points_of(mask) for mask in state.taken_masks]
     for seat, suit in state.melds:
         points[seat] += rules.ace_marriage if suit == ACES else MARRIAGE_POINTS[suit]
     if state.set_aside_mask and rules.set_aside is not SetAside.NOBODY:
+        out_of_play = state.set_aside_mask
+        for pile in state.talon_masks:
+            out_of_play |= pile
         credited = state.bidder if rules.set_aside is SetAside.DECLARER else state.player
-        points[credited] += points_of(state.set_aside_mask)
+        points[credited] += points_of(out_of_play)
     return tuple(points)
 
 

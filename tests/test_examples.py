@@ -1,0 +1,83 @@
+"""Every script in ``examples/`` runs to completion and prints what it promises."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from thousand import MatchResult, load_record, replay
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+
+EXPECTED: dict[str, list[str]] = {
+    "random_match.py": ["russian rules, seed 1", "deal  dealer  declarer", "winner: seat"],
+}
+"""Text each example must print when run without arguments."""
+
+
+def run(script: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run an example with this interpreter, the repository first on the import path."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return subprocess.run(
+        [sys.executable, str(script), *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_there_are_examples():
+    """The examples folder is not empty, so the tests below check something."""
+    assert "random_match.py" in [script.name for script in EXAMPLES]
+
+
+@pytest.mark.parametrize("script", EXAMPLES, ids=lambda script: script.name)
+def test_example_runs(script, tmp_path):
+    """Each example exits with status 0 and prints its expected text."""
+    completed = run(script, cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    for text in EXPECTED.get(script.name, []):
+        assert text in completed.stdout
+
+
+@pytest.mark.parametrize("preset", ["russian", "polish", "polish-2p"])
+def test_random_match_writes_a_record_that_replays(preset, tmp_path):
+    """With --record the script writes a record that replays to the match it printed."""
+    path = tmp_path / "match.json"
+    completed = run(
+        ROOT / "examples" / "random_match.py",
+        preset,
+        "--seed",
+        "5",
+        "--max-deals",
+        "6",
+        "--record",
+        str(path),
+        cwd=tmp_path,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert f"{preset} rules, seed 5" in completed.stdout
+    assert f"record written to {path}" in completed.stdout
+    state = replay(load_record(path))
+    assert isinstance(state.result, MatchResult)
+    assert state.result.deals == 6
+    rows = [line for line in completed.stdout.splitlines() if line[:4].strip().isdigit()]
+    assert len(rows) == 6
+    final = " / ".join(str(score) for score in state.result.scores)
+    assert f"final scores: {final}" in completed.stdout
+
+
+def test_random_match_rejects_an_unknown_preset(tmp_path):
+    """An unknown preset is a usage error (exit status 2), not a traceback."""
+    completed = run(ROOT / "examples" / "random_match.py", "german", cwd=tmp_path)
+    assert completed.returncode == 2
+    assert "invalid choice" in completed.stderr

@@ -1,0 +1,479 @@
+"""Rule tests of trick play (RULES.md 1.5): following, must-beat, must-trump and must-overtrump,
+trick winners, marriages and trump changes, and the four-ace marriage."""
+
+import attrs
+import pytest
+
+import thousand
+from tests.support import legal_texts, play
+from tests.test_auction import assert_illegal
+from thousand import Layout, Phase, Rules, Suit
+
+RUSSIAN = Rules.preset("russian")
+POLISH = Rules.preset("polish")
+# Russian following rules, but a marriage may be declared on the first lead, so that a trump
+# can be set in the first trick.
+EARLY = attrs.evolve(RUSSIAN, marriage_requires_trick=False)
+OVERTRUMP = attrs.evolve(EARLY, must_overtrump=True)
+
+MARRIAGE_VALUE = {Suit.SPADES: 40, Suit.CLUBS: 60, Suit.DIAMONDS: 80, Suit.HEARTS: 100}
+
+
+def plays(text):
+    """``play`` actions written short: ``"9S KH:marriage AD:aces"`` -> ``play 9S``,
+    ``play KH marriage``, ``play AD aces``."""
+    return [f"play {word.replace(':', ' ')}" for word in text.split()]
+
+
+# Every layout is played with dealer 2: seats 1 and 2 pass, seat 0 declares 100, takes the
+# talon, gives the two listed cards and fixes the contract at 100, then leads.
+
+# OUT: seat 0 holds the hearts marriage K Q and five diamonds; seat 1 holds 9H JH TH and spades;
+# seat 2 holds AH and all clubs. Trick 1 "KH marriage, 9H, AH" makes hearts trump and seat 2
+# leads AC in trick 2, to which seats 0 and 1 (void in clubs) must trump.
+OUT = (
+    Layout(
+        hands=["KH QH AD TD KD QD JD", "9H JH TH AS TS KS QS", "AH AC TC KC QC JC 9C"],
+        talon="9D 9S JS",
+    ),
+    ("give 9S 1", "give JS 2"),
+)
+# BEAT: spades for must-beat: seat 0 leads JS; seat 1 holds TS 9S; seat 2 holds QS AS.
+# Clubs: seat 0 holds 9C JC, seat 1 QC KC, seat 2 AC TC.
+BEAT = (
+    Layout(
+        hands=["JS KS 9C JC AH TH KD", "TS 9S QC KC 9H JH AD", "QS AS AC TC KH QH TD"],
+        talon="9D JD QD",
+    ),
+    ("give 9D 1", "give JD 2"),
+)
+# TRUMPED: seat 0 leads KD declaring diamonds; seat 1 holds 9D JD and no clubs; seat 2 holds no
+# diamonds and five clubs. In trick 2 seat 0 leads JC, seat 1 trumps with JD.
+TRUMPED = (
+    Layout(
+        hands=["KD QD JC AH TH KH QS", "9D JD AS TS KS 9H JH", "9C QC AC TC KC QH JS"],
+        talon="AD TD 9S",
+    ),
+    ("give 9S 1", "give QS 2"),
+)
+# MARRIAGES: two marriages by two players. Seat 0 leads KH declaring hearts and loses the trick to
+# seat 2's AH; seat 2 then leads KS declaring spades, while seat 0 and seat 1, void in spades,
+# still hold hearts (the old trump).
+MARRIAGES = (
+    Layout(
+        hands=["KH QH TH 9C JC QC KC", "9H JH 9D JD QD KD TD", "AH KS QS AS TS JS 9S"],
+        talon="AC TC AD",
+    ),
+    ("give AC 1", "give TC 2"),
+)
+# ACES: seat 0 holds all four aces, the hearts marriage and TH after the talon, and wins trick 1
+# with TS (a card that is not an ace): "TS, QS, 9S".
+ACES = (
+    Layout(
+        hands=["AH AD AC AS KH QH TS", "KS QS 9H JH TD KD QD", "JS 9S TC KC QC JC 9C"],
+        talon="TH 9D JD",
+    ),
+    ("give 9D 1", "give JD 2"),
+)
+# THREE_ACES: as ACES, but AC lies with seat 2 and seat 0 holds 9C instead: only three aces.
+THREE_ACES = (
+    Layout(
+        hands=["AH AD 9C AS KH QH TS", "KS QS 9H JH TD KD QD", "JS 9S TC KC QC JC AC"],
+        talon="TH 9D JD",
+    ),
+    ("give 9D 1", "give JD 2"),
+)
+ACES_TRICK_1 = plays("TS QS 9S")
+
+
+def start(rules, deal, contract=100):
+    """The first lead of ``deal`` (layout, gives) under ``rules``: seat 0 declares ``contract``."""
+    layout, gives = deal
+    state = thousand.new_deal(rules, layout=layout, dealer=2)
+    state = play(state, "pass", "pass", *gives, f"contract {contract}")
+    assert state.phase is Phase.PLAY
+    assert state.current_player == 0
+    return state
+
+
+# --- following --------------------------------------------------------------------------------
+
+FOLLOWING = [
+    pytest.param(
+        RUSSIAN, OUT, plays("AD"), plays("9S QS KS TS AS 9H JH TH"), id="void-no-trump-any-card"
+    ),
+    pytest.param(
+        EARLY, OUT, plays("KH:marriage"), plays("9H JH TH"), id="follow-suit-any-rank-russian"
+    ),
+    pytest.param(POLISH, OUT, plays("KH:marriage"), plays("TH"), id="must-beat-in-trump-suit"),
+    pytest.param(RUSSIAN, BEAT, plays("JS"), plays("9S TS"), id="no-must-beat-russian"),
+    pytest.param(POLISH, BEAT, plays("JS"), plays("TS"), id="must-beat-when-able"),
+    pytest.param(POLISH, BEAT, plays("JS TS"), plays("AS"), id="must-beat-best-card-not-led-card"),
+    pytest.param(RUSSIAN, BEAT, plays("JS TS"), plays("QS AS"), id="russian-any-spade"),
+    pytest.param(
+        POLISH,
+        BEAT,
+        plays("JS TS AS AC"),
+        plays("9C JC"),
+        id="cannot-beat-any-card-of-led-suit",
+    ),
+    pytest.param(POLISH, BEAT, plays("JS TS AS AC 9C"), plays("QC KC"), id="cannot-beat-ace"),
+    pytest.param(EARLY, OUT, plays("KH:marriage 9H AH AC"), plays("QH"), id="void-must-trump"),
+    pytest.param(POLISH, OUT, plays("KH:marriage TH AH AC"), plays("QH"), id="polish-must-trump"),
+    pytest.param(
+        EARLY,
+        OUT,
+        plays("KH:marriage TH AH AC QH"),
+        plays("9H JH"),
+        id="must-trump-even-when-it-cannot-win",
+    ),
+    pytest.param(
+        EARLY,
+        OUT,
+        plays("KH:marriage 9H AH AC QH"),
+        plays("JH TH"),
+        id="no-must-overtrump-by-default",
+    ),
+    pytest.param(
+        OVERTRUMP,
+        OUT,
+        plays("KH:marriage 9H AH AC QH"),
+        plays("TH"),
+        id="must-overtrump-when-switched-on",
+    ),
+    pytest.param(
+        OVERTRUMP,
+        OUT,
+        plays("KH:marriage TH AH AC QH"),
+        plays("9H JH"),
+        id="must-overtrump-unable-any-trump",
+    ),
+    pytest.param(
+        EARLY,
+        OUT,
+        plays("KH:marriage 9H AH AC QH TH AS JS"),
+        plays("9D JD QD KD TD AD"),
+        id="void-and-out-of-trumps-any-card",
+    ),
+    pytest.param(
+        POLISH, TRUMPED, plays("KD:marriage"), plays("9D JD"), id="cannot-beat-marriage-king"
+    ),
+    pytest.param(
+        POLISH,
+        TRUMPED,
+        plays("KD:marriage 9D"),
+        plays("JS QS 9C QC KC TC AC QH"),
+        id="void-holding-no-trump-any-card",
+    ),
+    pytest.param(
+        POLISH, TRUMPED, plays("KD:marriage 9D JS JC"), plays("JD"), id="must-trump-polish"
+    ),
+    pytest.param(
+        POLISH,
+        TRUMPED,
+        plays("KD:marriage 9D JS JC JD"),
+        plays("9C QC KC TC AC"),
+        id="must-beat-lapses-once-trumped",
+    ),
+    pytest.param(
+        POLISH,
+        MARRIAGES,
+        plays("KH:marriage 9H AH KS:marriage"),
+        plays("9C JC QC KC AD QH TH"),
+        id="old-trump-no-longer-forced",
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "deal", "before", "expected"), FOLLOWING)
+def test_following_rules(rules, deal, before, expected):
+    """The cards a follower may play: suit, then must-beat, then must-trump, else anything."""
+    state = play(start(rules, deal), *before)
+    assert state.trick
+    assert legal_texts(state) == expected
+
+
+# --- trick winners ----------------------------------------------------------------------------
+
+WINNERS = [
+    pytest.param(RUSSIAN, BEAT, [], plays("JS TS QS"), 1, 15, id="ten-beats-king-and-queen"),
+    pytest.param(RUSSIAN, BEAT, [], plays("JS TS AS"), 2, 23, id="ace-beats-ten"),
+    pytest.param(RUSSIAN, OUT, [], plays("AD AS AH"), 0, 33, id="off-suit-aces-lose-without-trump"),
+    pytest.param(
+        EARLY,
+        OUT,
+        plays("KH:marriage 9H AH"),
+        plays("AC QH TH"),
+        1,
+        24,
+        id="highest-trump-wins",
+    ),
+    pytest.param(
+        POLISH,
+        TRUMPED,
+        plays("KD:marriage 9D JS"),
+        plays("JC JD AC"),
+        1,
+        15,
+        id="low-trump-beats-led-ace",
+    ),
+    pytest.param(
+        POLISH, MARRIAGES, [], plays("KH:marriage 9H AH"), 2, 15, id="marriage-lead-can-lose"
+    ),
+    pytest.param(
+        POLISH,
+        MARRIAGES,
+        plays("KH:marriage 9H AH"),
+        plays("KS:marriage TH JH"),
+        2,
+        16,
+        id="new-trump-rules-its-own-trick",
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "deal", "before", "trick", "winner", "points"), WINNERS)
+def test_trick_winner_takes_the_trick_and_leads(rules, deal, before, trick, winner, points):
+    """The highest trump wins, else the highest card of the led suit; the winner leads next."""
+    state = play(start(rules, deal), *before)
+    taken = state.points_taken
+    state = play(state, *trick)
+    assert state.trick == ()
+    assert state.current_player == winner
+    gained = [after - was for after, was in zip(state.points_taken, taken, strict=True)]
+    assert gained == [points if seat == winner else 0 for seat in range(3)]
+
+
+# --- marriages and trump ----------------------------------------------------------------------
+
+
+def test_marriage_sets_trump_at_once_and_a_later_one_replaces_it():
+    """A declared marriage is trump from its lead on; a later marriage by anyone replaces it."""
+    state = start(POLISH, MARRIAGES)
+    assert state.trump is None
+    state = play(state, "play KH marriage")
+    assert state.trump is Suit.HEARTS
+    assert state.melds == ((0, Suit.HEARTS),)
+    state = play(state, "play 9H", "play AH")
+    assert state.current_player == 2
+    assert state.trump is Suit.HEARTS
+    state = play(state, "play KS marriage")
+    assert state.trump is Suit.SPADES
+    assert state.melds == ((0, Suit.HEARTS), (2, Suit.SPADES))
+
+
+def test_marriage_points_go_to_the_player_who_declared_it():
+    """Marriage points belong to the declaring player even when another wins that trick."""
+    state = play(start(POLISH, MARRIAGES), "play KH marriage", "play 9H", "play AH")
+    assert state.melds == ((0, Suit.HEARTS),)
+    assert state.points_taken == (0, 0, 15)
+    while not state.is_over:
+        state = state.apply(state.legal_actions()[0])
+    result = state.result
+    for seat in range(3):
+        melds = sum(MARRIAGE_VALUE[Suit(suit)] for owner, suit in state.melds if owner == seat)
+        assert result.points[seat] == state.points_taken[seat] + melds
+    assert result.points[0] >= state.points_taken[0] + 100
+
+
+LEADS = [
+    pytest.param(
+        RUSSIAN, ACES, (), plays("TS AS AC AD QH KH TH AH"), id="russian-first-lead-no-declaring"
+    ),
+    pytest.param(
+        POLISH,
+        ACES,
+        (),
+        plays("TS AS AC AD QH:marriage KH:marriage TH AH"),
+        id="polish-first-lead-automatic-marriage",
+    ),
+    pytest.param(
+        attrs.evolve(RUSSIAN, marriage_requires_trick=False),
+        ACES,
+        (),
+        plays("TS AS AC AD QH QH:marriage KH KH:marriage TH AH"),
+        id="optional-marriage-without-trick-rule",
+    ),
+    pytest.param(
+        RUSSIAN,
+        ACES,
+        ACES_TRICK_1,
+        plays("AS AS:aces AC AC:aces AD AD:aces QH QH:marriage KH KH:marriage TH AH AH:aces"),
+        id="russian-after-a-trick-optional-marriage-and-aces",
+    ),
+    pytest.param(
+        POLISH,
+        ACES,
+        ACES_TRICK_1,
+        plays("AS AC AD QH:marriage KH:marriage TH AH"),
+        id="polish-no-ace-marriage",
+    ),
+    pytest.param(
+        RUSSIAN,
+        THREE_ACES,
+        ACES_TRICK_1,
+        plays("AS 9C AD QH QH:marriage KH KH:marriage TH AH"),
+        id="three-aces-no-ace-marriage",
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "deal", "before", "expected"), LEADS)
+def test_declarations_offered_on_a_lead(rules, deal, before, expected):
+    """Marriages: optional or automatic, needing a won trick or not; aces: all four and a trick."""
+    state = play(start(rules, deal), *before)
+    assert state.trick == ()
+    assert state.current_player == 0
+    assert legal_texts(state) == expected
+
+
+def test_russian_king_led_without_declaring_loses_the_marriage():
+    """Leading K plainly (optional rule) sets no trump, and its queen can no longer declare."""
+    state = play(start(RUSSIAN, ACES), *ACES_TRICK_1, "play KH", "play 9H", "play 9C")
+    assert state.trump is None
+    assert state.melds == ()
+    assert state.current_player == 0
+    assert "play QH" in legal_texts(state)
+    assert "play QH marriage" not in legal_texts(state)
+
+
+def test_ace_marriage_scores_200_and_keeps_the_trump():
+    """The four aces, led after a trick won with a non-ace, score 200 and do not change trump."""
+    state = play(start(RUSSIAN, ACES), *ACES_TRICK_1, "play KH marriage", "play 9H", "play 9C")
+    assert state.trump is Suit.HEARTS
+    assert state.current_player == 0
+    state = play(state, "play AD aces")
+    assert state.trump is Suit.HEARTS
+    assert state.melds == ((0, Suit.HEARTS), (0, 4))
+    while not state.is_over:
+        state = state.apply(state.legal_actions()[0])
+    assert state.result.points[0] == state.points_taken[0] + 100 + 200
+
+
+def test_ace_marriage_without_trump_leaves_no_trump():
+    """Declaring the four aces before any marriage leaves the deal without a trump."""
+    state = play(start(RUSSIAN, ACES), *ACES_TRICK_1, "play AS aces")
+    assert state.trump is None
+    assert state.melds == ((0, 4),)
+
+
+# --- illegal plays ----------------------------------------------------------------------------
+
+ILLEGAL_PLAYS = [
+    pytest.param(
+        EARLY,
+        OUT,
+        plays("KH:marriage"),
+        "play AS",
+        "must follow suit: KH was led and this hand holds hearts",
+        id="not-following-suit",
+    ),
+    pytest.param(
+        POLISH, BEAT, plays("JS"), "play 9S", "must beat the best spade", id="not-beating-polish"
+    ),
+    pytest.param(
+        EARLY,
+        OUT,
+        plays("KH:marriage 9H AH AC"),
+        "play AD",
+        "void in clubs, must play a trump (hearts)",
+        id="not-trumping",
+    ),
+    pytest.param(
+        OVERTRUMP,
+        OUT,
+        plays("KH:marriage 9H AH AC QH"),
+        "play JH",
+        "must beat the highest heart",
+        id="not-overtrumping",
+    ),
+    pytest.param(RUSSIAN, OUT, [], "play AS", "AS is not in this player's hand", id="not-held"),
+    pytest.param(
+        RUSSIAN,
+        BEAT,
+        plays("AH 9H"),
+        "play KH marriage",
+        "only the player leading to a trick may declare",
+        id="follower-declares",
+    ),
+    pytest.param(
+        RUSSIAN,
+        ACES,
+        [],
+        "play KH marriage",
+        "only after the player has won a trick",
+        id="russian-marriage-before-first-trick",
+    ),
+    pytest.param(
+        POLISH,
+        ACES,
+        [],
+        "play KH",
+        "declares the marriage automatically: 'play KH marriage'",
+        id="polish-plain-king-with-queen",
+    ),
+    pytest.param(
+        POLISH,
+        ACES,
+        ACES_TRICK_1,
+        "play AD aces",
+        "these rules have no ace marriage",
+        id="polish-aces",
+    ),
+    pytest.param(
+        RUSSIAN,
+        THREE_ACES,
+        ACES_TRICK_1,
+        "play AD aces",
+        "holding all four",
+        id="aces-with-three-aces",
+    ),
+    pytest.param(
+        RUSSIAN,
+        ACES,
+        [],
+        "play AD aces",
+        "needs a trick already won with a card other than an ace",
+        id="aces-before-a-won-trick",
+    ),
+    pytest.param(
+        RUSSIAN,
+        ACES,
+        ACES_TRICK_1,
+        "play AH marriage",
+        "by leading its king or queen",
+        id="ace-marriage",
+    ),
+    pytest.param(
+        EARLY, TRUMPED, [], "play KH marriage", "the partner of KH is not in hand", id="no-partner"
+    ),
+    pytest.param(
+        RUSSIAN,
+        ACES,
+        [*ACES_TRICK_1, *plays("KH:marriage 9H 9C")],
+        "play QH marriage",
+        "the partner of QH is not in hand",
+        id="pair-declared-once",
+    ),
+    pytest.param(RUSSIAN, OUT, [], "bid 120", "only action is playing a card", id="bid-in-play"),
+]
+
+
+@pytest.mark.parametrize(("rules", "deal", "before", "text", "reason"), ILLEGAL_PLAYS)
+def test_illegal_plays_are_refused(rules, deal, before, text, reason):
+    """A play breaking the following or declaring rules raises and leaves the state unchanged."""
+    state = play(start(rules, deal), *before)
+    assert_illegal(state, text, reason)
+
+
+def test_no_action_once_the_deal_is_over():
+    """After the last trick the deal is scored and any action raises naming no seat."""
+    state = start(RUSSIAN, OUT)
+    while not state.is_over:
+        state = state.apply(state.legal_actions()[0])
+    assert state.legal_actions() == ()
+    assert state.current_player is None
+    with pytest.raises(thousand.IllegalActionError) as caught:
+        state.apply(thousand.parse_action("play AH"))
+    assert caught.value.seat is None
+    assert "nobody may act 'play AH' in the end of the game" in str(caught.value)
