@@ -41,9 +41,9 @@ def test_declarer_takes_the_talon_shown_to_everyone():
     assert state.talon == ((),)
     for seat in range(3):
         assert state.observation(seat).talon == thousand.cards("9H 9D 9C")
-    in_index_order = sorted(hand, key=lambda card: card.index)
+    in_display_order = sorted(hand, key=lambda card: card.index, reverse=True)
     assert legal_texts(state) == [
-        f"give {card} {seat}" for card in in_index_order for seat in (1, 2)
+        f"give {card} {seat}" for card in in_display_order for seat in (1, 2)
     ]
 
 
@@ -308,7 +308,7 @@ def test_declarer_takes_one_musik_shown_to_the_opponent(take, chosen, other):
     assert not hidden & set(opponent.talon)
     assert not hidden & set(state.observation(1).talon)
     assert legal_texts(state) == [
-        f"discard {card}" for card in sorted(hand, key=lambda card: card.index)
+        f"discard {card}" for card in sorted(hand, key=lambda card: card.index, reverse=True)
     ]
 
 

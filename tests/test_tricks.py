@@ -100,38 +100,38 @@ def start(rules, deal, contract=100):
 
 FOLLOWING = [
     pytest.param(
-        RUSSIAN, OUT, plays("AD"), plays("9S QS KS TS AS 9H JH TH"), id="void-no-trump-any-card"
+        RUSSIAN, OUT, plays("AD"), plays("TH JH 9H AS TS KS QS 9S"), id="void-no-trump-any-card"
     ),
     pytest.param(
-        EARLY, OUT, plays("KH:marriage"), plays("9H JH TH"), id="follow-suit-any-rank-russian"
+        EARLY, OUT, plays("KH:marriage"), plays("TH JH 9H"), id="follow-suit-any-rank-russian"
     ),
     pytest.param(POLISH, OUT, plays("KH:marriage"), plays("TH"), id="must-beat-in-trump-suit"),
-    pytest.param(RUSSIAN, BEAT, plays("JS"), plays("9S TS"), id="no-must-beat-russian"),
+    pytest.param(RUSSIAN, BEAT, plays("JS"), plays("TS 9S"), id="no-must-beat-russian"),
     pytest.param(POLISH, BEAT, plays("JS"), plays("TS"), id="must-beat-when-able"),
     pytest.param(POLISH, BEAT, plays("JS TS"), plays("AS"), id="must-beat-best-card-not-led-card"),
-    pytest.param(RUSSIAN, BEAT, plays("JS TS"), plays("QS AS"), id="russian-any-spade"),
+    pytest.param(RUSSIAN, BEAT, plays("JS TS"), plays("AS QS"), id="russian-any-spade"),
     pytest.param(
         POLISH,
         BEAT,
         plays("JS TS AS AC"),
-        plays("9C JC"),
+        plays("JC 9C"),
         id="cannot-beat-any-card-of-led-suit",
     ),
-    pytest.param(POLISH, BEAT, plays("JS TS AS AC 9C"), plays("QC KC"), id="cannot-beat-ace"),
+    pytest.param(POLISH, BEAT, plays("JS TS AS AC 9C"), plays("KC QC"), id="cannot-beat-ace"),
     pytest.param(EARLY, OUT, plays("KH:marriage 9H AH AC"), plays("QH"), id="void-must-trump"),
     pytest.param(POLISH, OUT, plays("KH:marriage TH AH AC"), plays("QH"), id="polish-must-trump"),
     pytest.param(
         EARLY,
         OUT,
         plays("KH:marriage TH AH AC QH"),
-        plays("9H JH"),
+        plays("JH 9H"),
         id="must-trump-even-when-it-cannot-win",
     ),
     pytest.param(
         EARLY,
         OUT,
         plays("KH:marriage 9H AH AC QH"),
-        plays("JH TH"),
+        plays("TH JH"),
         id="no-must-overtrump-by-default",
     ),
     pytest.param(
@@ -145,24 +145,24 @@ FOLLOWING = [
         OVERTRUMP,
         OUT,
         plays("KH:marriage TH AH AC QH"),
-        plays("9H JH"),
+        plays("JH 9H"),
         id="must-overtrump-unable-any-trump",
     ),
     pytest.param(
         EARLY,
         OUT,
         plays("KH:marriage 9H AH AC QH TH AS JS"),
-        plays("9D JD QD KD TD AD"),
+        plays("AD TD KD QD JD 9D"),
         id="void-and-out-of-trumps-any-card",
     ),
     pytest.param(
-        POLISH, TRUMPED, plays("KD:marriage"), plays("9D JD"), id="cannot-beat-marriage-king"
+        POLISH, TRUMPED, plays("KD:marriage"), plays("JD 9D"), id="cannot-beat-marriage-king"
     ),
     pytest.param(
         POLISH,
         TRUMPED,
         plays("KD:marriage 9D"),
-        plays("JS QS 9C QC KC TC AC QH"),
+        plays("QH AC TC KC QC 9C QS JS"),
         id="void-holding-no-trump-any-card",
     ),
     pytest.param(
@@ -172,14 +172,14 @@ FOLLOWING = [
         POLISH,
         TRUMPED,
         plays("KD:marriage 9D JS JC JD"),
-        plays("9C QC KC TC AC"),
+        plays("AC TC KC QC 9C"),
         id="must-beat-lapses-once-trumped",
     ),
     pytest.param(
         POLISH,
         MARRIAGES,
         plays("KH:marriage 9H AH KS:marriage"),
-        plays("9C JC QC KC AD QH TH"),
+        plays("TH QH AD KC QC JC 9C"),
         id="old-trump-no-longer-forced",
     ),
 ]
@@ -278,41 +278,41 @@ def test_marriage_points_go_to_the_player_who_declared_it():
 
 LEADS = [
     pytest.param(
-        RUSSIAN, ACES, (), plays("TS AS AC AD QH KH TH AH"), id="russian-first-lead-no-declaring"
+        RUSSIAN, ACES, (), plays("AH TH KH QH AD AC AS TS"), id="russian-first-lead-no-declaring"
     ),
     pytest.param(
         POLISH,
         ACES,
         (),
-        plays("TS AS AC AD QH:marriage KH:marriage TH AH"),
+        plays("AH TH KH:marriage QH:marriage AD AC AS TS"),
         id="polish-first-lead-automatic-marriage",
     ),
     pytest.param(
         attrs.evolve(RUSSIAN, marriage_requires_trick=False),
         ACES,
         (),
-        plays("TS AS AC AD QH QH:marriage KH KH:marriage TH AH"),
+        plays("AH TH KH KH:marriage QH QH:marriage AD AC AS TS"),
         id="optional-marriage-without-trick-rule",
     ),
     pytest.param(
         RUSSIAN,
         ACES,
         ACES_TRICK_1,
-        plays("AS AS:aces AC AC:aces AD AD:aces QH QH:marriage KH KH:marriage TH AH AH:aces"),
+        plays("AH AH:aces TH KH KH:marriage QH QH:marriage AD AD:aces AC AC:aces AS AS:aces"),
         id="russian-after-a-trick-optional-marriage-and-aces",
     ),
     pytest.param(
         POLISH,
         ACES,
         ACES_TRICK_1,
-        plays("AS AC AD QH:marriage KH:marriage TH AH"),
+        plays("AH TH KH:marriage QH:marriage AD AC AS"),
         id="polish-no-ace-marriage",
     ),
     pytest.param(
         RUSSIAN,
         THREE_ACES,
         ACES_TRICK_1,
-        plays("AS 9C AD QH QH:marriage KH KH:marriage TH AH"),
+        plays("AH TH KH KH:marriage QH QH:marriage AD 9C AS"),
         id="three-aces-no-ace-marriage",
     ),
 ]

@@ -175,16 +175,16 @@ def mask_of(items: Iterable[Card]) -> int:
 
 
 def indices(mask: int) -> Iterator[int]:
-    """The card indices in a mask, lowest first."""
+    """The card indices in a mask in display order: hearts to spades, high rank to low."""
     while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+        top = mask.bit_length() - 1
+        yield top
+        mask ^= 1 << top
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards in a mask in display order: hearts to spades, high rank to low."""
-    return tuple(DECK[i] for i in reversed(list(indices(mask))))
+    return tuple(DECK[i] for i in indices(mask))
 
 
 def points_of(mask: int) -> int:

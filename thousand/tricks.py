@@ -10,10 +10,11 @@ from thousand.state import ACES, GameState
 _PLAIN = tuple(Play(card) for card in DECK)
 _MARRIAGE = {card.index: Play(card, marriage=True) for card in DECK if card.rank in (2, 3)}
 _ACES = {card.index: Play(card, aces=True) for card in DECK if card.rank == Rank.ACE}
-# The plain plays of each 6-bit suit pattern, so a hand's plays are four look-ups.
+# The plain plays of each 6-bit suit pattern, high rank first, so a hand's plays are four
+# look-ups.
 _SUIT_PLAYS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
     tuple(
-        tuple(_PLAIN[6 * suit + rank] for rank in range(6) if pattern >> rank & 1)
+        tuple(_PLAIN[6 * suit + rank] for rank in reversed(range(6)) if pattern >> rank & 1)
         for pattern in range(64)
     )
     for suit in range(4)
@@ -21,12 +22,13 @@ _SUIT_PLAYS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
 
 
 def plain_plays(mask: int) -> tuple[Action, ...]:
-    """``play CARD`` for every card of the mask, in card-index order."""
+    """``play CARD`` for every card of the mask, in display order (hearts to spades, high to
+    low)."""
     return (
-        _SUIT_PLAYS[0][mask & 63]
-        + _SUIT_PLAYS[1][mask >> 6 & 63]
+        _SUIT_PLAYS[3][mask >> 18]
         + _SUIT_PLAYS[2][mask >> 12 & 63]
-        + _SUIT_PLAYS[3][mask >> 18]
+        + _SUIT_PLAYS[1][mask >> 6 & 63]
+        + _SUIT_PLAYS[0][mask & 63]
     )
 
 
