@@ -476,4 +476,4 @@ def test_no_action_once_the_deal_is_over():
     with pytest.raises(thousand.IllegalActionError) as caught:
         state.apply(thousand.parse_action("play AH"))
     assert caught.value.seat is None
-    assert "nobody may act 'play AH' in the end of the game" in str(caught.value)
+    assert "nobody may act after the end of the game ('play AH')" in str(caught.value)

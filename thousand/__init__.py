@@ -31,6 +31,7 @@ from thousand.errors import (
     NotationError,
     RecordError,
     RulesError,
+    SeatError,
     ThousandError,
 )
 from thousand.game import new_deal, new_match
@@ -83,6 +84,7 @@ __all__ = [
     "RecordedDeal",
     "Rules",
     "RulesError",
+    "SeatError",
     "SetAside",
     "Settlement",
     "Suit",

@@ -26,8 +26,11 @@ class IllegalActionError(ThousandError, ValueError):
         self.seat = seat
         self.phase = phase
         self.reason = reason
-        who = "nobody may act" if seat is None else f"seat {seat} may not"
-        super().__init__(f"{who} '{action}' in the {phase}: {reason}")
+        if seat is None:
+            message = f"nobody may act after the {phase} ('{action}'): {reason}"
+        else:
+            message = f"seat {seat} may not '{action}' in the {phase} phase: {reason}"
+        super().__init__(message)
 
 
 class RulesError(ThousandError, ValueError):
@@ -36,6 +39,10 @@ class RulesError(ThousandError, ValueError):
 
 class LayoutError(ThousandError, ValueError):
     """A deal layout that does not fit the rules (wrong sizes, repeated or missing cards)."""
+
+
+class SeatError(ThousandError, ValueError):
+    """A seat number that does not exist at this table."""
 
 
 class RecordError(ThousandError, ValueError):

@@ -10,6 +10,7 @@ import attrs
 
 from thousand.actions import Action, Discard, Give, Play
 from thousand.cards import Card, Suit, cards_of
+from thousand.errors import SeatError
 from thousand.rules import Rules
 from thousand.state import ACES, GameState, Phase
 from thousand.tricks import trick_winner
@@ -64,8 +65,8 @@ class Observation:
     """The current trick as ``(seat, card)``."""
     tricks: tuple[Trick, ...]
     """The finished tricks of this deal."""
-    points: tuple[int, ...]
-    """Card points each seat has won in tricks this deal."""
+    points_taken: tuple[int, ...]
+    """Card points each seat has won in tricks this deal (marriages not included)."""
     melds: tuple[tuple[int, Suit | None], ...]
     """Declared marriages as ``(seat, suit)``; ``None`` for the four aces."""
     trump: Suit | None
@@ -89,7 +90,7 @@ def observe(state: GameState, seat: int) -> Observation:
     """The observation of ``seat`` in ``state``."""
     rules = state.rules
     if not 0 <= seat < rules.players:
-        raise ValueError(f"seat must be from 0 to {rules.players - 1}, not {seat}")
+        raise SeatError(f"seats at this table are 0 to {rules.players - 1}, not {seat}")
     history = state.actions
     declarer = state.declarer
     shown: tuple[Card, ...] = ()
@@ -141,7 +142,7 @@ def observe(state: GameState, seat: int) -> Observation:
         set_aside=cards_of(state.set_aside_mask) if seat == declarer else (),
         trick=state.trick,
         tricks=tuple(tricks),
-        points=state.points_taken,
+        points_taken=state.points_taken,
         melds=tuple((s, None if suit == ACES else Suit(suit)) for s, suit in state.melds),
         trump=state.trump,
         history=tuple((actor, _masked(seat, actor, action)) for actor, action in history),
