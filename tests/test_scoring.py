@@ -539,3 +539,11 @@ def test_single_deal_reports_its_deal_result():
     result = ending_deal(OPEN_END, 100, "QD AS", "KD JD", scores=(950, 0, 0))
     assert isinstance(result, DealResult)
     assert result.scores == (1050, 15, 0)
+
+
+def test_single_capacity_refuses_two_players_starting_on_the_barrel():
+    """With single barrel capacity a match cannot start with two players at 880."""
+    rules = attrs.evolve(RUSSIAN, barrel_capacity=thousand.BarrelCapacity.SINGLE)
+    with pytest.raises(thousand.RulesError, match="only one player may start at 880"):
+        thousand.new_match(rules, seed=1, scores=(880, 880, 0))
+    assert thousand.new_match(rules, seed=1, scores=(880, 0, 0)).barrel == (0, None, None)

@@ -19,7 +19,7 @@ from thousand.actions import ACTION_TYPES, Action, Concede, Contract, Discard, G
 from thousand.errors import IllegalActionError, LayoutError, RulesError
 from thousand.layout import Layout
 from thousand.results import DealResult, MatchResult
-from thousand.rules import Endgame, Rules
+from thousand.rules import BarrelCapacity, Endgame, Rules
 from thousand.state import NOBODY, GameState, Origin, Phase, history_tuple
 
 __all__ = ["new_deal", "new_match"]
@@ -92,6 +92,10 @@ def _start(
                 f"under barrel rules no score lies between {threshold} and {rules.target}"
             )
         barrel = tuple(0 if score == threshold else None for score in start)
+        if rules.barrel_capacity is BarrelCapacity.SINGLE and start.count(threshold) > 1:
+            raise RulesError(
+                f"with single barrel capacity only one player may start at {threshold}"
+            )
     origin = Origin(seed, dealer, start, layout, single_deal)
     return _deal(rules, origin, 0, dealer, start, barrel, ())
 
