@@ -139,7 +139,6 @@ def _deal(
         taken_masks=(0,) * players,
         melds=(),
         trump_suit=NOBODY,
-        clean_winners=0,
         history=None,
     )
 

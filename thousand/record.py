@@ -108,7 +108,8 @@ class Record:
             raise RecordError("a record is a JSON object")
         if data.get("format") != FORMAT:
             raise RecordError(f"not a Thousand record (its 'format' is not '{FORMAT}')")
-        if data.get("version") != VERSION:
+        version = data.get("version")
+        if not _is_integer(version) or version != VERSION:
             raise RecordError(
                 f"record version {data.get('version')!r} is not supported (this library reads "
                 f"version {VERSION})"
@@ -117,16 +118,19 @@ class Record:
             _read_deal(f"deal {number}", deal)
             for number, deal in enumerate(_field(data, "deals", _list))
         )
-        start = data.get("start_layout")
+        for key in ("start_layout", "result"):
+            if key not in data:
+                raise RecordError(f"the record has no '{key}'")
+        start = data["start_layout"]
         return cls(
             rules=_field(data, "rules", Rules.from_dict),
             seed=_field(data, "seed", _integer),
             dealer=_field(data, "dealer", _integer),
-            scores=tuple(_integer(score) for score in _field(data, "scores", _list)),
+            scores=_field(data, "scores", _integers),
             start_layout=None if start is None else _guard("start_layout", Layout.from_dict, start),
             single_deal=_field(data, "single_deal", _boolean),
             deals=deals,
-            result=data.get("result"),
+            result=data["result"],
         )
 
     @classmethod
@@ -139,10 +143,18 @@ class Record:
         return cls.from_dict(data)
 
 
+def _is_integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _integer(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not _is_integer(value):
         raise RecordError(f"expected a whole number, not {value!r}")
-    return value
+    return int(value)
+
+
+def _integers(value: Any) -> tuple[int, ...]:
+    return tuple(_integer(item) for item in _list(value))
 
 
 def _boolean(value: Any) -> bool:

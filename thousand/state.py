@@ -115,8 +115,6 @@ class GameState:
     """Declared marriages this deal as ``(seat, suit)``; suit 4 is the four-ace marriage."""
     trump_suit: int
     """The trump suit number, or -1 before any marriage."""
-    clean_winners: int
-    """Seats (as bits) that have won a trick with a card other than an ace."""
     history: History = attrs.field(repr=False)
     legal_cache: tuple[Action, ...] | None = attrs.field(
         default=None, init=False, eq=False, repr=False, hash=False
@@ -140,7 +138,6 @@ class GameState:
         taken_masks: tuple[int, ...] | None = None,
         melds: tuple[tuple[int, int], ...] | None = None,
         trump_suit: int | None = None,
-        clean_winners: int | None = None,
         history: History = None,
     ) -> GameState:
         """A copy with the given deal fields changed (a fast ``attrs.evolve`` for transitions)."""
@@ -168,7 +165,6 @@ class GameState:
             self.taken_masks if taken_masks is None else taken_masks,
             self.melds if melds is None else melds,
             self.trump_suit if trump_suit is None else trump_suit,
-            self.clean_winners if clean_winners is None else clean_winners,
             self.history if history is None else history,
         )
 

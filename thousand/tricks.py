@@ -64,11 +64,11 @@ def may_declare_marriage(state: GameState) -> bool:
 
 def may_declare_aces(state: GameState, hand: int) -> bool:
     """Whether the player on lead may declare the four aces: all held, and a trick already won
-    with a card other than an ace."""
+    (necessarily with a card other than an ace, since all four are still in hand)."""
     return bool(
         state.rules.ace_marriage
         and hand & ACES_MASK == ACES_MASK
-        and state.clean_winners >> state.player & 1
+        and state.taken_masks[state.player]
     )
 
 
@@ -147,9 +147,6 @@ def play(state: GameState, action: Play) -> GameState:
     taken = list(state.taken_masks)
     for card in trick:
         taken[winner] |= 1 << card
-    clean = state.clean_winners
-    if trick[position] % 6 != Rank.ACE:
-        clean |= 1 << winner
     return state.replace(
         player=winner,
         hand_masks=tuple(hands),
@@ -157,7 +154,6 @@ def play(state: GameState, action: Play) -> GameState:
         taken_masks=tuple(taken),
         melds=melds,
         trump_suit=trump,
-        clean_winners=clean,
         history=history,
     )
 

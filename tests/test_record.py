@@ -1,0 +1,461 @@
+"""Match records: JSON round trips, files, exact replays, and tamper detection with messages that
+name the offending entry."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from thousand import (
+    GameState,
+    Layout,
+    MatchResult,
+    Record,
+    RecordError,
+    Rules,
+    dump_record,
+    load_record,
+    new_deal,
+    new_match,
+    replay,
+)
+
+from .strategies import PRESET_NAMES, VARIANTS
+
+LAYOUT_3 = Layout(
+    hands=["AH TH KH QH JH 9H AD", "TD KD QD JD 9D AC TC", "KC QC JC 9C AS TS KS"],
+    talon="QS JS 9S",
+)
+LAYOUT_2 = Layout(
+    hands=["AH TH KH QH JH 9H AD TD KD QD", "JD 9D AC TC KC QC JC 9C AS TS"],
+    talon="KS QS | JS 9S",
+)
+
+
+def play_out(state: GameState, seed: int, limit: int | None = None) -> GameState:
+    """Play random legal actions chosen by ``random.Random(seed)``, at most ``limit`` of them."""
+    rng = random.Random(seed)
+    steps = 0
+    while not state.is_over and (limit is None or steps < limit):
+        state = state.apply(rng.choice(state.legal_actions()))
+        steps += 1
+    return state
+
+
+def short_match(name: str, seed: int, max_deals: int = 3) -> GameState:
+    """A finished match of a few deals (the deal cap ends it)."""
+    rules = attrs.evolve(Rules.preset(name), max_deals=max_deals)
+    return play_out(new_match(rules, seed=seed), seed)
+
+
+def sample_states() -> list[GameState]:
+    """Finished and unfinished matches and deals of every preset, some started by hand."""
+    states = []
+    for number, name in enumerate(PRESET_NAMES):
+        rules = Rules.preset(name)
+        layout = LAYOUT_3 if rules.players == 3 else LAYOUT_2
+        scores = [700, 0, 120][: rules.players]
+        states += [
+            short_match(name, number),
+            play_out(new_match(rules, seed=number), number, limit=70),
+            play_out(new_deal(rules, seed=number), number),
+            play_out(new_deal(rules, seed=number, dealer=1), number, limit=9),
+            play_out(new_match(rules, seed=5, dealer=1, scores=scores, layout=layout), 5, 60),
+            play_out(new_deal(rules, seed=5, layout=layout, scores=scores), 5),
+            new_match(rules, seed=number),
+        ]
+    return states
+
+
+STATES = sample_states()
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_json_round_trip(state: GameState) -> None:
+    """A record survives JSON unchanged, result included, and says what it is."""
+    record = Record.from_state(state)
+    text = record.to_json()
+    again = Record.from_json(text)
+    assert again == record
+    assert again.result == record.result
+    assert again.to_json() == text
+    data = json.loads(text)
+    assert data["format"] == "thousand-record"
+    assert data["version"] == 1
+    assert Rules.from_dict(data["rules"]) == state.rules
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_replay_rebuilds_the_state(state: GameState) -> None:
+    """Replaying a record (through JSON) gives a state equal to the recorded one."""
+    again = replay(Record.from_json(Record.from_state(state).to_json()))
+    assert again == state
+    assert again.legal_actions() == state.legal_actions()
+    for seat in range(state.rules.players):
+        assert again.observation(seat) == state.observation(seat)
+
+
+def test_dump_and_load_through_paths(tmp_path: Path) -> None:
+    """``dump_record`` and ``load_record`` work with path objects and path strings."""
+    for number, state in enumerate(STATES):
+        record = Record.from_state(state)
+        path = tmp_path / f"record-{number}.json"
+        dump_record(record, path)
+        assert load_record(path) == record
+        assert load_record(str(path)).result == record.result
+        dump_record(record, str(path))
+        assert replay(load_record(path)) == state
+        assert json.loads(path.read_text(encoding="utf-8")) == record.to_dict()
+
+
+def test_dump_and_load_through_file_objects(tmp_path: Path) -> None:
+    """``dump_record`` and ``load_record`` work with open text files and in-memory streams."""
+    state = STATES[0]
+    record = Record.from_state(state)
+    stream = io.StringIO()
+    dump_record(record, stream)
+    stream.seek(0)
+    assert load_record(stream) == record
+    path = tmp_path / "record.json"
+    with path.open("w", encoding="utf-8") as file:
+        dump_record(record, file)
+    with path.open(encoding="utf-8") as file:
+        assert replay(load_record(file)) == state
+
+
+def test_load_of_a_missing_file_raises(tmp_path: Path) -> None:
+    """Loading a file that does not exist raises ``RecordError``."""
+    with pytest.raises(RecordError, match="cannot read the record"):
+        load_record(tmp_path / "absent.json")
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_replay_of_full_random_matches(name: str) -> None:
+    """Whole random matches of each preset (up to the deal cap) replay exactly."""
+    for seed in range(2):
+        state = play_out(new_match(Rules.preset(name), seed=seed), seed)
+        assert isinstance(state.result, MatchResult)
+        record = Record.from_json(Record.from_state(state).to_json())
+        assert len(record.deals) == state.result.deals
+        again = replay(record)
+        assert again == state
+        assert again.result == state.result
+
+
+def test_replay_of_single_deals_of_every_configuration() -> None:
+    """Single deals of every configuration replay exactly, finished or not."""
+    for name, rules in VARIANTS.items():
+        for seed in range(3):
+            for limit in (None, 5 + 7 * seed):
+                state = play_out(
+                    new_deal(rules, seed=seed, dealer=seed % rules.players), seed, limit
+                )
+                record = Record.from_state(state)
+                assert record.single_deal
+                assert replay(Record.from_json(record.to_json())) == state, name
+
+
+def test_replay_of_matches_started_with_scores_and_layout() -> None:
+    """A match started from given scores, dealer and first layout keeps them in its record."""
+    for name in PRESET_NAMES:
+        rules = Rules.preset(name)
+        layout = LAYOUT_3 if rules.players == 3 else LAYOUT_2
+        scores = [880, 500, -120][: rules.players]
+        state = play_out(new_match(rules, seed=11, dealer=1, scores=scores, layout=layout), 11)
+        record = Record.from_json(Record.from_state(state).to_json())
+        assert record.start_layout == layout
+        assert record.scores == tuple(scores)
+        assert record.dealer == 1
+        assert record.deals[0].layout == layout
+        assert replay(record) == state
+
+
+def test_replay_of_every_prefix() -> None:
+    """Every prefix of a short match replays to the state it recorded."""
+    for name in PRESET_NAMES:
+        rules = attrs.evolve(Rules.preset(name), max_deals=2)
+        rng = random.Random(3)
+        state = new_match(rules, seed=3)
+        while True:
+            assert replay(Record.from_json(Record.from_state(state).to_json())) == state
+            if state.is_over:
+                break
+            state = state.apply(rng.choice(state.legal_actions()))
+
+
+# Tampering --------------------------------------------------------------------------------
+
+FINISHED = short_match("russian", 1, max_deals=3)
+FINISHED_2P = short_match("polish-2p", 2, max_deals=2)
+BY_HAND = play_out(new_match(Rules.preset("polish"), seed=4, layout=LAYOUT_3), 4, limit=40)
+DEAL = play_out(new_deal(Rules.preset("russian"), seed=8), 8)
+
+
+def record_data(state: GameState) -> dict[str, Any]:
+    """A state's record as JSON-ready values, for tampering."""
+    data: dict[str, Any] = json.loads(Record.from_state(state).to_json())
+    return data
+
+
+def assert_rejected(data: Any, *phrases: str) -> RecordError:
+    """Reading and replaying ``data`` as JSON raises ``RecordError`` naming every phrase."""
+    with pytest.raises(RecordError) as caught:
+        replay(Record.from_json(json.dumps(data)))
+    message = str(caught.value)
+    for phrase in phrases:
+        assert phrase in message, f"{phrase!r} not in {message!r}"
+    return caught.value
+
+
+def test_untampered_records_replay() -> None:
+    """The records tampered with below replay when left alone."""
+    for state in (FINISHED, FINISHED_2P, BY_HAND, DEAL):
+        assert replay(Record.from_json(json.dumps(record_data(state)))) == state
+
+
+@pytest.mark.parametrize("state", [FINISHED, FINISHED_2P, DEAL], ids=["3p", "2p", "deal"])
+def test_changed_action_is_named(state: GameState) -> None:
+    """An action changed to one the rules forbid is reported with its deal and position."""
+    data = record_data(state)
+    for number, deal in enumerate(data["deals"]):
+        for position in (0, 3, len(deal["actions"]) - 1):
+            copy = json.loads(json.dumps(data))
+            copy["deals"][number]["actions"][position][1] = "contract 5"
+            error = assert_rejected(copy, f"deal {number}, action {position}", "'contract 5'")
+            assert "may not" in str(error)
+
+
+def test_unreadable_action_is_named() -> None:
+    """An action text that spells no action, or a malformed entry, is reported where it is."""
+    for bad in ("bid twelve", "jump", "play XX"):
+        data = record_data(FINISHED)
+        data["deals"][1]["actions"][2][1] = bad
+        assert_rejected(data, "deal 1, action 2", bad)
+    for entry in ([0], "pass", [0, "pass", 1], ["x", "pass"], [None, "pass"], [0, 5]):
+        data = record_data(FINISHED)
+        data["deals"][0]["actions"][4] = entry
+        assert_rejected(data, "deal 0, action 4")
+
+
+def test_action_replaced_by_another_legal_one_is_caught() -> None:
+    """An action swapped for another legal one breaks the replay at a later action or the result."""
+    state = new_deal(Rules.preset("russian"), seed=8)
+    texts = [str(action) for _, action in DEAL.actions]
+    for position, text in enumerate(texts):
+        others = [str(a) for a in state.legal_actions() if str(a) != text]
+        if others:
+            data = record_data(DEAL)
+            data["deals"][0]["actions"][position][1] = others[0]
+            with pytest.raises(RecordError):
+                replay(Record.from_json(json.dumps(data)))
+        state = state.apply(DEAL.actions[position][1])
+
+
+@pytest.mark.parametrize("state", [FINISHED, FINISHED_2P, DEAL], ids=["3p", "2p", "deal"])
+def test_changed_seat_is_named(state: GameState) -> None:
+    """An action credited to the wrong seat is reported with its deal and position."""
+    players = state.rules.players
+    data = record_data(state)
+    for number, deal in enumerate(data["deals"]):
+        for position in (0, len(deal["actions"]) // 2):
+            for seat in (deal["actions"][position][0] + 1) % players, players, -1:
+                copy = json.loads(json.dumps(data))
+                copy["deals"][number]["actions"][position][0] = seat
+                assert_rejected(copy, f"deal {number}, action {position}", f"seat {seat}", "turn")
+
+
+def swap_cards(layout: dict[str, list[str]], first: int, second: int) -> None:
+    """Exchange the first cards of two hands of a layout written as JSON."""
+    hands = [hand.split() for hand in layout["hands"]]
+    hands[first][0], hands[second][0] = hands[second][0], hands[first][0]
+    layout["hands"] = [" ".join(hand) for hand in hands]
+
+
+@pytest.mark.parametrize("state", [FINISHED, FINISHED_2P], ids=["3p", "2p"])
+def test_changed_layout_is_named(state: GameState) -> None:
+    """A layout with exchanged cards is reported as not this deal's cards, naming the deal."""
+    data = record_data(state)
+    for number in range(len(data["deals"])):
+        copy = json.loads(json.dumps(data))
+        swap_cards(copy["deals"][number]["layout"], 0, 1)
+        assert_rejected(copy, f"deal {number}:", "not the cards of this deal")
+        copy = json.loads(json.dumps(data))
+        swap_with_talon(copy["deals"][number]["layout"])
+        assert_rejected(copy, f"deal {number}:", "not the cards of this deal")
+
+
+def swap_with_talon(layout: dict[str, list[str]]) -> None:
+    """Exchange the first card of hand 0 with the first card of the last talon pile."""
+    hand, pile = layout["hands"][0].split(), layout["talon"][-1].split()
+    hand[0], pile[0] = pile[0], hand[0]
+    layout["hands"][0], layout["talon"][-1] = " ".join(hand), " ".join(pile)
+
+
+def test_invalid_layout_is_named() -> None:
+    """A layout that is no layout (a card twice, a short hand, wrong keys) names its deal."""
+    data = record_data(FINISHED)
+    first = data["deals"][1]["layout"]["hands"][0].split()[0]
+    broken: list[Callable[[dict[str, Any]], None]] = [
+        lambda layout: layout["hands"].__setitem__(1, f"{first} " + layout["hands"][1][3:]),
+        lambda layout: layout["hands"].__setitem__(2, layout["hands"][2][3:]),
+        lambda layout: layout.pop("talon"),
+        lambda layout: layout.__setitem__("hands", "AH"),
+    ]
+    for damage in broken:
+        copy = json.loads(json.dumps(data))
+        damage(copy["deals"][1]["layout"])
+        assert_rejected(copy, "deal 1")
+
+
+def test_changed_start_layout_is_caught() -> None:
+    """A match started by hand whose start layout was changed or broken does not replay."""
+    data = record_data(BY_HAND)
+    assert data["start_layout"] is not None
+    swap_cards(data["start_layout"], 0, 2)
+    assert_rejected(data, "deal 0")
+    data = record_data(BY_HAND)
+    data["start_layout"]["hands"] = data["start_layout"]["hands"][:2]
+    assert_rejected(data, "start_layout")
+
+
+@pytest.mark.parametrize(
+    ("key", "change"),
+    [
+        ("winners", lambda winners: [seat for seat in range(3) if seat not in winners][:1]),
+        ("scores", lambda scores: [scores[0] + 10, *scores[1:]]),
+        ("settlement", lambda settlement: None),
+        ("deals", lambda deals: deals + 1),
+        ("adjudicated", lambda adjudicated: not adjudicated),
+    ],
+)
+def test_changed_match_result_is_caught(key: str, change: Callable[[Any], Any]) -> None:
+    """A match result that the replay does not reproduce is reported."""
+    data = record_data(FINISHED)
+    value = change(data["result"][key])
+    assert data["result"][key] != value
+    data["result"][key] = value
+    assert_rejected(data, "result")
+
+
+def test_changed_deal_result_is_caught() -> None:
+    """A single deal's result that the replay does not reproduce is reported."""
+    for key in ("deal_scores", "scores"):
+        data = record_data(DEAL)
+        data["result"][key] = [score + 5 for score in data["result"][key]]
+        assert_rejected(data, "result")
+    data = record_data(DEAL)
+    data["result"] = None
+    assert_rejected(data, "result")
+
+
+@pytest.mark.parametrize("version", [0, 2, "1", None, 1.0, 1.5, True, [1]])
+def test_wrong_version_is_named(version: object) -> None:
+    """A record of another version is refused, naming the version."""
+    data = record_data(FINISHED)
+    data["version"] = version
+    assert_rejected(data, "version")
+
+
+@pytest.mark.parametrize("format_", ["thousand", "1000?-record", None, 1])
+def test_wrong_format_is_named(format_: object) -> None:
+    """A document of another format is refused, naming the format."""
+    data = record_data(FINISHED)
+    data["format"] = format_
+    assert_rejected(data, "format")
+
+
+TOP_KEYS = list(record_data(FINISHED))
+
+
+@pytest.mark.parametrize("key", TOP_KEYS)
+@pytest.mark.parametrize("state", [FINISHED, BY_HAND, DEAL], ids=["match", "by-hand", "deal"])
+def test_missing_key_is_named(state: GameState, key: str) -> None:
+    """A record missing any of its keys is refused, naming the key."""
+    data = record_data(state)
+    del data[key]
+    assert_rejected(data, key)
+
+
+@pytest.mark.parametrize("key", ["layout", "actions"])
+def test_missing_deal_key_is_named(key: str) -> None:
+    """A deal missing its layout or actions is refused, naming the deal."""
+    data = record_data(FINISHED)
+    del data["deals"][2][key]
+    assert_rejected(data, "deal 2", key)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("seed", "abc"),
+        ("seed", 1.5),
+        ("dealer", "0"),
+        ("dealer", 7),
+        ("scores", "0 0 0"),
+        ("scores", ["a", 0, 0]),
+        ("scores", [0, 0]),
+        ("single_deal", "no"),
+        ("deals", {}),
+        ("rules", {"players": 5}),
+        ("rules", {"bid_step": "five"}),
+        ("rules", "russian"),
+    ],
+)
+def test_wrong_value_is_named(key: str, value: object) -> None:
+    """A value of the wrong type or out of range is refused, naming its key."""
+    data = record_data(FINISHED)
+    data[key] = value
+    assert_rejected(data, key)
+
+
+def test_changed_seed_is_caught() -> None:
+    """A record whose seed was changed no longer matches its first deal's cards."""
+    data = record_data(FINISHED)
+    data["seed"] += 1
+    assert_rejected(data, "deal 0:", "not the cards of this deal")
+
+
+def test_extra_deal_after_the_end_is_named() -> None:
+    """A deal added after a finished match is refused, naming it."""
+    data = record_data(FINISHED)
+    count = len(data["deals"])
+    data["deals"].append(data["deals"][-1])
+    assert_rejected(data, f"deal {count}", "already over")
+
+
+def test_removed_actions_are_caught() -> None:
+    """Dropping an action in a deal's middle or its end breaks the replay, naming where."""
+    data = record_data(FINISHED)
+    del data["deals"][0]["actions"][-1]
+    assert_rejected(data, "deal 1", "did not finish")
+    data = record_data(FINISHED)
+    del data["deals"][1]["actions"][3]
+    assert_rejected(data, "deal 1, action")
+    data = record_data(FINISHED)
+    del data["deals"][-1]["actions"][-1]
+    assert_rejected(data, "result")
+    data = record_data(FINISHED)
+    del data["deals"][-1]
+    assert_rejected(data, "result")
+
+
+@pytest.mark.parametrize("text", ["", "{", "not json", "[]", "42", "null", '"record"', "{}"])
+def test_garbage_is_refused(text: str) -> None:
+    """Text that is not a record object raises ``RecordError``."""
+    with pytest.raises(RecordError):
+        Record.from_json(text)
+
+
+def test_garbage_file_is_refused(tmp_path: Path) -> None:
+    """Loading a file that holds no record raises ``RecordError``."""
+    path = tmp_path / "garbage.json"
+    path.write_text("<html>not a record</html>", encoding="utf-8")
+    with pytest.raises(RecordError, match="not valid JSON"):
+        load_record(path)
