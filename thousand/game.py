@@ -191,7 +191,12 @@ def apply(state: GameState, action: Action) -> GameState:
 
 def _illegal(state: GameState, action: object) -> IllegalActionError:
     if state.phase is Phase.OVER:
-        return IllegalActionError(action, None, str(state.phase), "the game is over")
+        return IllegalActionError(
+            action,
+            None,
+            str(state.phase),
+            "the game is over; start another with new_match() or new_deal()",
+        )
     if not isinstance(action, ACTION_TYPES):
         reason = (
             f"{type(action).__name__} is not an action; read text with parse_action(), "
