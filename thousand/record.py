@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
 from typing import IO, Any
 
 import attrs
@@ -23,6 +22,23 @@ from thousand.actions import Action, parse_action
 from thousand.errors import RecordError, ThousandError
 from thousand.game import new_deal, new_match
 from thousand.layout import Layout
+from thousand.recording import (
+    VERSION,
+    as_list,
+    boolean,
+    check_header,
+    field,
+    guard,
+    header,
+    integer,
+    integers,
+    read_actions,
+    read_document,
+    read_text,
+    replay_actions,
+    write_actions,
+    write_text,
+)
 from thousand.results import DealResult, MatchResult
 from thousand.rules import Rules
 from thousand.state import GameState
@@ -30,7 +46,6 @@ from thousand.state import GameState
 __all__ = ["FORMAT", "VERSION", "Record", "RecordedDeal", "dump_record", "load_record", "replay"]
 
 FORMAT = "thousand-record"
-VERSION = 1
 
 
 @attrs.frozen
@@ -79,8 +94,7 @@ class Record:
     def to_dict(self) -> dict[str, Any]:
         """The record as JSON-ready values."""
         return {
-            "format": FORMAT,
-            "version": VERSION,
+            **header(FORMAT),
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "dealer": self.dealer,
@@ -90,7 +104,7 @@ class Record:
             "deals": [
                 {
                     "layout": deal.layout.to_dict(),
-                    "actions": [[seat, str(action)] for seat, action in deal.actions],
+                    "actions": write_actions(deal.actions),
                 }
                 for deal in self.deals
             ],
@@ -104,31 +118,22 @@ class Record:
     @classmethod
     def from_dict(cls, data: Any) -> Record:
         """A record from :meth:`to_dict` output; raises ``RecordError`` naming what is wrong."""
-        if not isinstance(data, dict):
-            raise RecordError("a record is a JSON object")
-        if data.get("format") != FORMAT:
-            raise RecordError(f"not a Thousand record (its 'format' is not '{FORMAT}')")
-        version = data.get("version")
-        if not _is_integer(version) or version != VERSION:
-            raise RecordError(
-                f"record version {data.get('version')!r} is not supported (this library reads "
-                f"version {VERSION})"
-            )
+        check_header(data, FORMAT, "Thousand")
         deals = tuple(
             _read_deal(f"deal {number}", deal)
-            for number, deal in enumerate(_field(data, "deals", _list))
+            for number, deal in enumerate(field(data, "deals", as_list))
         )
         for key in ("start_layout", "result"):
             if key not in data:
                 raise RecordError(f"the record has no '{key}'")
         start = data["start_layout"]
         return cls(
-            rules=_field(data, "rules", Rules.from_dict),
-            seed=_field(data, "seed", _integer),
-            dealer=_field(data, "dealer", _integer),
-            scores=_field(data, "scores", _integers),
-            start_layout=None if start is None else _guard("start_layout", Layout.from_dict, start),
-            single_deal=_field(data, "single_deal", _boolean),
+            rules=field(data, "rules", Rules.from_dict),
+            seed=field(data, "seed", integer),
+            dealer=field(data, "dealer", integer),
+            scores=field(data, "scores", integers),
+            start_layout=None if start is None else guard("start_layout", Layout.from_dict, start),
+            single_deal=field(data, "single_deal", boolean),
             deals=deals,
             result=data["result"],
         )
@@ -136,69 +141,14 @@ class Record:
     @classmethod
     def from_json(cls, text: str) -> Record:
         """A record from JSON text."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RecordError(f"the record is not valid JSON: {error}") from None
-        return cls.from_dict(data)
-
-
-def _is_integer(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _integer(value: Any) -> int:
-    if not _is_integer(value):
-        raise RecordError(f"expected a whole number, not {value!r}")
-    return int(value)
-
-
-def _integers(value: Any) -> tuple[int, ...]:
-    return tuple(_integer(item) for item in _list(value))
-
-
-def _boolean(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise RecordError(f"expected true or false, not {value!r}")
-    return value
-
-
-def _list(value: Any) -> list[Any]:
-    if not isinstance(value, list):
-        raise RecordError(f"expected a list, not {value!r}")
-    return value
-
-
-def _guard(where: str, read: Callable[[Any], Any], value: Any) -> Any:
-    """``read(value)``, with any error turned into a ``RecordError`` that says where."""
-    try:
-        return read(value)
-    except (ThousandError, TypeError, KeyError, ValueError) as error:
-        raise RecordError(f"{where}: {error}") from None
-
-
-def _field(data: dict[str, Any], key: str, read: Callable[[Any], Any]) -> Any:
-    if key not in data:
-        raise RecordError(f"the record has no '{key}'")
-    return _guard(key, read, data[key])
-
-
-def _read_action(entry: Any) -> tuple[int, Action]:
-    if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], str)):
-        raise RecordError(f'an action is written [seat, "text"], not {entry!r}')
-    return _integer(entry[0]), parse_action(entry[1])
+        return cls.from_dict(read_document(text, FORMAT, "Thousand"))
 
 
 def _read_deal(where: str, deal: Any) -> RecordedDeal:
     if not isinstance(deal, dict) or set(deal) != {"layout", "actions"}:
         raise RecordError(f"{where}: a deal has exactly the keys 'layout' and 'actions'")
-    layout = _guard(where, Layout.from_dict, deal["layout"])
-    entries = _guard(where, _list, deal["actions"])
-    actions = tuple(
-        _guard(f"{where}, action {position}", _read_action, entry)
-        for position, entry in enumerate(entries)
-    )
-    return RecordedDeal(layout, actions)
+    layout = guard(where, Layout.from_dict, deal["layout"])
+    return RecordedDeal(layout, read_actions(where, deal["actions"], parse_action))
 
 
 def result_summary(result: DealResult | MatchResult | None) -> dict[str, Any] | None:
@@ -242,14 +192,7 @@ def replay(record: Record) -> GameState:
             raise RecordError(f"deal {number}: the previous deal's actions did not finish it")
         if deal.layout != state.layout:
             raise RecordError(f"deal {number}: the recorded cards are not the cards of this deal")
-        for position, (seat, action) in enumerate(deal.actions):
-            here = f"deal {number}, action {position} ('{action}' by seat {seat})"
-            if seat != state.current_player:
-                raise RecordError(f"{here}: it is seat {state.current_player}'s turn")
-            try:
-                state = state.apply(action)
-            except ThousandError as error:
-                raise RecordError(f"{here}: {error}") from None
+        state = replay_actions(f"deal {number}, ", state, deal.actions)
     if result_summary(state.result) != record.result:
         raise RecordError(
             f"the recorded result {record.result} differs from the replayed one "
@@ -260,21 +203,9 @@ def replay(record: Record) -> GameState:
 
 def dump_record(record: Record, target: str | os.PathLike[str] | IO[str]) -> None:
     """Write a record as JSON to a path or an open text file."""
-    if isinstance(target, (str, os.PathLike)):
-        with open(target, "w", encoding="utf-8") as file:
-            file.write(record.to_json())
-    else:
-        target.write(record.to_json())
+    write_text(record.to_json(), target)
 
 
 def load_record(source: str | os.PathLike[str] | IO[str]) -> Record:
     """Read a record written by :func:`dump_record` from a path or an open text file."""
-    if isinstance(source, (str, os.PathLike)):
-        try:
-            with open(source, encoding="utf-8") as file:
-                text = file.read()
-        except OSError as error:
-            raise RecordError(f"cannot read the record: {error}") from None
-    else:
-        text = source.read()
-    return Record.from_json(text)
+    return Record.from_json(read_text(source))

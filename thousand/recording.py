@@ -1,0 +1,154 @@
+"""What the records of both games share: the JSON header, field readers whose errors say where the
+problem is, the ``[seat, "action"]`` lists, replaying actions with checks, and file I/O."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Sequence
+from typing import IO, Any, Protocol, TypeVar
+
+from thousand.errors import RecordError, ThousandError
+
+VERSION = 1
+"""The record format version this library writes and reads."""
+
+A = TypeVar("A")
+A_contra = TypeVar("A_contra", contravariant=True)
+S = TypeVar("S", bound="Replayable[Any]")
+
+
+class Replayable(Protocol[A_contra]):
+    """A game state that replay can drive."""
+
+    @property
+    def current_player(self) -> int | None: ...
+
+    def apply(self, action: A_contra) -> Any: ...
+
+
+def header(format_name: str) -> dict[str, Any]:
+    """The first keys of every record: its format and version."""
+    return {"format": format_name, "version": VERSION}
+
+
+def read_document(text: str, format_name: str, game: str) -> dict[str, Any]:
+    """Parse record JSON text and check its header."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"the record is not valid JSON: {error}") from None
+    check_header(data, format_name, game)
+    return data  # type: ignore[no-any-return]
+
+
+def check_header(data: Any, format_name: str, game: str) -> None:
+    """Raise ``RecordError`` unless ``data`` is a JSON object of this format and version."""
+    if not isinstance(data, dict):
+        raise RecordError("a record is a JSON object")
+    if data.get("format") != format_name:
+        raise RecordError(f"not a {game} record (its 'format' is not '{format_name}')")
+    version = data.get("version")
+    if not is_integer(version) or version != VERSION:
+        raise RecordError(
+            f"record version {version!r} is not supported (this library reads version {VERSION})"
+        )
+
+
+def is_integer(value: Any) -> bool:
+    """Whether a JSON value is a whole number (and not a boolean)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def integer(value: Any) -> int:
+    """A whole number, or ``RecordError``."""
+    if not is_integer(value):
+        raise RecordError(f"expected a whole number, not {value!r}")
+    return int(value)
+
+
+def integers(value: Any) -> tuple[int, ...]:
+    """A list of whole numbers, or ``RecordError``."""
+    return tuple(integer(item) for item in as_list(value))
+
+
+def boolean(value: Any) -> bool:
+    """True or false, or ``RecordError``."""
+    if not isinstance(value, bool):
+        raise RecordError(f"expected true or false, not {value!r}")
+    return value
+
+
+def as_list(value: Any) -> list[Any]:
+    """A JSON list, or ``RecordError``."""
+    if not isinstance(value, list):
+        raise RecordError(f"expected a list, not {value!r}")
+    return value
+
+
+def guard(where: str, read: Callable[[Any], Any], value: Any) -> Any:
+    """``read(value)``, with any error turned into a ``RecordError`` that says where."""
+    try:
+        return read(value)
+    except (ThousandError, TypeError, KeyError, ValueError) as error:
+        raise RecordError(f"{where}: {error}") from None
+
+
+def field(data: dict[str, Any], key: str, read: Callable[[Any], Any]) -> Any:
+    """Read a required key of the record with ``read``."""
+    if key not in data:
+        raise RecordError(f"the record has no '{key}'")
+    return guard(key, read, data[key])
+
+
+def read_actions(where: str, value: Any, parse: Callable[[str], A]) -> tuple[tuple[int, A], ...]:
+    """A list of ``[seat, "action text"]`` entries."""
+
+    def read_entry(entry: Any) -> tuple[int, A]:
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], str)):
+            raise RecordError(f'an action is written [seat, "text"], not {entry!r}')
+        return integer(entry[0]), parse(entry[1])
+
+    entries = guard(where, as_list, value)
+    return tuple(
+        guard(f"{where}, action {position}", read_entry, entry)
+        for position, entry in enumerate(entries)
+    )
+
+
+def write_actions(actions: Sequence[tuple[int, object]]) -> list[list[object]]:
+    """Actions as ``[seat, "action text"]`` entries."""
+    return [[seat, str(action)] for seat, action in actions]
+
+
+def replay_actions(where: str, state: S, actions: Sequence[tuple[int, A]]) -> S:
+    """Apply each action, checking the seat and legality; errors name the action's position."""
+    for position, (seat, action) in enumerate(actions):
+        here = f"{where}action {position} ('{action}' by seat {seat})"
+        if seat != state.current_player:
+            raise RecordError(f"{here}: it is seat {state.current_player}'s turn")
+        try:
+            state = state.apply(action)
+        except ThousandError as error:
+            raise RecordError(f"{here}: {error}") from None
+    return state
+
+
+def write_text(text: str, target: str | os.PathLike[str] | IO[str]) -> None:
+    """Write text to a path or an open text file."""
+    if isinstance(target, (str, os.PathLike)):
+        with open(target, "w", encoding="utf-8") as file:
+            file.write(text)
+    else:
+        target.write(text)
+
+
+def read_text(source: str | os.PathLike[str] | IO[str]) -> str:
+    """Read text from a path or an open text file; an unreadable file is a ``RecordError``."""
+    if not isinstance(source, (str, os.PathLike)):
+        return source.read()
+    try:
+        with open(source, encoding="utf-8") as file:
+            return file.read()
+    except OSError as error:
+        raise RecordError(f"cannot read the record: {error}") from None
