@@ -17,10 +17,11 @@ import attrs
 from thousand import bidding, scoring, talon, tricks
 from thousand.actions import ACTION_TYPES, Action, Concede, Contract, Discard, Give, Play, Take
 from thousand.errors import IllegalActionError, LayoutError, RulesError
+from thousand.history import history_tuple
 from thousand.layout import Layout
 from thousand.results import DealResult, MatchResult
 from thousand.rules import BarrelCapacity, Endgame, Rules
-from thousand.state import NOBODY, GameState, Origin, Phase, history_tuple
+from thousand.state import NOBODY, GameState, Origin, Phase
 
 __all__ = ["new_deal", "new_match"]
 

@@ -20,6 +20,15 @@ from typing import Any
 
 import attrs
 
+from thousand.config import (
+    bool_field,
+    enum_field,
+    int_field,
+    json_object,
+    non_negative,
+    only_known_fields,
+    parse_json,
+)
 from thousand.errors import RulesError
 
 __all__ = [
@@ -93,49 +102,6 @@ class SetAside(enum.Enum):
 _PRESETS: dict[str, dict[str, Any]] = {}
 
 
-def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if value <= 0:
-        raise RulesError(f"rules field '{attribute.name}' must be positive, not {value}")
-
-
-def _non_negative(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if value < 0:
-        raise RulesError(f"rules field '{attribute.name}' must be 0 or more, not {value}")
-
-
-def _int_field(default: int, validator: Any = _positive) -> Any:
-    return attrs.field(default=default, validator=[_strict_int, validator])
-
-
-def _strict_int(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RulesError(f"rules field '{attribute.name}' must be a whole number, not {value!r}")
-
-
-def _strict_bool(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if not isinstance(value, bool):
-        raise RulesError(f"rules field '{attribute.name}' must be true or false, not {value!r}")
-
-
-def _enum_field(enum_type: type[enum.Enum], default: enum.Enum) -> Any:
-    def convert(value: Any) -> Any:
-        if isinstance(value, enum_type):
-            return value
-        try:
-            return enum_type(value)
-        except ValueError:
-            choices = ", ".join(repr(member.value) for member in enum_type)
-            raise RulesError(
-                f"{value!r} is not a {enum_type.__name__} setting; choose one of {choices}"
-            ) from None
-
-    return attrs.field(default=default, converter=convert)
-
-
-def _bool_field(default: bool) -> Any:
-    return attrs.field(default=default, validator=_strict_bool)
-
-
 @attrs.frozen(kw_only=True)
 class Rules:
     """Every rule of a Thousand match that a table might agree differently.
@@ -144,51 +110,51 @@ class Rules:
     An inconsistent combination raises :class:`~thousand.RulesError` at construction.
     """
 
-    players: int = _int_field(3)
+    players: int = int_field(3)
     """Active players: 2 or 3."""
-    opening_bid: int = _int_field(100)
+    opening_bid: int = int_field(100)
     """The bid the forehand is committed to, and the contract when everybody else passes."""
-    bid_step: int = _int_field(5)
+    bid_step: int = int_field(5)
     """Bids and contracts go up in multiples of this."""
-    cap_base: int = _int_field(120)
+    cap_base: int = int_field(120)
     """Bids and contracts above this need marriages in hand: the ceiling is this plus them."""
-    concession: Concession = _enum_field(Concession, Concession.PENALTY)
+    concession: Concession = enum_field(Concession, Concession.PENALTY)
     """Whether the declarer may concede the deal after the exchange, and at what cost."""
-    must_beat: bool = _bool_field(False)
+    must_beat: bool = bool_field(False)
     """Following suit, play a higher card than the best of the led suit when able."""
-    must_trump: bool = _bool_field(True)
+    must_trump: bool = bool_field(True)
     """Void in the led suit, play a trump when holding one."""
-    must_overtrump: bool = _bool_field(False)
+    must_overtrump: bool = bool_field(False)
     """When trumping, beat the highest trump already in the trick if able."""
-    marriage_requires_trick: bool = _bool_field(True)
+    marriage_requires_trick: bool = bool_field(True)
     """A marriage may be declared only by a player who has already won a trick in the deal."""
-    marriage_declaration: MarriageDeclaration = _enum_field(
+    marriage_declaration: MarriageDeclaration = enum_field(
         MarriageDeclaration, MarriageDeclaration.OPTIONAL
     )
     """Whether leading a king or queen of a held marriage declares it always or by choice."""
-    ace_marriage: int = _int_field(200, _non_negative)
+    ace_marriage: int = int_field(200, non_negative)
     """Value of the four-ace marriage; 0 switches it off."""
-    rounding: int = _int_field(5)
+    rounding: int = int_field(5)
     """Defenders' deal points are rounded to this step, halves up (5: 1-2 down, 3-4 up)."""
-    endgame: Endgame = _enum_field(Endgame, Endgame.BARREL)
+    endgame: Endgame = enum_field(Endgame, Endgame.BARREL)
     """The barrel, the lock, or neither."""
-    barrel_threshold: int = _int_field(880)
+    barrel_threshold: int = int_field(880)
     """Scores reaching this stop at it, and the player is on the barrel."""
-    barrel_deals: int = _int_field(3)
+    barrel_deals: int = int_field(3)
     """Deals a player may stay on the barrel, counted from the deal after mounting."""
-    barrel_penalty: int = _int_field(120, _non_negative)
+    barrel_penalty: int = int_field(120, non_negative)
     """Lost when falling off the barrel by running out of deals or being knocked off."""
-    barrel_capacity: BarrelCapacity = _enum_field(BarrelCapacity, BarrelCapacity.MULTIPLE)
+    barrel_capacity: BarrelCapacity = enum_field(BarrelCapacity, BarrelCapacity.MULTIPLE)
     """Whether several players may sit on the barrel at once."""
-    lock_threshold: int = _int_field(800)
+    lock_threshold: int = int_field(800)
     """Above this score (before the deal) only one's own contracts count."""
-    target: int = _int_field(1000)
+    target: int = int_field(1000)
     """The score that wins the match."""
-    settlement: Settlement = _enum_field(Settlement, Settlement.SHORTFALL)
+    settlement: Settlement = enum_field(Settlement, Settlement.SHORTFALL)
     """What the losers pay the winner at the end."""
-    set_aside: SetAside = _enum_field(SetAside, SetAside.NOBODY)
+    set_aside: SetAside = enum_field(SetAside, SetAside.NOBODY)
     """Two players: who scores the points of the cards out of play."""
-    max_deals: int = _int_field(400)
+    max_deals: int = int_field(400)
     """A match still undecided after this many deals is adjudicated to the highest score."""
 
     def __attrs_post_init__(self) -> None:
@@ -268,19 +234,11 @@ class Rules:
 
         A ``"preset"`` key names the preset the other keys modify.
         """
-        if not isinstance(data, Mapping):
-            raise RulesError(f"rules must be a JSON object, not {type(data).__name__}")
-        values = dict(data)
+        values = dict(json_object(data))
         base: dict[str, Any] = {}
         if "preset" in values:
             base = Rules.preset(str(values.pop("preset"))).to_dict()
-        known = {field.name for field in attrs.fields(Rules)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise RulesError(
-                f"unknown rules field(s): {', '.join(unknown)}; known fields are "
-                + ", ".join(sorted(known))
-            )
+        only_known_fields(cls, values)
         return cls(**{**base, **values})
 
     def to_json(self) -> str:
@@ -290,11 +248,7 @@ class Rules:
     @classmethod
     def from_json(cls, text: str) -> Rules:
         """Rules from :meth:`to_json` text."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RulesError(f"rules are not valid JSON: {error}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(parse_json(text))
 
 
 _PRESETS["russian"] = {}

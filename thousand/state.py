@@ -14,6 +14,7 @@ import attrs
 
 from thousand.actions import Action
 from thousand.cards import DECK, Card, Suit, cards_of, points_of
+from thousand.history import Linked, history_tuple
 from thousand.layout import Layout
 from thousand.results import DealResult, MatchResult
 from thousand.rules import Rules
@@ -63,7 +64,7 @@ class Origin:
     """True for a state from :func:`~thousand.new_deal`: the game ends after one deal."""
 
 
-History: TypeAlias = "tuple[History, int, Action] | None"
+History: TypeAlias = "Linked[Action]"
 """The current deal's actions as a linked list: ``None`` or ``(previous, seat, action)``."""
 
 
@@ -254,16 +255,6 @@ class GameState:
     def actions(self) -> tuple[tuple[int, Action], ...]:
         """The current deal's actions so far, as ``(seat, action)`` pairs."""
         return history_tuple(self.history)
-
-
-def history_tuple(history: History) -> tuple[tuple[int, Action], ...]:
-    """A deal's linked history as a tuple of ``(seat, action)``, oldest first."""
-    items = []
-    while history is not None:
-        history, seat, action = history
-        items.append((seat, action))
-    items.reverse()
-    return tuple(items)
 
 
 # The dispatcher and the observer build on GameState, so they are imported once it exists.

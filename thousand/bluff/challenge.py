@@ -1,0 +1,64 @@
+"""Answering a face-down card: believe it (it counts as a 1000) or challenge it (the wrong one
+draws three and starts a new climb)."""
+
+from __future__ import annotations
+
+from thousand.bluff.actions import Action, Believe, Challenge
+from thousand.bluff.climb import tops_anything, won
+from thousand.bluff.pile import draw
+from thousand.bluff.rules import ChallengeRestart
+from thousand.bluff.state import Phase, State
+
+ANSWERS: tuple[Action, ...] = (Believe(), Challenge())
+PENALTY = 3
+
+
+def legal_answers(state: State) -> tuple[Action, ...]:
+    """Believe or challenge."""
+    return ANSWERS
+
+
+def is_honest(state: State) -> bool:
+    """Whether the face-down top card could have been played face up on the card below it."""
+    kind = state.table_entries[-1][0]
+    below = state.table_entries[-2]
+    return tops_anything(below) or state.kinds.beats[below[0]][kind]
+
+
+def believe(state: State, action: Action) -> State:
+    """The card stays hidden and counts as a 1000; the believer takes a normal turn. A believed
+    last card wins for its owner."""
+    kind, owner, _, _ = state.table_entries[-1]
+    table = (*state.table_entries[:-1], (kind, owner, True, True))
+    if not state.hand_kinds[owner]:
+        return won(state, action, state.hand_kinds, table, owner)
+    return state.advance(action, phase=Phase.CLIMB, player=state.player, table_entries=table)
+
+
+def challenge(state: State, action: Action) -> State:
+    """Reveal the card. An honest card (whose owner has no cards left) wins; otherwise whoever was
+    wrong draws three, the table is discarded and that player starts a new climb."""
+    owner = state.table_entries[-1][1]
+    honest = is_honest(state)
+    if honest and not state.hand_kinds[owner]:
+        return won(state, action, state.hand_kinds, state.table_entries, owner)
+    loser = state.player if honest else owner
+    discards = state.discards + tuple(entry[0] for entry in state.table_entries)
+    drawn = draw(state, PENALTY, discards)
+    hands = list(state.hand_kinds)
+    hands[loser] = tuple(sorted(hands[loser] + drawn.cards))
+    restart = None
+    if state.rules.challenge_restart is ChallengeRestart.DRAWN_CARD and drawn.cards:
+        restart = tuple(sorted(drawn.cards))
+    return state.advance(
+        action,
+        phase=Phase.START,
+        player=loser,
+        hand_kinds=tuple(hands),
+        pile=drawn.pile,
+        pile_position=drawn.pile_position,
+        discards=drawn.discards,
+        table_entries=(),
+        restart=restart,
+        reshuffles=drawn.reshuffles,
+    )

@@ -1,0 +1,64 @@
+"""Who holds which 1000? cards, and the order of the draw pile.
+
+>>> layout = Layout(hands=["06 16 1000", "23 36 60"], draw_pile="07 08")
+>>> [str(card) for card in layout.draw_pile]
+['07', '08']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from thousand.bluff.cards import Card, cards
+from thousand.errors import LayoutError, NotationError
+
+__all__ = ["Layout"]
+
+
+def _to_cards(value: str | Iterable[str | Card]) -> tuple[Card, ...]:
+    try:
+        return cards(value)
+    except NotationError as error:
+        raise LayoutError(f"bad card in layout: {error}") from None
+
+
+def _to_hands(value: Sequence[str | Iterable[str | Card]]) -> tuple[tuple[Card, ...], ...]:
+    if isinstance(value, str):
+        raise LayoutError("hands must be a list with one entry per player, not one string")
+    return tuple(_to_cards(hand) for hand in value)
+
+
+@attrs.frozen
+class Layout:
+    """The hands as dealt and the draw pile, ``draw_pile[0]`` being the next card drawn."""
+
+    hands: tuple[tuple[Card, ...], ...] = attrs.field(converter=_to_hands)
+    draw_pile: tuple[Card, ...] = attrs.field(converter=_to_cards)
+
+    @classmethod
+    def shuffled(
+        cls, deck: Sequence[Card], players: int, hand_size: int, rng: random.Random
+    ) -> Layout:
+        """Deal a shuffled deck: ``hand_size`` cards each, the rest to the draw pile."""
+        order = list(deck)
+        rng.shuffle(order)
+        hands = [order[seat * hand_size : (seat + 1) * hand_size] for seat in range(players)]
+        return cls(hands=hands, draw_pile=order[players * hand_size :])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The layout as labels, for records."""
+        return {
+            "hands": [" ".join(card.label for card in hand) for hand in self.hands],
+            "draw_pile": " ".join(card.label for card in self.draw_pile),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Layout:
+        """A layout from :meth:`to_dict` output."""
+        if not isinstance(data, dict) or set(data) != {"hands", "draw_pile"}:
+            raise LayoutError("a layout is an object with exactly the keys 'hands' and 'draw_pile'")
+        return cls(hands=data["hands"], draw_pile=data["draw_pile"])

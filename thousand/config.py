@@ -1,0 +1,88 @@
+"""Building blocks of the games' rules configurations: strictly checked fields and JSON reading,
+each problem reported as a ``RulesError`` that names the field."""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from thousand.errors import RulesError
+
+
+def positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    """Validator: the value is above 0."""
+    if value <= 0:
+        raise RulesError(f"rules field '{attribute.name}' must be positive, not {value}")
+
+
+def non_negative(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    """Validator: the value is 0 or more."""
+    if value < 0:
+        raise RulesError(f"rules field '{attribute.name}' must be 0 or more, not {value}")
+
+
+def _strict_int(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RulesError(f"rules field '{attribute.name}' must be a whole number, not {value!r}")
+
+
+def _strict_bool(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, bool):
+        raise RulesError(f"rules field '{attribute.name}' must be true or false, not {value!r}")
+
+
+def int_field(default: int, validator: Any = positive) -> Any:
+    """A whole-number field (positive unless another validator is given)."""
+    return attrs.field(default=default, validator=[_strict_int, validator])
+
+
+def bool_field(default: bool) -> Any:
+    """A true/false field."""
+    return attrs.field(default=default, validator=_strict_bool)
+
+
+def enum_field(enum_type: type[enum.Enum], default: enum.Enum) -> Any:
+    """A field holding one member of ``enum_type``, also accepted as its string value."""
+
+    def convert(value: Any) -> Any:
+        if isinstance(value, enum_type):
+            return value
+        try:
+            return enum_type(value)
+        except ValueError:
+            choices = ", ".join(repr(member.value) for member in enum_type)
+            raise RulesError(
+                f"{value!r} is not a {enum_type.__name__} setting; choose one of {choices}"
+            ) from None
+
+    return attrs.field(default=default, converter=convert)
+
+
+def json_object(data: Any) -> Mapping[str, Any]:
+    """``data`` if it is a JSON object, else ``RulesError``."""
+    if not isinstance(data, Mapping):
+        raise RulesError(f"rules must be a JSON object, not {type(data).__name__}")
+    return data
+
+
+def only_known_fields(cls: type[Any], values: Mapping[str, Any]) -> None:
+    """Raise ``RulesError`` naming any key that is not a field of the attrs class ``cls``."""
+    known = {field.name for field in attrs.fields(cls) if field.init}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise RulesError(
+            f"unknown rules field(s): {', '.join(unknown)}; known fields are "
+            + ", ".join(sorted(known))
+        )
+
+
+def parse_json(text: str) -> Any:
+    """JSON text, or ``RulesError`` saying why it is not valid."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RulesError(f"rules are not valid JSON: {error}") from None
