@@ -1,10 +1,12 @@
-"""Engine speed and memory: random full matches through the public API, per preset.
+"""Engine speed and memory: random games through the public API, for every Thousand preset and
+for 1000? at several table sizes.
 
 Each decision is ``state.legal_actions()`` -> ``rng.choice`` -> ``state.apply``, as a bot driver
-does. Prints decisions/s, deals/s and the bytes each retained state adds when every state of a
-match is kept (the structure shared between successive states counts once).
+does. Prints decisions/s, deals (Thousand) or games (1000?) per second, and the bytes each
+retained state adds when every state of a game is kept (structure shared between successive
+states counts once).
 
-    python benchmarks/engine.py [--seconds 5] [--preset russian ...]
+    python benchmarks/engine.py [--seconds 5] [--game russian --game 1000?-4 ...]
 """
 
 from __future__ import annotations
@@ -14,36 +16,67 @@ import gc
 import random
 import time
 import tracemalloc
+from collections.abc import Callable
+from functools import partial
+from typing import Any
 
-from thousand import Rules, new_match
+from thousand import Rules, bluff, new_match
+
+Start = Callable[[int], Any]
 
 
-def speed(rules: Rules, seconds: float) -> tuple[float, float]:
-    """Decisions per second and deals per second over random matches for about ``seconds``."""
+def thousand_match(rules: Rules, seed: int) -> Any:
+    return new_match(rules, seed=seed)
+
+
+def bluff_game(rules: bluff.Rules, seed: int) -> Any:
+    return bluff.new_game(rules, seed=seed)
+
+
+def deals_played(state: Any) -> int:
+    return len(state.deals)
+
+
+def one_game(state: Any) -> int:
+    return 1
+
+
+def games() -> dict[str, tuple[Start, Callable[[Any], int]]]:
+    """Each benchmarked game: how to start it from a seed, and how many units (deals or games)
+    a finished one counts for."""
+    table: dict[str, tuple[Start, Callable[[Any], int]]] = {}
+    for name in Rules.preset_names():
+        table[name] = (partial(thousand_match, Rules.preset(name)), deals_played)
+    for players in (2, 4, 6):
+        table[f"1000?-{players}"] = (partial(bluff_game, bluff.Rules(players=players)), one_game)
+    return table
+
+
+def speed(start: Start, units: Callable[[Any], int], seconds: float) -> tuple[float, float]:
+    """Decisions per second and deals (or games) per second over random games."""
     rng = random.Random(0)
-    decisions = deals = 0
-    seed = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = new_match(rules, seed=seed)
+    decisions = done = seed = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        state = start(seed)
         while not state.is_over:
             state = state.apply(rng.choice(state.legal_actions()))
             decisions += 1
-        deals += len(state.deals)
+        done += units(state)
         seed += 1
-    elapsed = time.perf_counter() - start
-    return decisions / elapsed, deals / elapsed
+    elapsed = time.perf_counter() - began
+    return decisions / elapsed, done / elapsed
 
 
-def retained_bytes(rules: Rules, matches: int = 3) -> float:
-    """Average memory per state when every state of a few whole matches is kept alive."""
+def retained_bytes(start: Start, games: int = 3) -> float:
+    """Average memory per state when every state of a few whole games is kept alive."""
     rng = random.Random(1)
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     kept = []
-    for seed in range(matches):
-        state = new_match(rules, seed=1000 + seed)
+    for seed in range(games):
+        state = start(1000 + seed)
         kept.append(state)
         while not state.is_over:
             state = state.apply(rng.choice(state.legal_actions()))
@@ -55,16 +88,20 @@ def retained_bytes(rules: Rules, matches: int = 3) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="timing per preset")
-    parser.add_argument("--preset", action="append", help="presets to measure (default: all)")
+    table = games()
+    parser = argparse.ArgumentParser(description="Engine speed and memory per game.")
+    parser.add_argument("--seconds", type=float, default=5.0, help="timing per game")
+    parser.add_argument(
+        "--game", action="append", choices=sorted(table), help="games to measure (default: all)"
+    )
     args = parser.parse_args()
-    print(f"{'preset':<10} {'decisions/s':>12} {'deals/s':>9} {'bytes/state':>12}")
-    for name in args.preset or Rules.preset_names():
-        rules = Rules.preset(name)
-        per_decision, per_deal = speed(rules, args.seconds)
-        memory = retained_bytes(rules)
-        print(f"{name:<10} {per_decision:>12,.0f} {per_deal:>9,.0f} {memory:>12,.0f}")
+    print(f"{'game':<10} {'decisions/s':>12} {'deals/s':>9} {'bytes/state':>12}")
+    for name in args.game or table:
+        start, units = table[name]
+        per_decision, per_unit = speed(start, units, args.seconds)
+        memory = retained_bytes(start)
+        print(f"{name:<10} {per_decision:>12,.0f} {per_unit:>9,.0f} {memory:>12,.0f}")
+    print("(for 1000? the deals/s column counts whole games)")
 
 
 if __name__ == "__main__":
