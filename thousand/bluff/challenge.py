@@ -37,7 +37,9 @@ def believe(state: State, action: Action) -> State:
 
 def challenge(state: State, action: Action) -> State:
     """Reveal the card. An honest card (whose owner has no cards left) wins; otherwise whoever was
-    wrong draws three, the table is discarded and that player starts a new climb."""
+    wrong draws three, the table is discarded and that player starts a new climb. (A bluffer
+    caught on their last card with nothing left to draw has no card to start with: the next
+    player with cards starts instead.)"""
     owner = state.table_entries[-1][1]
     honest = is_honest(state)
     if honest and not state.hand_kinds[owner]:
@@ -50,10 +52,13 @@ def challenge(state: State, action: Action) -> State:
     restart = None
     if state.rules.challenge_restart is ChallengeRestart.DRAWN_CARD and drawn.cards:
         restart = tuple(sorted(drawn.cards))
+    starter = loser
+    while not hands[starter]:
+        starter = (starter + 1) % state.rules.players
     return state.advance(
         action,
         phase=Phase.START,
-        player=loser,
+        player=starter,
         hand_kinds=tuple(hands),
         pile=drawn.pile,
         pile_position=drawn.pile_position,
