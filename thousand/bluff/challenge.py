@@ -37,7 +37,7 @@ def believe(state: State, action: Action) -> State:
 
 def challenge(state: State, action: Action) -> State:
     """Reveal the card. An honest card (whose owner has no cards left) wins; otherwise whoever was
-    wrong draws three, the table is discarded and that player starts a new climb. (A bluffer
+    wrong draws three, then the table is discarded and that player starts a new climb. (A bluffer
     caught on their last card with nothing left to draw has no card to start with: the next
     player with cards starts instead.)"""
     owner = state.table_entries[-1][1]
@@ -45,8 +45,7 @@ def challenge(state: State, action: Action) -> State:
     if honest and not state.hand_kinds[owner]:
         return won(state, action, state.hand_kinds, state.table_entries, owner)
     loser = state.player if honest else owner
-    discards = state.discards + tuple(entry[0] for entry in state.table_entries)
-    drawn = draw(state, PENALTY, discards)
+    drawn = draw(state, PENALTY, state.discards)
     hands = list(state.hand_kinds)
     hands[loser] = tuple(sorted(hands[loser] + drawn.cards))
     restart = None
@@ -62,7 +61,7 @@ def challenge(state: State, action: Action) -> State:
         hand_kinds=tuple(hands),
         pile=drawn.pile,
         pile_position=drawn.pile_position,
-        discards=drawn.discards,
+        discards=drawn.discards + tuple(entry[0] for entry in state.table_entries),
         table_entries=(),
         restart=restart,
         reshuffles=drawn.reshuffles,

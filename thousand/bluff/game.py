@@ -155,7 +155,9 @@ def _why(state: State, action: object) -> str:
         return "only the player right after a face-down card believes or challenges it"
     card = action.card
     hand = state.hands[state.player]
-    if card is None or card not in hand:
+    if card is None:
+        return "name the card to play face down, as in 'hide 23' ('??' is how others see it)"
+    if card not in hand:
         return f"{card} is not in this player's hand"
     if state.phase is Phase.START:
         if isinstance(action, Hide):

@@ -60,9 +60,19 @@ def observe(state: State, seat: int) -> Observation:
         else (actor, action)
         for position, (actor, action) in enumerate(history)
     )
+    # A challenge that ends the game leaves the revealed card on the table.
+    top_revealed = bool(history) and isinstance(history[-1][1], Challenge)
+    last = len(state.table_entries) - 1
     table = tuple(
-        TableCard(None if face_down and owner != seat else cards[kind], owner, face_down, believed)
-        for kind, owner, face_down, believed in state.table_entries
+        TableCard(
+            None
+            if face_down and owner != seat and not (top_revealed and position == last)
+            else cards[kind],
+            owner,
+            face_down,
+            believed,
+        )
+        for position, (kind, owner, face_down, believed) in enumerate(state.table_entries)
     )
     mine = state.player == seat
     return Observation(
