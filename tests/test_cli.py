@@ -8,10 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 from typer.testing import CliRunner
 
-from thousand import Rules
+from thousand import Rules, bluff
 from tournament.cli import app
 
 runner = CliRunner()
@@ -25,16 +26,86 @@ def test_help_lists_the_commands() -> None:
     assert "tournament" in result.output
 
 
+def sections(output: str) -> list[list[str]]:
+    """The blocks of lines that a blank line separates."""
+    return [block.splitlines() for block in output.strip("\n").split("\n\n")]
+
+
 def test_rules_lists_every_preset_and_field() -> None:
     """thousand rules prints a table with a column per preset and a row per field."""
     result = runner.invoke(app, ["rules"])
     assert result.exit_code == 0
-    header = result.output.splitlines()[0].split()
+    thousand_table = sections(result.output)[0]
+    header = thousand_table[0].split()
     assert header == ["field", "russian", "polish", "polish-2p"]
-    rows = {line.split()[0]: line.split()[1:] for line in result.output.splitlines()[1:]}
+    rows = {line.split()[0]: line.split()[1:] for line in thousand_table[1:]}
     assert rows["bid_step"] == ["5", "10", "10"]
     assert rows["endgame"] == ["barrel", "lock", "lock"]
     assert set(rows) == set(Rules.preset("russian").to_dict())
+
+
+def bluff_rows(lines: list[str]) -> dict[str, str]:
+    """The field and value of each row of a 1000? section (after its title and header)."""
+    assert lines[0] == "1000?"
+    assert lines[1].split() == ["field", "default"]
+    return {line.split(maxsplit=1)[0]: line.split(maxsplit=1)[1] for line in lines[2:]}
+
+
+def test_rules_lists_the_1000_rules_after_the_presets() -> None:
+    """thousand rules ends with a 1000? section: every settable field and its default, the
+    deck summarised."""
+    result = runner.invoke(app, ["rules"])
+    assert result.exit_code == 0
+    blocks = sections(result.output)
+    assert len(blocks) == 2
+    rows = bluff_rows(blocks[1])
+    settable = [field.name for field in attrs.fields(bluff.Rules) if field.init]
+    assert list(rows) == settable
+    assert "kinds" not in rows
+    assert rows["deck"] == "01-50 and 6 x 1000 (56 cards)"
+    defaults = bluff.Rules().to_dict()
+    for name in settable:
+        if name != "deck":
+            assert rows[name] == str(defaults[name])
+    assert rows["challenge_restart"] == "drawn_card"
+    assert rows["max_turns"] == "2000"
+
+
+def test_rules_1000_shows_only_the_1000_rules() -> None:
+    """thousand rules 1000? prints the 1000? section alone."""
+    result = runner.invoke(app, ["rules", "1000?"])
+    assert result.exit_code == 0, result.output
+    blocks = sections(result.output)
+    assert len(blocks) == 1
+    assert bluff_rows(blocks[0])["players"] == "4"
+    assert "russian" not in result.output
+
+
+def test_rules_1000_json() -> None:
+    """thousand rules 1000? --json prints the 1000? defaults as JSON that reads back."""
+    result = runner.invoke(app, ["rules", "1000?", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data == {"1000?": bluff.Rules().to_dict()}
+    assert bluff.Rules.from_dict(data["1000?"]) == bluff.Rules()
+
+
+def test_rules_json_lists_every_preset_and_the_1000_rules() -> None:
+    """thousand rules --json holds each preset and the 1000? rules."""
+    result = runner.invoke(app, ["rules", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert list(data) == [*Rules.preset_names(), "1000?"]
+    assert Rules.from_dict(data["russian"]) == Rules.preset("russian")
+    assert bluff.Rules.from_dict(data["1000?"]) == bluff.Rules()
+
+
+def test_a_preset_alone_has_no_1000_section() -> None:
+    """thousand rules polish shows the Polish preset only."""
+    result = runner.invoke(app, ["rules", "polish"])
+    assert result.exit_code == 0
+    assert "1000?" not in result.output
+    assert result.output.splitlines()[0].split() == ["field", "polish"]
 
 
 def test_rules_json_for_one_preset() -> None:
@@ -71,6 +142,7 @@ def test_tournament_reads_a_rules_file(tmp_path: Path) -> None:
     [
         (["tournament", "--rules", "czech"], "neither a preset"),
         (["rules", "nope"], "neither a preset"),
+        (["rules", "1000"], "'1000?' nor a rules JSON file"),
     ],
 )
 def test_bad_input_gives_a_one_line_error(arguments: list[str], message: str) -> None:
@@ -78,6 +150,7 @@ def test_bad_input_gives_a_one_line_error(arguments: list[str], message: str) ->
     result = runner.invoke(app, arguments)
     assert result.exit_code == 2
     assert message in result.output
+    assert result.output.count("\n") == 1
     assert "Traceback" not in result.output
 
 

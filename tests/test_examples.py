@@ -9,13 +9,20 @@ from pathlib import Path
 
 import pytest
 
-from thousand import MatchResult, load_record, replay
+from thousand import MatchResult, bluff, load_record, replay
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 
 EXPECTED: dict[str, list[str]] = {
     "random_match.py": ["russian rules, seed 1", "deal  dealer  declarer", "winner: seat"],
+    "bluff_game.py": [
+        "1000? for 4 players, seed 1",
+        "climb  cards played (seat:card, [card] face down)  ->  how it ended",
+        "    1  ",
+        "winner: seat",
+        "cards left: ",
+    ],
 }
 """Text each example must print when run without arguments."""
 
@@ -74,6 +81,44 @@ def test_random_match_writes_a_record_that_replays(preset, tmp_path):
     assert len(rows) == 6
     final = " / ".join(str(score) for score in state.result.scores)
     assert f"final scores: {final}" in completed.stdout
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_bluff_game_writes_a_record_that_replays(players, tmp_path):
+    """bluff_game.py with --record writes a record that replays to the game it printed."""
+    path = tmp_path / "game.json"
+    completed = run(
+        ROOT / "examples" / "bluff_game.py",
+        "--players",
+        str(players),
+        "--seed",
+        "3",
+        "--record",
+        str(path),
+        cwd=tmp_path,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert f"1000? for {players} players, seed 3" in completed.stdout
+    assert f"record written to {path}" in completed.stdout
+    state = bluff.replay(bluff.load_record(path))
+    result = state.result
+    assert result is not None
+    assert state.rules.players == players
+    winners = " and ".join(f"seat {seat}" for seat in result.winners)
+    assert f": {winners} after {result.turns} actions" in completed.stdout
+    sizes = " / ".join(str(size) for size in result.hand_sizes)
+    assert f"cards left: {sizes}" in completed.stdout
+    climbs = [line for line in completed.stdout.splitlines() if line[:5].strip().isdigit()]
+    assert [int(line[:5]) for line in climbs] == list(range(1, len(climbs) + 1))
+    assert "out of cards" in climbs[-1] or "turn limit" in climbs[-1]
+
+
+def test_bluff_game_rejects_a_bad_player_count(tmp_path):
+    """Seven players is a usage error naming the limit, not a traceback."""
+    completed = run(ROOT / "examples" / "bluff_game.py", "--players", "7", cwd=tmp_path)
+    assert completed.returncode == 2
+    assert "2 to 6 players" in completed.stderr
+    assert "Traceback" not in completed.stderr
 
 
 def test_random_match_rejects_an_unknown_preset(tmp_path):

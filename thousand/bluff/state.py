@@ -31,11 +31,11 @@ History: TypeAlias = "Linked[Action]"
 class Phase(enum.Enum):
     """What the player to act must do."""
 
-    START = "start of a climb"
+    START = "climb start"
     """Play any card face up on the empty table (after a lost challenge: a card just drawn)."""
     CLIMB = "climb"
     """Play a card that beats the top, play one face down, or pass and draw."""
-    RESPONSE = "answer to a face-down card"
+    RESPONSE = "response"
     """Believe or challenge the face-down card just played."""
     OVER = "end of the game"
 
