@@ -6,6 +6,8 @@ or laid aside face down, the seed behind future deals) give that seat equal obse
 
 from __future__ import annotations
 
+from typing import cast
+
 import attrs
 
 from thousand.actions import Action, Discard, Give, Play
@@ -76,16 +78,6 @@ class Observation:
     """The observer's legal actions (empty when it is not the observer's turn)."""
 
 
-def _masked(seat: int, actor: int, action: Action) -> Action:
-    if actor == seat:
-        return action
-    if isinstance(action, Give) and action.to != seat:
-        return Give(None, action.to)
-    if isinstance(action, Discard):
-        return Discard(None)
-    return action
-
-
 def observe(state: GameState, seat: int) -> Observation:
     """The observation of ``seat`` in ``state``."""
     rules = state.rules
@@ -100,26 +92,56 @@ def observe(state: GameState, seat: int) -> Observation:
             shown = piles[0]
         elif state.musik:
             shown = piles[state.musik - 1]
+    # The deal's actions are the auction and exchange, then one play per card played.
+    played = len(state.trick_cards) + sum(mask.bit_count() for mask in state.taken_masks)
+    opening = history[: len(history) - played]
+    plays = history[len(history) - played :]
     received = None
     given: list[tuple[Card, int]] = []
-    tricks: list[Trick] = []
-    current: list[tuple[int, Card]] = []
-    trump = -1
-    for actor, action in history:
-        if isinstance(action, Give) and action.card is not None:
-            if actor == seat:
-                given.append((action.card, action.to))
-            elif action.to == seat:
+    seen: list[tuple[int, Action]] = []
+    for actor, action in opening:
+        if isinstance(action, Give) and action.card is not None and actor != seat:
+            if action.to == seat:
                 received = action.card
-        elif isinstance(action, Play):
-            if action.marriage:
-                trump = action.card.suit
-            current.append((actor, action.card))
-            if len(current) == rules.players:
-                cards = tuple(card for _, card in current)
-                best = trick_winner(tuple(card.index for card in cards), trump)
-                tricks.append(Trick(current[0][0], cards, current[best][0]))
-                current = []
+            else:
+                action = Give(None, action.to)
+        elif isinstance(action, Give) and action.card is not None:
+            given.append((action.card, action.to))
+        elif isinstance(action, Discard) and actor != seat:
+            action = Discard(None)
+        seen.append((actor, action))
+    return _observation(state, seat, shown, received, given, (*seen, *plays), _tricks(state, plays))
+
+
+def _tricks(state: GameState, plays: tuple[tuple[int, Action], ...]) -> tuple[Trick, ...]:
+    """The finished tricks among the deal's plays: each trick's winner leads the next one."""
+    players = state.rules.players
+    leaders = [plays[start][0] for start in range(0, len(plays), players)]
+    tricks = []
+    for number in range(len(plays) // players):
+        chunk = plays[number * players : (number + 1) * players]
+        cards = tuple(cast(Play, action).card for _, action in chunk)
+        if number + 1 < len(leaders):
+            winner = leaders[number + 1]
+        elif state.phase is Phase.OVER:
+            winner = chunk[trick_winner(tuple(card.index for card in cards), state.trump_suit)][0]
+        else:
+            winner = state.player
+        tricks.append(Trick(leaders[number], cards, winner))
+    return tuple(tricks)
+
+
+def _observation(
+    state: GameState,
+    seat: int,
+    shown: tuple[Card, ...],
+    received: Card | None,
+    given: list[tuple[Card, int]],
+    history: tuple[tuple[int, Action], ...],
+    tricks: tuple[Trick, ...],
+) -> Observation:
+    rules = state.rules
+    declarer = state.declarer
     return Observation(
         seat=seat,
         rules=rules,
@@ -141,10 +163,10 @@ def observe(state: GameState, seat: int) -> Observation:
         given=tuple(given),
         set_aside=cards_of(state.set_aside_mask) if seat == declarer else (),
         trick=state.trick,
-        tricks=tuple(tricks),
+        tricks=tricks,
         points_taken=state.points_taken,
         melds=tuple((s, None if suit == ACES else Suit(suit)) for s, suit in state.melds),
         trump=state.trump,
-        history=tuple((actor, _masked(seat, actor, action)) for actor, action in history),
+        history=history,
         legal_actions=state.legal_actions() if state.player == seat else (),
     )
