@@ -384,7 +384,8 @@ CAPS = [
         4, ["play 06", "pass", "pass", "play 33"], (1, 4, 4), (0,), id="fewest-cards-wins"
     ),
     pytest.param(2, ["play 06", "play 16"], (2, 2, 3), (0, 1), id="tie-shares"),
-    pytest.param(2, ["play 06", "hide 25"], (2, 2, 3), (0, 1), id="cap-while-a-card-is-hidden"),
+    # The unanswered face-down 25 still counts as seat 1's card.
+    pytest.param(2, ["play 06", "hide 25"], (2, 2, 3), (0,), id="cap-while-a-card-is-hidden"),
 ]
 
 

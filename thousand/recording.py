@@ -125,6 +125,8 @@ def replay_actions(where: str, state: S, actions: Sequence[tuple[int, A]]) -> S:
     """Apply each action, checking the seat and legality; errors name the action's position."""
     for position, (seat, action) in enumerate(actions):
         here = f"{where}action {position} ('{action}' by seat {seat})"
+        if state.current_player is None:
+            raise RecordError(f"{here}: the game was already over")
         if seat != state.current_player:
             raise RecordError(f"{here}: it is seat {state.current_player}'s turn")
         try:

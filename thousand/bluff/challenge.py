@@ -63,6 +63,6 @@ def challenge(state: State, action: Action) -> State:
         pile_position=drawn.pile_position,
         discards=drawn.discards + tuple(entry[0] for entry in state.table_entries),
         table_entries=(),
-        restart=restart,
+        restart_kinds=restart,
         reshuffles=drawn.reshuffles,
     )

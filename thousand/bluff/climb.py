@@ -33,7 +33,9 @@ def tops_anything(entry: Entry) -> bool:
 def legal_starts(state: State) -> tuple[Action, ...]:
     """Any card of the hand face up, or after a lost challenge one of the cards just drawn."""
     plays = state.kinds.plays
-    allowed = state.restart if state.restart is not None else state.hand_kinds[state.player]
+    allowed = (
+        state.restart_kinds if state.restart_kinds is not None else state.hand_kinds[state.player]
+    )
     return tuple(plays[kind] for kind in distinct(allowed))
 
 

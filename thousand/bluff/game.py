@@ -63,7 +63,7 @@ def new_game(
         pile_position=0,
         discards=(),
         table_entries=(),
-        restart=None,
+        restart_kinds=None,
         reshuffles=0,
         turns=0,
         result=None,
@@ -76,6 +76,12 @@ def _check_layout(rules: Rules, layout: Layout) -> None:
         raise LayoutError(
             f"the layout has {len(layout.hands)} hands but the rules have {rules.players} players"
         )
+    for seat, hand in enumerate(layout.hands):
+        if len(hand) != rules.hand_size:
+            raise LayoutError(
+                f"hand {seat} of the layout has {len(hand)} cards; the rules deal "
+                f"{rules.hand_size} to each player"
+            )
     dealt = Counter(card for hand in (*layout.hands, layout.draw_pile) for card in hand)
     if dealt != Counter(rules.deck):
         extra = sorted((dealt - Counter(rules.deck)).elements(), key=lambda card: card.value)
@@ -120,16 +126,20 @@ def apply(state: State, action: Action) -> State:
 
 
 def _adjudicate(state: State) -> State:
-    """The turn limit is reached: the fewest cards in hand win."""
+    """The turn limit is reached: the fewest cards in hand win. A face-down card still waiting
+    for its answer counts as held by its owner: it has not yet stood."""
     sizes = tuple(len(hand) for hand in state.hand_kinds)
-    fewest = min(sizes)
+    held = list(sizes)
+    if state.phase is Phase.RESPONSE:
+        held[state.table_entries[-1][1]] += 1
+    fewest = min(held)
     result = Result(
-        winners=tuple(seat for seat, size in enumerate(sizes) if size == fewest),
+        winners=tuple(seat for seat, size in enumerate(held) if size == fewest),
         hand_sizes=sizes,
         turns=state.turns,
         adjudicated=True,
     )
-    return attrs.evolve(state, phase=Phase.OVER, player=NOBODY, restart=None, result=result)
+    return attrs.evolve(state, phase=Phase.OVER, player=NOBODY, restart_kinds=None, result=result)
 
 
 def _illegal(state: State, action: object) -> IllegalActionError:
@@ -162,7 +172,7 @@ def _why(state: State, action: object) -> str:
     if state.phase is Phase.START:
         if isinstance(action, Hide):
             return "a climb is never started face down"
-        drawn = " ".join(str(state.kinds.cards[kind]) for kind in state.restart or ())
+        drawn = " ".join(str(state.kinds.cards[kind]) for kind in state.restart_kinds or ())
         return f"after losing a challenge the new climb starts with a card just drawn: {drawn}"
     top = state.kinds.cards[state.table_entries[-1][0]]
     return (

@@ -86,7 +86,7 @@ def observe(state: State, seat: int) -> Observation:
         draw_pile_size=len(state.pile) - state.pile_position,
         discard_pile_size=len(state.discards),
         table=table,
-        must_start_with=tuple(cards[kind] for kind in state.restart or ()) if mine else (),
+        must_start_with=tuple(cards[kind] for kind in state.restart_kinds or ()) if mine else (),
         turns=state.turns,
         history=shown,
         legal_actions=state.legal_actions() if mine else (),

@@ -12,7 +12,8 @@ class Result:
     """The outcome of a 1000? game."""
 
     winners: tuple[int, ...]
-    """The player who emptied their hand; on adjudication, all with the fewest cards."""
+    """The player who emptied their hand; on adjudication, all with the fewest cards (a
+    face-down card still waiting for its answer counting as its owner's)."""
     hand_sizes: tuple[int, ...]
     """Cards left in each hand at the end."""
     turns: int

@@ -82,7 +82,7 @@ class State:
     """The discard pile, oldest first."""
     table_entries: tuple[Entry, ...]
     """The current climb, bottom first."""
-    restart: tuple[int, ...] | None
+    restart_kinds: tuple[int, ...] | None
     """After a lost challenge, the kinds the new climb must start with; else ``None``."""
     reshuffles: int
     turns: int
@@ -104,12 +104,13 @@ class State:
         pile_position: int | None = None,
         discards: tuple[int, ...] | None = None,
         table_entries: tuple[Entry, ...] | None = None,
-        restart: tuple[int, ...] | None = None,
+        restart_kinds: tuple[int, ...] | None = None,
         reshuffles: int | None = None,
         result: Result | None = None,
     ) -> State:
         """The state after ``action`` by the current player, with the given fields changed (the
-        turn count and the history advance; ``restart`` and ``result`` are reset unless given)."""
+        turn count and the history advance; ``restart_kinds`` and ``result`` are reset unless
+        given)."""
         return State(
             self.rules,
             self.origin,
@@ -120,7 +121,7 @@ class State:
             self.pile_position if pile_position is None else pile_position,
             self.discards if discards is None else discards,
             self.table_entries if table_entries is None else table_entries,
-            restart,
+            restart_kinds,
             self.reshuffles if reshuffles is None else reshuffles,
             self.turns + 1,
             result,
@@ -171,6 +172,15 @@ class State:
         """Each seat's cards, lowest first."""
         cards = self.kinds.cards
         return tuple(tuple(cards[kind] for kind in hand) for hand in self.hand_kinds)
+
+    @property
+    def must_start_with(self) -> tuple[Card, ...] | None:
+        """After a lost challenge, the cards just drawn, one of which must start the new climb;
+        else ``None`` (any card)."""
+        if self.restart_kinds is None:
+            return None
+        cards = self.kinds.cards
+        return tuple(cards[kind] for kind in self.restart_kinds)
 
     @property
     def draw_pile(self) -> tuple[Card, ...]:
