@@ -16,6 +16,7 @@ from thousand.actions import Action
 from thousand.cards import DECK, Card, Suit, cards_of, points_of
 from thousand.history import Linked, history_tuple
 from thousand.layout import Layout
+from thousand.playable import Playable
 from thousand.results import DealResult, MatchResult
 from thousand.rules import Rules
 
@@ -69,7 +70,7 @@ History: TypeAlias = "Linked[Action]"
 
 
 @attrs.frozen
-class GameState:
+class GameState(Playable[Action]):
     """A moment of a Thousand match (or of a single deal).
 
     Ask it ``current_player``, ``legal_actions()`` and ``apply(action)``; read ``scores``,
@@ -171,27 +172,9 @@ class GameState:
 
     # The game interface -------------------------------------------------------------------
 
-    @property
-    def current_player(self) -> int | None:
-        """The seat whose turn it is, or ``None`` when the game is over."""
-        return None if self.player < 0 else self.player
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the match (or the single deal) has ended."""
-        return self.phase is Phase.OVER
-
-    def legal_actions(self) -> tuple[Action, ...]:
-        """The actions the current player may take, in a fixed order; empty once over."""
-        legal = self.legal_cache
-        if legal is None:
-            legal = _engine.legal_actions(self)
-            object.__setattr__(self, "legal_cache", legal)
-        return legal
-
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` is one of :meth:`legal_actions`."""
-        return action in self.legal_actions()
+    def compute_legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions, computed afresh (``legal_actions()`` keeps them)."""
+        return _engine.legal_actions(self)
 
     def apply(self, action: Action) -> GameState:
         """The state after the current player takes ``action``; this state is unchanged.

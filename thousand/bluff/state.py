@@ -15,6 +15,7 @@ from thousand.bluff.layout import Layout
 from thousand.bluff.results import Result
 from thousand.bluff.rules import Rules
 from thousand.history import Linked, history_tuple
+from thousand.playable import Playable
 
 if TYPE_CHECKING:
     from thousand.bluff.observation import Observation
@@ -65,7 +66,7 @@ class TableCard:
 
 
 @attrs.frozen
-class State:
+class State(Playable[Action]):
     """A moment of a 1000? game: ask ``current_player``, ``legal_actions()``, ``apply(action)``."""
 
     rules: Rules
@@ -133,27 +134,9 @@ class State:
         """The deck's kinds table."""
         return self.rules.kinds
 
-    @property
-    def current_player(self) -> int | None:
-        """The seat whose turn it is, or ``None`` when the game is over."""
-        return None if self.player < 0 else self.player
-
-    @property
-    def is_over(self) -> bool:
-        """Whether someone has won (or the turn limit was reached)."""
-        return self.phase is Phase.OVER
-
-    def legal_actions(self) -> tuple[Action, ...]:
-        """The current player's legal actions in a fixed order; empty once over."""
-        legal = self.legal_cache
-        if legal is None:
-            legal = _engine.legal_actions(self)
-            object.__setattr__(self, "legal_cache", legal)
-        return legal
-
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` is one of :meth:`legal_actions`."""
-        return action in self.legal_actions()
+    def compute_legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions, computed afresh (``legal_actions()`` keeps them)."""
+        return _engine.legal_actions(self)
 
     def apply(self, action: Action) -> State:
         """The state after the current player takes ``action``; this state is unchanged.
