@@ -27,6 +27,7 @@ from thousand.recording import (
     as_list,
     boolean,
     check_header,
+    check_result,
     field,
     guard,
     header,
@@ -193,11 +194,7 @@ def replay(record: Record) -> GameState:
         if deal.layout != state.layout:
             raise RecordError(f"deal {number}: the recorded cards are not the cards of this deal")
         state = replay_actions(f"deal {number}, ", state, deal.actions)
-    if result_summary(state.result) != record.result:
-        raise RecordError(
-            f"the recorded result {record.result} differs from the replayed one "
-            f"{result_summary(state.result)}"
-        )
+    check_result(record.result, result_summary(state.result))
     return state
 
 

@@ -136,6 +136,14 @@ def replay_actions(where: str, state: S, actions: Sequence[tuple[int, A]]) -> S:
     return state
 
 
+def check_result(recorded: Any, replayed: Any) -> None:
+    """Raise ``RecordError`` when a replay's result summary differs from the recorded one."""
+    if replayed != recorded:
+        raise RecordError(
+            f"the recorded result {recorded} differs from the replayed one {replayed}"
+        )
+
+
 def write_text(text: str, target: str | os.PathLike[str] | IO[str]) -> None:
     """Write text to a path or an open text file."""
     if isinstance(target, (str, os.PathLike)):
