@@ -27,7 +27,7 @@ def distinct(hand: tuple[int, ...]) -> list[int]:
 
 def tops_anything(entry: Entry) -> bool:
     """Whether a table card lets anything follow: a believed face-down card counts as a 1000."""
-    return entry[2]
+    return entry[3]
 
 
 def legal_starts(state: State) -> tuple[Action, ...]:
