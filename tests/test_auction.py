@@ -1,13 +1,11 @@
 """Rule tests of the auction (RULES.md 1.3): the forehand's committed 100, bidding order, the
 final pass, the ceiling of 120 plus the marriages held, and what a high bid reveals."""
 
-import copy
-
 import pytest
 
 import thousand
-from tests.support import legal_texts, play
-from thousand import DECK, IllegalActionError, Layout, Phase, Rules, parse_action
+from tests.support import assert_refused, legal_texts, play
+from thousand import DECK, Layout, Phase, Rules, parse_action
 
 RUSSIAN = Rules.preset("russian")
 POLISH = Rules.preset("polish")
@@ -40,23 +38,7 @@ def bids(step, top, low=100):
 
 def assert_illegal(state, text, reason):
     """Applying ``text`` raises an error naming the action, seat and phase; the state is intact."""
-    before = copy.deepcopy(state)
-    legal = state.legal_actions()
-    action = parse_action(text)
-    with pytest.raises(IllegalActionError) as caught:
-        state.apply(action)
-    error = caught.value
-    message = str(error)
-    assert error.action == action
-    assert error.seat == state.current_player
-    assert error.phase == str(state.phase)
-    assert f"'{text}'" in message
-    assert f"seat {state.current_player}" in message
-    assert str(state.phase) in message
-    assert reason in error.reason
-    assert state == before
-    assert state.legal_actions() == legal
-    assert state.apply(legal[0]) == before.apply(legal[0])
+    assert_refused(state, parse_action(text), reason)
 
 
 # --- the ceiling ------------------------------------------------------------------------------

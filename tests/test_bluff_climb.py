@@ -11,6 +11,7 @@ import copy
 
 import pytest
 
+from tests.support import assert_refused
 from thousand import IllegalActionError, bluff
 from thousand.bluff import Card, Phase, Result, cards, parse_action
 
@@ -75,23 +76,7 @@ def turn(state):
 
 def assert_illegal(state, text, reason):
     """Applying ``text`` raises an error naming the action, seat and phase; the state is intact."""
-    before = copy.deepcopy(state)
-    allowed = state.legal_actions()
-    action = parse_action(text)
-    with pytest.raises(IllegalActionError) as caught:
-        state.apply(action)
-    error = caught.value
-    message = str(error)
-    assert error.action == action
-    assert error.seat == state.current_player
-    assert error.phase == str(state.phase)
-    assert f"'{action}'" in message
-    assert f"seat {state.current_player}" in message
-    assert str(state.phase) in message
-    assert reason in error.reason
-    assert state == before
-    assert state.legal_actions() == allowed
-    assert state.apply(allowed[0]) == before.apply(allowed[0])
+    assert_refused(state, parse_action(text), reason)
 
 
 # --- the digit rule ---------------------------------------------------------------------------
