@@ -4,6 +4,7 @@ layering (the library never imports the command line; phase modules never import
 from __future__ import annotations
 
 import ast
+import fnmatch
 import subprocess
 import sys
 from pathlib import Path
@@ -85,3 +86,18 @@ def test_typer_only_in_the_command_line() -> None:
         if any(name.split(".")[0] == "typer" for name in imported_modules(path))
     ]
     assert users == ["cli.py"]
+
+
+def test_every_package_is_shipped() -> None:
+    """A plain (non-editable) install ships every package and subpackage of the project."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["packages"]["find"]["include"]
+    packages = [
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for top in ("thousand", "tournament")
+        for init in (ROOT / top).rglob("__init__.py")
+    ]
+    assert "thousand.bluff" in packages
+    for package in packages:
+        assert any(fnmatch.fnmatch(package, pattern) for pattern in patterns), package
