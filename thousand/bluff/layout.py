@@ -14,22 +14,18 @@ from typing import Any
 import attrs
 
 from thousand.bluff.cards import Card, cards
-from thousand.errors import LayoutError, NotationError
+from thousand.dealing import read_cards, read_hands
+from thousand.errors import LayoutError
 
 __all__ = ["Layout"]
 
 
 def _to_cards(value: str | Iterable[str | Card]) -> tuple[Card, ...]:
-    try:
-        return cards(value)
-    except NotationError as error:
-        raise LayoutError(f"bad card in layout: {error}") from None
+    return read_cards(cards, value)
 
 
 def _to_hands(value: Sequence[str | Iterable[str | Card]]) -> tuple[tuple[Card, ...], ...]:
-    if isinstance(value, str):
-        raise LayoutError("hands must be a list with one entry per player, not one string")
-    return tuple(_to_cards(hand) for hand in value)
+    return read_hands(cards, value)
 
 
 @attrs.frozen
