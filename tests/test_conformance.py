@@ -27,6 +27,7 @@ import pytest
 
 import thousand
 from thousand import bluff
+from thousand.view import View
 
 from .strategies import PRESET_NAMES, VARIANTS
 
@@ -509,6 +510,10 @@ def named_cards(value: Any, card_type: type) -> Iterator[str]:
     """The labels of every card an observation names, its rules (the whole deck) left out."""
     if isinstance(value, card_type):
         yield str(value)
+    elif isinstance(value, View):
+        for name, field in value.fields().items():
+            if name != "rules":
+                yield from named_cards(field, card_type)
     elif attrs.has(type(value)):
         for field in attrs.fields(type(value)):
             if field.name != "rules":
