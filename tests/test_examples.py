@@ -27,12 +27,14 @@ EXPECTED: dict[str, list[str]] = {
 """Text each example must print when run without arguments."""
 
 
-def run(script: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """Run an example with this interpreter, the repository first on the import path."""
+def run(script: Path, *args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run an example with this interpreter, the repository first on the import path, with
+    ``stdin`` as its input."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return subprocess.run(
         [sys.executable, str(script), *args],
+        input=stdin,
         cwd=cwd,
         env=env,
         capture_output=True,
@@ -126,3 +128,32 @@ def test_random_match_rejects_an_unknown_preset(tmp_path):
     completed = run(ROOT / "examples" / "random_match.py", "german", cwd=tmp_path)
     assert completed.returncode == 2
     assert "invalid choice" in completed.stderr
+
+
+def test_external_bot_speaks_the_protocol(tmp_path):
+    """The standard-library example bot answers a hello with ready and an act with one of the
+    legal actions, and exits at the end of the match."""
+    import json
+
+    import thousand
+
+    state = thousand.new_deal(thousand.Rules.preset("russian"), seed=2)
+    seat = state.current_player
+    observation = state.observation(seat).to_dict(with_rules=False)
+    messages = [
+        {"type": "hello", "protocol": 1, "game": "thousand", "seat": seat, "players": 3,
+         "rules": state.rules.to_dict(), "seed": 5, "random_state": None},
+        {"type": "act", "observation": observation},
+        {"type": "end", "outcome": {}},
+    ]  # fmt: skip
+    completed = run(
+        ROOT / "examples" / "external_bot.py",
+        cwd=tmp_path,
+        stdin="".join(json.dumps(message) + "\n" for message in messages),
+    )
+    assert completed.returncode == 0, completed.stderr
+    ready, action = [json.loads(line) for line in completed.stdout.splitlines()]
+    assert ready["type"] == "ready"
+    assert action["type"] == "action"
+    assert action["action"] in observation["legal_actions"]
+    assert action["action"] == "pass"

@@ -24,19 +24,27 @@ from thousand.actions import (
     parse_action,
 )
 from thousand.cards import DECK, Card, Rank, Suit, cards
+from thousand.driver import Fault, FaultPolicy, Outcome, Status, play
 from thousand.errors import (
+    BotCrash,
+    BotFailure,
+    BotSpecError,
+    BotTimeout,
     IllegalActionError,
     InvalidActionError,
     LayoutError,
     NotationError,
+    PlayerError,
     RecordError,
     RulesError,
     SeatError,
     ThousandError,
 )
+from thousand.external import ExternalPlayer
 from thousand.game import new_deal, new_match
 from thousand.layout import Layout
 from thousand.observation import Observation, Trick, observe
+from thousand.players import Player, SeatedPlayer
 from thousand.record import Record, RecordedDeal, dump_record, load_record, replay
 from thousand.results import DealResult, MatchResult
 from thousand.rules import (
@@ -48,6 +56,7 @@ from thousand.rules import (
     SetAside,
     Settlement,
 )
+from thousand.specs import BotInfo, available_bots, load_player
 from thousand.state import GameState, Origin, Phase
 
 __version__ = "0.1.0"
@@ -57,6 +66,11 @@ __all__ = [
     "Action",
     "BarrelCapacity",
     "Bid",
+    "BotCrash",
+    "BotFailure",
+    "BotInfo",
+    "BotSpecError",
+    "BotTimeout",
     "Card",
     "Concede",
     "Concession",
@@ -64,6 +78,9 @@ __all__ = [
     "DealResult",
     "Discard",
     "Endgame",
+    "ExternalPlayer",
+    "Fault",
+    "FaultPolicy",
     "GameState",
     "Give",
     "IllegalActionError",
@@ -75,9 +92,12 @@ __all__ = [
     "NotationError",
     "Observation",
     "Origin",
+    "Outcome",
     "Pass",
     "Phase",
     "Play",
+    "Player",
+    "PlayerError",
     "Rank",
     "Record",
     "RecordError",
@@ -85,18 +105,23 @@ __all__ = [
     "Rules",
     "RulesError",
     "SeatError",
+    "SeatedPlayer",
     "SetAside",
     "Settlement",
+    "Status",
     "Suit",
     "Take",
     "ThousandError",
     "Trick",
+    "available_bots",
     "cards",
     "dump_record",
+    "load_player",
     "load_record",
     "new_deal",
     "new_match",
     "observe",
     "parse_action",
+    "play",
     "replay",
 ]

@@ -103,9 +103,12 @@ class Card:
     rank: Rank = attrs.field(converter=Rank)
     index: int = attrs.field(init=False, eq=False)
     """The card's number 0..23 (``6 * suit + rank``), its bit in a card mask."""
+    text: str = attrs.field(init=False, eq=False, repr=False)
+    """The card's notation, such as ``TH``."""
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "index", 6 * self.suit + self.rank)
+        object.__setattr__(self, "text", self.rank.letter + self.suit.letter)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -130,7 +133,7 @@ class Card:
         return 1 << self.index
 
     def __str__(self) -> str:
-        return self.rank.letter + self.suit.letter
+        return self.text
 
     def __repr__(self) -> str:
         return f"Card.parse('{self}')"

@@ -1,6 +1,12 @@
-"""The exceptions the library raises; each one is also a ``ValueError``."""
+"""The exceptions the library raises. Errors in input (notation, actions, rules, layouts,
+records, seats, bot specs) are also ``ValueError`` subclasses; a bot's own failure is not."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from thousand.driver import Fault
 
 
 class ThousandError(Exception):
@@ -47,3 +53,33 @@ class SeatError(ThousandError, ValueError):
 
 class RecordError(ThousandError, ValueError):
     """A match record that cannot be read or does not replay."""
+
+
+class BotSpecError(ThousandError, ValueError):
+    """A bot spec that names no bot that can be loaded (see :func:`thousand.load_player`)."""
+
+
+class BotFailure(ThousandError):
+    """Raised by a player that could not answer a decision; ``fatal`` when it cannot be asked
+    again (its process is gone or out of step), so the driver plays for it from then on."""
+
+    def __init__(self, message: str, *, fatal: bool = False) -> None:
+        super().__init__(message)
+        self.fatal = fatal
+
+
+class BotTimeout(BotFailure):
+    """A player that did not answer within its time."""
+
+
+class BotCrash(BotFailure):
+    """A player that failed: an external program that exited or broke the protocol, or a bot
+    that reported an error."""
+
+
+class PlayerError(ThousandError):
+    """A bot's fault, raised by :func:`thousand.play` under the ``raise`` fault policy."""
+
+    def __init__(self, fault: Fault) -> None:
+        super().__init__(str(fault))
+        self.fault = fault

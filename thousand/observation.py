@@ -7,7 +7,6 @@ are computed when first read (see :mod:`thousand.view`), so taking an observatio
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any, cast
 
 import attrs
@@ -17,7 +16,7 @@ from thousand.cards import Card, Suit, cards_of
 from thousand.rules import Rules
 from thousand.state import ACES, GameState, Phase
 from thousand.tricks import trick_winner
-from thousand.view import View
+from thousand.view import View, field
 
 __all__ = ["Observation", "Trick", "observe"]
 
@@ -38,83 +37,83 @@ class Observation(View):
     _state: GameState
     _seat: int
 
-    @cached_property
+    @field
     def seat(self) -> int:
         """The observing seat."""
         return self._seat
 
-    @cached_property
+    @field
     def rules(self) -> Rules:
         """The rules in force."""
         return self._state.rules
 
-    @cached_property
+    @field
     def phase(self) -> Phase:
         """The stage of the deal."""
         return self._state.phase
 
-    @cached_property
+    @field
     def current_player(self) -> int | None:
         """The seat to act, ``None`` once the game is over."""
         return self._state.current_player
 
-    @cached_property
+    @field
     def dealer(self) -> int:
         """This deal's dealer."""
         return self._state.dealer
 
-    @cached_property
+    @field
     def deal_number(self) -> int:
         """The deal's number in the match, from 0."""
         return self._state.deal_number
 
-    @cached_property
+    @field
     def scores(self) -> tuple[int, ...]:
         """Match scores per seat before this deal is scored."""
         return self._state.scores
 
-    @cached_property
+    @field
     def barrel(self) -> tuple[int | None, ...]:
         """Per seat: ``None`` off the barrel, else the deals already spent on it."""
         return self._state.barrel
 
-    @cached_property
+    @field
     def hand(self) -> tuple[Card, ...]:
         """The observer's own cards."""
         return cards_of(self._state.hand_masks[self._seat])
 
-    @cached_property
+    @field
     def hand_sizes(self) -> tuple[int, ...]:
         """How many cards each seat holds."""
         return tuple(mask.bit_count() for mask in self._state.hand_masks)
 
-    @cached_property
+    @field
     def bid(self) -> int:
         """The highest bid so far (the winning bid after the auction)."""
         return self._state.bid
 
-    @cached_property
+    @field
     def bidder(self) -> int:
         """Who holds the highest bid (the declarer after the auction)."""
         return self._state.bidder
 
-    @cached_property
+    @field
     def passed(self) -> tuple[int, ...]:
         """Seats that have passed in this deal's auction."""
         mask = self._state.passed_mask
         return tuple(seat for seat in range(self._state.rules.players) if mask >> seat & 1)
 
-    @cached_property
+    @field
     def declarer(self) -> int | None:
         """The auction's winner, once the auction is over."""
         return self._state.declarer
 
-    @cached_property
+    @field
     def contract(self) -> int | None:
         """The contract once fixed."""
         return self._state.contract
 
-    @cached_property
+    @field
     def talon(self) -> tuple[Card, ...]:
         """The talon (3 players) or the chosen musik (2 players) once shown; before that empty."""
         state = self._state
@@ -125,61 +124,61 @@ class Observation(View):
             return piles[0]
         return piles[state.musik - 1] if state.musik else ()
 
-    @cached_property
+    @field
     def received(self) -> Card | None:
         """Three players: the card the declarer gave this seat, once given."""
         return self._seen[0]
 
-    @cached_property
+    @field
     def given(self) -> tuple[tuple[Card, int], ...]:
         """The declarer's own view of the cards it gave, as ``(card, seat)``."""
         return self._seen[1]
 
-    @cached_property
+    @field
     def set_aside(self) -> tuple[Card, ...]:
         """Two players, the declarer only: the cards it laid aside."""
         state = self._state
         return cards_of(state.set_aside_mask) if self._seat == state.declarer else ()
 
-    @cached_property
+    @field
     def trick(self) -> tuple[tuple[int, Card], ...]:
         """The current trick as ``(seat, card)``."""
         return self._state.trick
 
-    @cached_property
+    @field
     def tricks(self) -> tuple[Trick, ...]:
         """The finished tricks of this deal."""
         return _tricks(self._state, self._seen[3])
 
-    @cached_property
+    @field
     def points_taken(self) -> tuple[int, ...]:
         """Card points each seat has won in tricks this deal (marriages not included)."""
         return self._state.points_taken
 
-    @cached_property
+    @field
     def melds(self) -> tuple[tuple[int, Suit | None], ...]:
         """Declared marriages as ``(seat, suit)``; ``None`` for the four aces."""
         return tuple(
             (seat, None if suit == ACES else Suit(suit)) for seat, suit in self._state.melds
         )
 
-    @cached_property
+    @field
     def trump(self) -> Suit | None:
         """The trump suit, once a marriage has set one."""
         return self._state.trump
 
-    @cached_property
+    @field
     def history(self) -> tuple[tuple[int, Action], ...]:
         """This deal's actions as ``(seat, action)``; cards this seat did not see are ``None``."""
         return self._seen[2]
 
-    @cached_property
+    @field
     def legal_actions(self) -> tuple[Action, ...]:
         """The observer's legal actions (empty when it is not the observer's turn)."""
         state = self._state
         return state.legal_actions() if state.player == self._seat else ()
 
-    @cached_property
+    @field
     def _seen(
         self,
     ) -> tuple[
@@ -212,31 +211,35 @@ class Observation(View):
             seen.append((actor, action))
         return received, tuple(given), (*seen, *plays), plays
 
-    def to_dict(self) -> dict[str, Any]:
-        """The observation as plain JSON data: cards and actions in their text form."""
-        return {
+    def to_dict(self, *, with_rules: bool = True) -> dict[str, Any]:
+        """The observation as plain JSON data: cards and actions in their text form (the rules
+        left out when ``with_rules`` is false)."""
+        data: dict[str, Any] = {
             "seat": self.seat,
-            "rules": self.rules.to_dict(),
             "phase": self.phase.value,
             "current_player": self.current_player,
             "dealer": self.dealer,
             "deal_number": self.deal_number,
             "scores": list(self.scores),
             "barrel": list(self.barrel),
-            "hand": [str(card) for card in self.hand],
+            "hand": [card.text for card in self.hand],
             "hand_sizes": list(self.hand_sizes),
             "bid": self.bid,
             "bidder": self.bidder,
             "passed": list(self.passed),
             "declarer": self.declarer,
             "contract": self.contract,
-            "talon": [str(card) for card in self.talon],
-            "received": None if self.received is None else str(self.received),
-            "given": [[str(card), seat] for card, seat in self.given],
-            "set_aside": [str(card) for card in self.set_aside],
-            "trick": [[seat, str(card)] for seat, card in self.trick],
+            "talon": [card.text for card in self.talon],
+            "received": None if self.received is None else self.received.text,
+            "given": [[card.text, seat] for card, seat in self.given],
+            "set_aside": [card.text for card in self.set_aside],
+            "trick": [[seat, card.text] for seat, card in self.trick],
             "tricks": [
-                {"leader": t.leader, "cards": [str(card) for card in t.cards], "winner": t.winner}
+                {
+                    "leader": t.leader,
+                    "cards": [card.text for card in t.cards],
+                    "winner": t.winner,
+                }
                 for t in self.tricks
             ],
             "points_taken": list(self.points_taken),
@@ -245,15 +248,18 @@ class Observation(View):
             "history": [[seat, str(action)] for seat, action in self.history],
             "legal_actions": [str(action) for action in self.legal_actions],
         }
+        if with_rules:
+            data["rules"] = self.rules.to_dict()
+        return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Observation:
-        """The observation written by :meth:`to_dict` (raises ``KeyError``, ``TypeError`` or
-        ``ValueError`` on malformed data)."""
+    def from_dict(cls, data: dict[str, Any], rules: Rules | None = None) -> Observation:
+        """The observation written by :meth:`to_dict`, with ``rules`` when they were left out
+        (raises ``KeyError``, ``TypeError`` or ``ValueError`` on malformed data)."""
         card = Card.parse
         return cls.from_fields(
             seat=int(data["seat"]),
-            rules=Rules.from_dict(data["rules"]),
+            rules=rules if rules is not None else Rules.from_dict(data["rules"]),
             phase=Phase(data["phase"]),
             current_player=_optional_int(data["current_player"]),
             dealer=int(data["dealer"]),

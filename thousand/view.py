@@ -1,27 +1,49 @@
 """Frozen values whose fields are computed on first read.
 
 An observation is made at every decision, but most bots read only a few of its fields. A
-:class:`View` costs almost nothing to make: each field is a ``functools.cached_property``
-computed from a private source the first time it is read, then kept. Equality, hashing and the
-text form use every field, so a view behaves like any other frozen value.
+:class:`View` costs almost nothing to make: each field is a :class:`field`, computed from a
+private source the first time it is read, then kept. Equality, hashing and the text form use
+every field, so a view behaves like any other frozen value.
 """
 
 from __future__ import annotations
 
-from functools import cached_property
-from typing import Any, ClassVar, TypeVar
+from collections.abc import Callable
+from typing import Any, ClassVar, Generic, TypeVar, overload
 
 import attrs
 
 from thousand.errors import SeatError
 
-__all__ = ["View"]
+__all__ = ["View", "field"]
 
 V = TypeVar("V", bound="View")
+T = TypeVar("T")
+
+
+class field(Generic[T]):
+    """A view's field: computed by the decorated method on first read, then kept."""
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    @overload
+    def __get__(self, view: None, owner: type) -> field[T]: ...
+
+    @overload
+    def __get__(self, view: object, owner: type) -> T: ...
+
+    def __get__(self, view: object, owner: type) -> field[T] | T:
+        if view is None:
+            return self
+        value = view.__dict__[self.name] = self.compute(view)
+        return value
 
 
 class View:
-    """A frozen value: its public fields are the cached properties of the subclass."""
+    """A frozen value whose public fields are the subclass's :class:`field` attributes."""
 
     FIELDS: ClassVar[tuple[str, ...]] = ()
     """The field names, in the order the class defines them."""
@@ -31,19 +53,23 @@ class View:
         cls.FIELDS = tuple(
             name
             for name, value in vars(cls).items()
-            if isinstance(value, cached_property) and not name.startswith("_")
+            if isinstance(value, field) and not name.startswith("_")
         )
 
     @classmethod
     def seen_from(cls: type[V], state: Any, seat: int) -> V:
-        """The view of ``seat`` in ``state``, computed from the state as its fields are read."""
-        players = state.rules.players
-        if not 0 <= seat < players:
+        """The view of ``seat`` in ``state`` (a game state), computed from the state as its fields
+        are read; the legal actions of the seat to act are there from the start, since every
+        reader needs them."""
+        if not 0 <= seat < state.rules.players:
+            players = state.rules.players
             raise SeatError(f"seats at this table are 0 to {players - 1}, not {seat}")
-        view = cls.__new__(cls)
+        view = object.__new__(cls)
         fields = view.__dict__
         fields["_state"] = state
         fields["_seat"] = seat
+        if state.player == seat:
+            fields["legal_actions"] = state.legal_actions()
         return view
 
     @classmethod

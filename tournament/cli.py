@@ -11,8 +11,22 @@ from typing import Annotated, Any
 import attrs
 import typer
 
-from thousand import Rules, RulesError, ThousandError, bluff
+from thousand import (
+    FaultPolicy,
+    PlayerError,
+    Rules,
+    RulesError,
+    ThousandError,
+    available_bots,
+    bluff,
+    load_player,
+    play,
+)
+from tournament.checkbot import GAMES as CHECK_GAMES
+from tournament.checkbot import check_bot
 from tournament.demo import describe, random_match
+from tournament.matchlog import match_log
+from tournament.text import table_lines
 
 BLUFF = "1000?"
 """The name under which ``thousand rules`` shows the 1000? rules."""
@@ -89,15 +103,6 @@ def deck_summary(deck: Sequence[bluff.Card]) -> str:
     return f"{listed} ({len(deck)} cards)"
 
 
-def table_lines(rows: Sequence[Sequence[str]]) -> list[str]:
-    """Rows of cells as left-aligned columns."""
-    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
-    return [
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-        for row in rows
-    ]
-
-
 def thousand_lines(chosen: Mapping[str, Rules]) -> list[str]:
     """A table with a column per Thousand rules set and a row per field."""
     names = list(chosen)
@@ -172,6 +177,177 @@ def tournament(
         typer.echo(f"match {number + 1} (seed {seed + number}): {describe(result)}")
     summary = ", ".join(f"seat {seat} {count:g}" for seat, count in enumerate(wins))
     typer.echo(f"wins over {matches} match{'es' if matches > 1 else ''}: {summary}")
+
+
+GameOption = Annotated[
+    str,
+    typer.Option("--game", "-g", help="thousand, or bluff for 1000?."),
+]
+SeedOption = Annotated[int, typer.Option("--seed", help="Seeds the cards and the bots.")]
+TimeLimitOption = Annotated[
+    float | None,
+    typer.Option("--time-limit", min=0.001, help="Seconds a bot may take for one decision."),
+]
+IsolateOption = Annotated[
+    bool,
+    typer.Option("--isolate", help="Run Python bots in their own processes."),
+]
+LogDirOption = Annotated[
+    str | None,
+    typer.Option("--log-dir", help="Where external bots' error output is kept."),
+]
+
+
+@app.command()
+def bots() -> None:
+    """List every bot that can be named by its name, and where it comes from."""
+    rows = [["bot", "from", "about"]]
+    rows.extend([bot.name, bot.origin, bot.summary] for bot in available_bots())
+    typer.echo("\n".join(table_lines(rows)))
+    typer.echo(
+        "\nAny bot can also be named as package.module:Class, path/to/file.py:Class, "
+        "or cmd:<command> for an external program."
+    )
+
+
+@app.command()
+def match(
+    specs: Annotated[
+        list[str],
+        typer.Argument(metavar="SPEC...", help="One bot spec per seat, in seat order."),
+    ],
+    game: GameOption = "thousand",
+    rules_spec: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            "-r",
+            help="A preset or a rules JSON file; by default russian for 3 players, "
+            "polish-2p for 2, and the standard 1000? rules.",
+        ),
+    ] = None,
+    seed: SeedOption = 1,
+    deal: Annotated[
+        bool, typer.Option("--deal", help="Thousand: play one deal instead of a match.")
+    ] = False,
+    time_limit: TimeLimitOption = None,
+    on_fault: Annotated[
+        FaultPolicy, typer.Option("--on-fault", help="What a bot's fault leads to.")
+    ] = FaultPolicy.FORFEIT,
+    isolate: IsolateOption = False,
+    log_dir: LogDirOption = None,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Also save the match record to this file.")
+    ] = None,
+) -> None:
+    """Play one match among the given bots and print it deal by deal, action by action."""
+    try:
+        chosen = match_rules(game, rules_spec, len(specs))
+        outcome = play(
+            specs,
+            chosen,
+            seed=seed,
+            single_deal=deal,
+            time_limit=time_limit,
+            on_fault=on_fault,
+            isolate=isolate,
+            log_dir=log_dir,
+        )
+    except PlayerError as error:
+        raise fail(f"a bot failed and --on-fault raise stops the match: {error}") from None
+    except (ThousandError, ValueError) as error:
+        raise fail(str(error)) from None
+    typer.echo("\n".join(match_log(outcome)))
+    if record is not None:
+        record.write_text(outcome.record.to_json(), encoding="utf-8")
+        typer.echo(f"record saved to {record}")
+
+
+@app.command("check-bot")
+def check_bot_command(
+    spec: Annotated[str, typer.Argument(help="The bot to check, as a bot spec.")],
+    game: Annotated[
+        str | None,
+        typer.Option("--game", "-g", help="Check in this game only: thousand or bluff."),
+    ] = None,
+    decisions: Annotated[
+        int, typer.Option("--decisions", "-n", min=1, help="Decisions to ask per game.")
+    ] = 300,
+    seed: SeedOption = 1,
+    time_limit: Annotated[
+        float,
+        typer.Option("--time-limit", min=0.001, help="Seconds the bot may take per decision."),
+    ] = 1.0,
+    isolate: IsolateOption = False,
+    log_dir: LogDirOption = None,
+) -> None:
+    """Play a bot against random opponents in both games and report every fault it makes.
+
+    Exits with status 1 when the bot made any fault.
+    """
+    try:
+        games = [game_name(game)] if game is not None else list(CHECK_GAMES)
+        load_player(spec, isolate=isolate, log_dir=log_dir)
+        reports = [
+            check_bot(
+                spec,
+                name,
+                decisions=decisions,
+                seed=seed,
+                time_limit=time_limit,
+                isolate=isolate,
+                log_dir=log_dir,
+            )
+            for name in games
+        ]
+    except (ThousandError, ValueError) as error:
+        raise fail(str(error)) from None
+    faults = 0
+    for report in reports:
+        title = "1000?" if report.game == "bluff" else report.game
+        typer.echo(
+            f"{title}: {report.decisions} decisions in {report.matches} matches, "
+            f"{len(report.faults)} fault{'s' * (len(report.faults) != 1)}"
+        )
+        for fault in report.faults:
+            typer.echo(f"  {fault.status} at decision {fault.decision}: {fault.detail}")
+            typer.echo(
+                f"    it was shown: {json.dumps(fault.observation.to_dict(with_rules=False))}"
+            )
+        faults += len(report.faults)
+    if faults:
+        raise typer.Exit(code=1)
+    typer.echo(f"{spec}: no faults")
+
+
+def game_name(game: str) -> str:
+    """The game named on the command line (``1000?`` is accepted for ``bluff``)."""
+    name = "bluff" if game == BLUFF else game
+    if name not in CHECK_GAMES:
+        raise ThousandError(f"--game must be thousand or bluff, not {game!r}")
+    return name
+
+
+def match_rules(game: str, spec: str | None, players: int) -> Rules | bluff.Rules:
+    """The rules of a match among ``players`` bots."""
+    if game_name(game) == "bluff":
+        if spec is None:
+            return bluff.Rules(players=players)
+        path = Path(spec)
+        if not path.is_file():
+            raise RulesError(f"'{spec}' is not a 1000? rules JSON file")
+        try:
+            return bluff.Rules.from_json(path.read_text(encoding="utf-8"))
+        except RulesError as error:
+            raise RulesError(f"{spec}: {error}") from None
+    if spec is None:
+        spec = "polish-2p" if players == 2 else "russian"
+    chosen = load_rules(spec)
+    if chosen.players != players:
+        raise RulesError(
+            f"{spec} is played by {chosen.players} players, but {players} bots were given"
+        )
+    return chosen
 
 
 def main() -> None:

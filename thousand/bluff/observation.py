@@ -4,14 +4,13 @@ are computed when first read (see :mod:`thousand.view`), so taking an observatio
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any
 
 from thousand.bluff.actions import Action, Challenge, Hide, parse_action
 from thousand.bluff.cards import Card
 from thousand.bluff.rules import Rules
 from thousand.bluff.state import Phase, State, TableCard
-from thousand.view import View
+from thousand.view import View, field
 
 __all__ = ["Observation", "observe"]
 
@@ -22,55 +21,55 @@ class Observation(View):
     _state: State
     _seat: int
 
-    @cached_property
+    @field
     def seat(self) -> int:
         """The observing seat."""
         return self._seat
 
-    @cached_property
+    @field
     def rules(self) -> Rules:
         """The rules in force."""
         return self._state.rules
 
-    @cached_property
+    @field
     def phase(self) -> Phase:
         """What the player to act must do."""
         return self._state.phase
 
-    @cached_property
+    @field
     def current_player(self) -> int | None:
         """The seat to act, ``None`` once the game is over."""
         return self._state.current_player
 
-    @cached_property
+    @field
     def dealer(self) -> int:
         """The dealer's seat."""
         return self._state.origin.dealer
 
-    @cached_property
+    @field
     def hand(self) -> tuple[Card, ...]:
         """The observer's cards, lowest first."""
         state = self._state
         cards = state.kinds.cards
         return tuple(cards[kind] for kind in state.hand_kinds[self._seat])
 
-    @cached_property
+    @field
     def hand_sizes(self) -> tuple[int, ...]:
         """How many cards each seat holds."""
         return tuple(len(hand) for hand in self._state.hand_kinds)
 
-    @cached_property
+    @field
     def draw_pile_size(self) -> int:
         """Cards left to draw."""
         state = self._state
         return len(state.pile) - state.pile_position
 
-    @cached_property
+    @field
     def discard_pile_size(self) -> int:
         """Cards discarded since the last reshuffle."""
         return len(self._state.discards)
 
-    @cached_property
+    @field
     def table(self) -> tuple[TableCard, ...]:
         """The current climb, bottom first; a face-down card shows ``None`` unless it is the
         observer's own."""
@@ -93,7 +92,7 @@ class Observation(View):
             for position, (kind, owner, face_down, believed) in enumerate(state.table_entries)
         )
 
-    @cached_property
+    @field
     def must_start_with(self) -> tuple[Card, ...]:
         """After the observer lost a challenge: the cards just drawn, one of which starts the new
         climb; else empty."""
@@ -102,12 +101,12 @@ class Observation(View):
             return ()
         return tuple(state.kinds.cards[kind] for kind in state.restart_kinds or ())
 
-    @cached_property
+    @field
     def turns(self) -> int:
         """Actions taken so far."""
         return self._state.turns
 
-    @cached_property
+    @field
     def history(self) -> tuple[tuple[int, Action], ...]:
         """Every action so far; another seat's face-down card is ``hide ??`` unless a challenge
         revealed it."""
@@ -125,17 +124,17 @@ class Observation(View):
             for position, (actor, action) in enumerate(history)
         )
 
-    @cached_property
+    @field
     def legal_actions(self) -> tuple[Action, ...]:
         """The observer's legal actions (empty when it is not the observer's turn)."""
         state = self._state
         return state.legal_actions() if state.player == self._seat else ()
 
-    def to_dict(self) -> dict[str, Any]:
-        """The observation as plain JSON data: cards and actions in their text form."""
-        return {
+    def to_dict(self, *, with_rules: bool = True) -> dict[str, Any]:
+        """The observation as plain JSON data: cards and actions in their text form (the rules
+        left out when ``with_rules`` is false)."""
+        data: dict[str, Any] = {
             "seat": self.seat,
-            "rules": self.rules.to_dict(),
             "phase": self.phase.value,
             "current_player": self.current_player,
             "dealer": self.dealer,
@@ -157,16 +156,19 @@ class Observation(View):
             "history": [[seat, str(action)] for seat, action in self.history],
             "legal_actions": [str(action) for action in self.legal_actions],
         }
+        if with_rules:
+            data["rules"] = self.rules.to_dict()
+        return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Observation:
-        """The observation written by :meth:`to_dict` (raises ``KeyError``, ``TypeError`` or
-        ``ValueError`` on malformed data)."""
+    def from_dict(cls, data: dict[str, Any], rules: Rules | None = None) -> Observation:
+        """The observation written by :meth:`to_dict`, with ``rules`` when they were left out
+        (raises ``KeyError``, ``TypeError`` or ``ValueError`` on malformed data)."""
         card = Card.parse
         current = data["current_player"]
         return cls.from_fields(
             seat=int(data["seat"]),
-            rules=Rules.from_dict(data["rules"]),
+            rules=rules if rules is not None else Rules.from_dict(data["rules"]),
             phase=Phase(data["phase"]),
             current_player=None if current is None else int(current),
             dealer=int(data["dealer"]),

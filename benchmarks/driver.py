@@ -1,0 +1,95 @@
+"""Match driver overhead and external bot throughput.
+
+1. Random bots through ``thousand.play`` against the engine's raw loop (``legal_actions`` ->
+   ``rng.choice`` -> ``apply``, as in ``benchmarks/engine.py``), in alternating rounds so that
+   both see the same machine; prints each side's decisions/s and the driver's share.
+2. Whole matches in which every seat is an external random bot speaking the JSON-lines protocol
+   (``examples/external_bot.py`` in a process of its own per seat); prints decisions/s.
+
+    python benchmarks/driver.py [--seconds 2] [--rounds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from engine import games, speed
+
+from thousand import Rules, bluff, play
+from thousand.bots import RandomPlayer
+
+EXTERNAL_BOT = Path(__file__).resolve().parent.parent / "examples" / "external_bot.py"
+
+
+def rules_for(name: str) -> Rules | bluff.Rules:
+    if name.startswith("1000?-"):
+        return bluff.Rules(players=int(name.split("-")[1]))
+    return Rules.preset(name)
+
+
+def driver_speed(rules: Rules | bluff.Rules, seconds: float, first_seed: int) -> float:
+    """Decisions per second of random bots played by the driver."""
+    decisions = 0
+    seed = first_seed
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        players = [RandomPlayer() for _ in range(rules.players)]
+        decisions += sum(play(players, rules, seed=seed).decisions)
+        seed += 1
+    return decisions / (time.perf_counter() - began)
+
+
+def external_speed(rules: Rules | bluff.Rules, seconds: float) -> tuple[float, float, float]:
+    """With every seat an external random bot: decisions per second of play (from the first
+    request to the last answer), decisions per second overall (starting and stopping the
+    programs included), and milliseconds per match spent starting and stopping them."""
+    spec = f"cmd:{sys.executable} {EXTERNAL_BOT}"
+    decisions = matches = 0
+    deciding = 0.0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        outcome = play([spec] * rules.players, rules, seed=matches)
+        assert all(status.value == "ok" for status in outcome.statuses), outcome.faults
+        decisions += sum(outcome.decisions)
+        deciding += sum(outcome.think_time)
+        matches += 1
+    elapsed = time.perf_counter() - began
+    return decisions / deciding, decisions / elapsed, (elapsed - deciding) / matches * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds per game")
+    parser.add_argument("--game", action="append", help="russian, polish, polish-2p, 1000?-N")
+    args = parser.parse_args()
+    names = args.game or ["russian", "polish", "polish-2p", "1000?-4"]
+    table = games()
+    print(f"{'game':<10} {'engine/s':>10} {'driver/s':>10} {'share':>7}")
+    for name in names:
+        start, units = table[name] if name in table else table["1000?-4"]
+        rules = rules_for(name)
+        shares, raws, driven = [], [], []
+        for number in range(args.rounds):
+            raw, _ = speed(start, units, args.seconds)
+            through = driver_speed(rules, args.seconds, 1000 * number)
+            raws.append(raw)
+            driven.append(through)
+            shares.append(through / raw)
+        print(
+            f"{name:<10} {statistics.median(raws):>10,.0f} {statistics.median(driven):>10,.0f}"
+            f" {statistics.median(shares):>7.1%}"
+        )
+    print("\nexternal random bots in every seat")
+    print(f"{'game':<10} {'in play/s':>10} {'overall/s':>10} {'ms/match':>9}")
+    for name in names:
+        sustained, overall, startup = external_speed(rules_for(name), args.seconds * 2)
+        print(f"{name:<10} {sustained:>10,.0f} {overall:>10,.0f} {startup:>9.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+"""A bot in another process, using nothing but the Python standard library.
+
+It speaks the JSON-lines bot protocol (docs/bot-protocol.md) on stdin and stdout and plays
+either game: in a Thousand auction it passes, otherwise it picks a random legal action. Run it
+in a match with
+
+    thousand match "cmd:python examples/external_bot.py" random random
+"""
+
+import json
+import random
+import sys
+from typing import Any
+
+
+def choose(observation: dict[str, Any], rng: random.Random) -> str:
+    """Pick one of the legal actions (given as text) from the observation."""
+    legal: list[str] = observation["legal_actions"]
+    if observation["phase"] == "auction" and "pass" in legal:
+        return "pass"
+    return rng.choice(legal)
+
+
+def main() -> None:
+    rng = random.Random()
+    for line in sys.stdin:
+        message = json.loads(line)
+        kind = message["type"]
+        if kind == "hello":
+            rng.seed(message["seed"])
+            reply = {"type": "ready", "name": "external-example"}
+        elif kind == "act":
+            reply = {"type": "action", "action": choose(message["observation"], rng)}
+        else:
+            break
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""A bot program speaking the JSON-lines bot protocol that misbehaves on purpose.
+
+    python hostile_bot.py MODE [--after N] [--pids FILE] [--record FILE] [--marker TEXT]
+
+It answers the hello and the first ``N`` decisions with a random legal action, then does what
+MODE says (``ok`` plays on to the end). Standard library only, like any program a driver might
+be given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from typing import Any
+
+MODES = (
+    "ok",
+    "crash",
+    "half-hang",
+    "half-exit",
+    "silent",
+    "silent-hello",
+    "garbage",
+    "illegal",
+    "nonsense",
+    "error",
+    "wrong-message",
+    "spawn-hang",
+)
+
+ILLEGAL_CANDIDATES = {
+    "thousand": ("pass", "play AS", "bid 120", "take 1"),
+    "1000?": ("challenge", "believe", "pass", "play 1000"),
+}
+"""Action texts that parse in each game; at least one of them is illegal at any decision."""
+
+
+def send(message: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def note(path: str | None, line: str) -> None:
+    if path:
+        with open(path, "a", encoding="utf-8") as file:
+            file.write(line + "\n")
+
+
+def hang() -> None:
+    while True:
+        time.sleep(3600)
+
+
+def misbehave(mode: str, game: str, observation: dict[str, Any], pids: str | None) -> bool:
+    """Do what the mode says at the decision where it misbehaves; True when it answered."""
+    note(pids, "misbehaving")
+    if mode == "crash":
+        sys.exit(3)
+    if mode in ("half-hang", "half-exit"):
+        sys.stdout.write('{"type": "action", "act')
+        sys.stdout.flush()
+        if mode == "half-exit":
+            sys.exit(0)
+        hang()
+    if mode in ("silent", "spawn-hang"):
+        hang()
+    if mode == "garbage":
+        sys.stdout.write("this is not JSON\n")
+        sys.stdout.flush()
+        return True
+    if mode == "wrong-message":
+        send({"type": "ready"})
+        return True
+    if mode == "illegal":
+        legal = observation["legal_actions"]
+        text = next(text for text in ILLEGAL_CANDIDATES[game] if text not in legal)
+        send({"type": "action", "action": text})
+        return True
+    if mode == "nonsense":
+        send({"type": "action", "action": "dance a jig"})
+        return True
+    if mode == "error":
+        send({"type": "error", "message": "something went wrong in here"})
+        return True
+    return False
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode", choices=MODES)
+    parser.add_argument("--after", type=int, default=0)
+    parser.add_argument("--pids")
+    parser.add_argument("--record")
+    parser.add_argument("--marker", default="hostile-bot")
+    args = parser.parse_args()
+    note(args.pids, f"bot {os.getpid()}")
+    if args.mode == "spawn-hang":
+        child = subprocess.Popen(
+            [sys.executable, "-c", "import time; time.sleep(60)", args.marker],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+        )
+        note(args.pids, f"child {child.pid}")
+    sys.stderr.write(f"{args.marker}: started in mode {args.mode}\n")
+    sys.stderr.flush()
+    rng = random.Random()
+    game = "thousand"
+    decisions = 0
+    for line in sys.stdin:
+        note(args.record, line.rstrip("\n"))
+        message = json.loads(line)
+        if message["type"] == "hello":
+            if args.mode == "silent-hello":
+                note(args.pids, "misbehaving")
+                hang()
+            game = message["game"]
+            rng.seed(message["seed"])
+            send({"type": "ready"})
+        elif message["type"] == "act":
+            observation = message["observation"]
+            if decisions == args.after and args.mode != "ok":
+                answered = misbehave(args.mode, game, observation, args.pids)
+                decisions += 1
+                if answered:
+                    continue
+            decisions += 1
+            send({"type": "action", "action": rng.choice(observation["legal_actions"])})
+        else:
+            break
+    sys.stderr.write(f"{args.marker}: done after {decisions} decisions\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""Python bots named by ``file.py:Class`` specs in the tests, good and bad."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from thousand import SeatedPlayer
+
+
+class Cautious(SeatedPlayer):
+    """Plays one of the last two legal actions, chosen with its own generator."""
+
+    def act(self, observation: Any) -> object:
+        """One of the two last legal actions."""
+        return self.rng.choice(observation.legal_actions[-2:])
+
+
+class Chatty(SeatedPlayer):
+    """Plays a random legal action and prints a line about it on its standard output."""
+
+    def act(self, observation: Any) -> object:
+        """A random legal action, announced on stdout."""
+        action = self.rng.choice(observation.legal_actions)
+        print(f"chatty-bot plays {action}")
+        sys.stdout.flush()
+        return action
+
+
+class Texter(SeatedPlayer):
+    """Answers with the text of a legal action instead of the action itself."""
+
+    def act(self, observation: Any) -> object:
+        """The text of a random legal action."""
+        return str(self.rng.choice(observation.legal_actions))
+
+
+class NoAct:
+    """Has no act method at all."""
+
+    def play(self, observation: Any) -> object:
+        """Not the method a player needs."""
+        return observation.legal_actions[0]
+
+
+NOT_CALLABLE = 42
+"""Neither a class nor a function."""
+
+
+def make_nothing() -> object:
+    """A factory that makes something without an act method."""
+    return object()
+
+
+def make_cautious() -> Cautious:
+    """A factory function, allowed where a class is."""
+    return Cautious()
+
+
+class Flaky(SeatedPlayer):
+    """Plays random legal actions but raises at its third decision."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.decisions = 0
+
+    def act(self, observation: Any) -> object:
+        """A random legal action, except at the third decision."""
+        self.decisions += 1
+        if self.decisions == 3:
+            raise RuntimeError("flaky bot tripped")
+        return self.rng.choice(observation.legal_actions)

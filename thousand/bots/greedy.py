@@ -1,0 +1,31 @@
+"""The ``greedy`` bot: a fast rule-based player for both games.
+
+In Thousand it bids from a hand evaluation, gives away its weakest cards, fixes the contract the
+hand is worth and plays tricks by counting cards (:mod:`thousand.bots.thousand_strategy`). In 1000?
+it climbs with its cheapest card, bluffs when that is worth it and challenges from card counting
+(:mod:`thousand.bots.bluff_strategy`). Its only randomness comes from the generator given at the
+start, so the same seed gives the same decisions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from thousand import bluff
+from thousand.bots import bluff_strategy, thousand_strategy
+from thousand.observation import Observation
+from thousand.players import SeatedPlayer
+
+__all__ = ["GreedyPlayer"]
+
+
+class GreedyPlayer(SeatedPlayer):
+    """Plays either game by rules of thumb; tells the game from the observation it is given."""
+
+    def act(self, observation: Any) -> object:
+        """One of ``observation.legal_actions``, chosen by the strategy of the observed game."""
+        if isinstance(observation, Observation):
+            return thousand_strategy.choose(observation, self.rng)
+        if isinstance(observation, bluff.Observation):
+            return bluff_strategy.choose(observation)
+        raise TypeError(f"the greedy bot plays Thousand and 1000?, not {type(observation)}")

@@ -1,0 +1,646 @@
+"""The match driver: plays a match (or one Thousand deal) among any players, whatever they do.
+
+Each decision, the player to act receives its observation and answers with an action. A player
+that raises, runs out of time, or answers with anything but a legal action is at fault: the
+fault is recorded with the observation it was given, and the fault policy decides what follows
+(see :class:`FaultPolicy`).
+
+    >>> import thousand
+    >>> outcome = thousand.play(["greedy", "random", "random"], thousand.Rules.preset("russian"),
+    ...                         seed=1, single_deal=True)
+    >>> outcome.statuses
+    (<Status.OK: 'ok'>, <Status.OK: 'ok'>, <Status.OK: 'ok'>)
+    >>> thousand.replay(outcome.record) == thousand.replay(outcome.record)
+    True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import hashlib
+import random
+import signal
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from thousand import bluff
+from thousand.errors import BotFailure, BotTimeout, IllegalActionError, PlayerError, SeatError
+from thousand.games import BLUFF, THOUSAND, GameKind, game_of
+from thousand.layout import Layout
+from thousand.players import Player
+from thousand.record import Record
+from thousand.results import DealResult, MatchResult
+from thousand.rules import Rules
+
+__all__ = ["Fault", "FaultPolicy", "Outcome", "Status", "play", "player_seed"]
+
+AnyObservation = Any
+"""A :class:`thousand.Observation` or a :class:`thousand.bluff.Observation`."""
+
+
+class Status(enum.Enum):
+    """How a seat's player behaved in a match."""
+
+    OK = "ok"
+    """Every answer was a legal action in time."""
+    ILLEGAL = "illegal"
+    """It answered with something that is not a legal action."""
+    ERROR = "error"
+    """It raised an exception, or its program crashed or broke the protocol."""
+    TIMEOUT = "timeout"
+    """It ran past the time limit of a decision or the time quota of the match."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class FaultPolicy(enum.Enum):
+    """What the driver does when a player is at fault."""
+
+    FORFEIT = "forfeit"
+    """The match ends there and the faulty player loses it: ranked last, and in a single
+    Thousand deal it scores minus the larger of 120 and the contract (the others score 0)."""
+    SUBSTITUTE = "substitute"
+    """A random legal action is played in its place and the match goes on. A player that cannot
+    be asked again (its program died) is played for until the end."""
+    RAISE = "raise"
+    """:class:`~thousand.errors.PlayerError` is raised."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@attrs.frozen
+class Fault:
+    """One fault of a player."""
+
+    seat: int
+    status: Status
+    decision: int
+    """How many actions of the match (all seats counted) came before this one."""
+    detail: str
+    """What went wrong, in a sentence."""
+    observation: AnyObservation = attrs.field(eq=False, repr=False)
+    """What the player had been shown."""
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} ({self.status}) at decision {self.decision}: {self.detail}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fault as JSON data."""
+        return {
+            "seat": self.seat,
+            "status": self.status.value,
+            "decision": self.decision,
+            "detail": self.detail,
+            "observation": self.observation.to_dict(),
+        }
+
+
+@attrs.frozen
+class Outcome:
+    """What a match played by :func:`play` leaves behind."""
+
+    rules: Rules | bluff.Rules
+    players: tuple[str, ...]
+    """A name for each seat's player."""
+    record: Record | bluff.Record
+    """The record of everything played (up to the fault that ended a forfeited match); the
+    library's ``replay`` rebuilds the final state from it."""
+    result: DealResult | MatchResult | bluff.Result | None
+    """The game's own result; ``None`` when a forfeit ended the match early."""
+    scores: tuple[int, ...]
+    """Per seat: match scores (a match), deal scores (a single deal), or minus the cards left
+    in hand (1000?, where a forfeiting player counts every card of the deck)."""
+    places: tuple[int, ...]
+    """Per seat, 1 for the best; tied seats share a place (1, 1, 3)."""
+    statuses: tuple[Status, ...]
+    """Per seat: ``ok``, or the status of its first fault."""
+    faults: tuple[Fault, ...]
+    forfeited: int | None
+    """The seat that forfeited the match, if one did."""
+    decisions: tuple[int, ...]
+    """How many decisions each seat's player was asked for."""
+    substitutions: tuple[int, ...]
+    """How many actions the driver played for each seat."""
+    think_time: tuple[float, ...] = attrs.field(eq=False)
+    """Seconds each seat's player spent deciding."""
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats in first place."""
+        return tuple(seat for seat, place in enumerate(self.places) if place == 1)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The outcome as JSON data (the record in its own JSON form)."""
+        return {
+            "game": game_of(self.rules).name,
+            "players": list(self.players),
+            "scores": list(self.scores),
+            "places": list(self.places),
+            "statuses": [status.value for status in self.statuses],
+            "faults": [fault.to_dict() for fault in self.faults],
+            "forfeited": self.forfeited,
+            "decisions": list(self.decisions),
+            "substitutions": list(self.substitutions),
+            "think_time": list(self.think_time),
+            "record": self.record.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Outcome:
+        """The outcome written by :meth:`to_dict`; ``result`` is rebuilt by replaying the record.
+        Raises ``KeyError``, ``TypeError`` or ``ValueError`` on malformed data."""
+        game = _game_named(data["game"])
+        record = game.record_type.from_dict(data["record"])
+        final = _replay(game, record)
+        return cls(
+            rules=record.rules,
+            players=tuple(str(name) for name in data["players"]),
+            record=record,
+            result=final.result,
+            scores=tuple(int(score) for score in data["scores"]),
+            places=tuple(int(place) for place in data["places"]),
+            statuses=tuple(Status(status) for status in data["statuses"]),
+            faults=tuple(
+                Fault(
+                    int(fault["seat"]),
+                    Status(fault["status"]),
+                    int(fault["decision"]),
+                    str(fault["detail"]),
+                    game.observation_from_dict(fault["observation"]),
+                )
+                for fault in data["faults"]
+            ),
+            forfeited=None if data["forfeited"] is None else int(data["forfeited"]),
+            decisions=tuple(int(count) for count in data["decisions"]),
+            substitutions=tuple(int(count) for count in data["substitutions"]),
+            think_time=tuple(float(seconds) for seconds in data["think_time"]),
+        )
+
+
+def play(
+    players: Sequence[Player | str],
+    rules: Rules | bluff.Rules,
+    *,
+    seed: int,
+    single_deal: bool = False,
+    layout: Layout | bluff.Layout | None = None,
+    dealer: int | None = None,
+    time_limit: float | None = None,
+    time_quota: float | None = None,
+    on_fault: FaultPolicy | str = FaultPolicy.FORFEIT,
+    player_seeds: Sequence[int] | None = None,
+    isolate: bool = False,
+    log_dir: str | None = None,
+) -> Outcome:
+    """Play one match of either game among ``players`` and return its :class:`Outcome`.
+
+    Args:
+        players: one per seat, in seat order: :class:`~thousand.Player` objects, or bot specs
+            such as ``"greedy"`` or ``"cmd:./mybot"`` (see :func:`thousand.load_player`).
+        rules: :class:`thousand.Rules` or :class:`thousand.bluff.Rules`; the game follows.
+        seed: deals the cards (deal ``n`` of a Thousand match is
+            ``Layout.from_seed(players, seed, n)``) and seeds each player's generator.
+        single_deal: Thousand only: play one scored deal instead of a match to 1000.
+        layout: the first deal's cards, instead of dealing them from the seed.
+        dealer: the first dealer; by default drawn from the seed (seat 0 in a single deal).
+        time_limit: seconds a player may take for one decision.
+        time_quota: seconds a player may take over the whole match.
+        on_fault: ``forfeit`` (the default), ``substitute`` or ``raise``; see
+            :class:`FaultPolicy`.
+        player_seeds: the seed of each seat's generator, instead of deriving them from ``seed``.
+        isolate: run the Python bots given as specs in their own processes, speaking the
+            external bot protocol, so that they cannot reach hidden state.
+        log_dir: where external bots' error output is kept (see :mod:`thousand.external`).
+
+    A player is at fault when it raises, exceeds ``time_limit`` or ``time_quota``, or answers
+    with anything but one of ``observation.legal_actions``. In the main thread of a Unix
+    process a Python bot is interrupted at its limit; elsewhere its time is checked when it
+    answers.
+    """
+    game = game_of(rules)
+    if len(players) != rules.players:
+        raise SeatError(f"these rules seat {rules.players} players, but {len(players)} were given")
+    policy = FaultPolicy(on_fault)
+    if single_deal and game is not THOUSAND:
+        raise ValueError("single_deal is for Thousand; a 1000? game is already a single deal")
+    state = _start(game, rules, seed, single_deal, layout, dealer)
+    seeds = list(player_seeds) if player_seeds is not None else None
+    if seeds is not None and len(seeds) != rules.players:
+        raise SeatError(f"{len(seeds)} player seeds were given for {rules.players} seats")
+    names, bots = _seat_players(players, isolate, log_dir)
+    match = _Match(game, state, bots, names, policy, time_limit, time_quota, seed)
+    outcome: Outcome | None = None
+    try:
+        for seat, bot in enumerate(bots):
+            own_seed = seeds[seat] if seeds is not None else player_seed(seed, seat)
+            match.start(seat, bot, random.Random(own_seed))
+        outcome = match.run()
+        return outcome
+    finally:
+        for bot in bots:
+            end = getattr(bot, "end", None)
+            if end is not None:
+                with contextlib.suppress(Exception):
+                    end(outcome)
+
+
+def player_seed(seed: int, seat: int) -> int:
+    """The seed of a seat's own generator in a match played with ``seed``."""
+    digest = hashlib.blake2b(f"thousand player {seed} {seat}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def _actions_played(state: Any) -> int:
+    """How many actions the match has seen (every deal of a Thousand match counted)."""
+    return sum(len(deal.actions) for deal in getattr(state, "deals", ())) + len(state.actions)
+
+
+def _start(
+    game: GameKind,
+    rules: Rules | bluff.Rules,
+    seed: int,
+    single_deal: bool,
+    layout: Layout | bluff.Layout | None,
+    dealer: int | None,
+) -> Any:
+    if game is BLUFF:
+        assert isinstance(rules, bluff.Rules)
+        assert layout is None or isinstance(layout, bluff.Layout)
+        return bluff.new_game(rules, seed=seed, layout=layout, dealer=dealer or 0)
+    from thousand.game import new_deal, new_match
+
+    assert isinstance(rules, Rules)
+    assert layout is None or isinstance(layout, Layout)
+    if single_deal:
+        return new_deal(rules, seed=seed, layout=layout, dealer=dealer or 0)
+    return new_match(rules, seed=seed, layout=layout, dealer=dealer)
+
+
+def _seat_players(
+    players: Sequence[Player | str], isolate: bool, log_dir: str | None
+) -> tuple[tuple[str, ...], list[Player]]:
+    names: list[str] = []
+    bots: list[Player] = []
+    try:
+        for entry in players:
+            if isinstance(entry, str):
+                from thousand.specs import load_player
+
+                bots.append(load_player(entry, isolate=isolate, log_dir=log_dir)())
+                names.append(entry)
+            else:
+                bots.append(entry)
+                names.append(type(entry).__name__)
+    except BaseException:
+        for bot in bots:
+            end = getattr(bot, "end", None)
+            if end is not None:
+                end(None)
+        raise
+    return _distinct(names), bots
+
+
+def _distinct(names: list[str]) -> tuple[str, ...]:
+    """The names, later copies of a name numbered ``name#2``, ``name#3``... (skipping numbers
+    that are names already)."""
+    taken = set(names)
+    distinct: list[str] = []
+    for name in names:
+        if name in distinct:
+            number = 2
+            while f"{name}#{number}" in taken or f"{name}#{number}" in distinct:
+                number += 1
+            name = f"{name}#{number}"
+        distinct.append(name)
+    return tuple(distinct)
+
+
+def _game_named(name: str) -> GameKind:
+    from thousand.games import GAMES
+
+    if name not in GAMES:
+        raise ValueError(f"unknown game {name!r}; expected one of {', '.join(GAMES)}")
+    return GAMES[name]
+
+
+def _replay(game: GameKind, record: Any) -> Any:
+    if game is BLUFF:
+        return bluff.replay(record)
+    from thousand.record import replay
+
+    return replay(record)
+
+
+class _Alarm(BaseException):
+    """Raised inside a Python bot that ran out of time (not an ``Exception``, so that a bot's
+    own ``except Exception`` does not swallow it)."""
+
+
+def _ring(signum: int, frame: object) -> None:
+    raise _Alarm
+
+
+class _Match:
+    """One match in progress: the state, the players and the bookkeeping of their faults."""
+
+    def __init__(
+        self,
+        game: GameKind,
+        state: Any,
+        bots: list[Player],
+        names: tuple[str, ...],
+        policy: FaultPolicy,
+        time_limit: float | None,
+        time_quota: float | None,
+        seed: int,
+    ) -> None:
+        seats = len(bots)
+        self.game = game
+        self.state = state
+        self.bots = bots
+        self.names = names
+        self.policy = policy
+        self.time_limit = time_limit
+        self.time_quota = time_quota
+        self.seed = seed
+        self.substitute_rng: random.Random | None = None
+        self.faults: list[Fault] = []
+        self.gone = [False] * seats
+        self.decisions = [0] * seats
+        self.substitutions = [0] * seats
+        self.think_time = [0.0] * seats
+        self.forfeited: int | None = None
+        self.state_at_fault = state
+
+    def start(self, seat: int, bot: Player, rng: random.Random) -> None:
+        """Tell a player its seat; a player that fails here is played for all match long."""
+        start = getattr(bot, "start", None)
+        if start is None:
+            return
+        try:
+            start(seat, self.state.rules, rng)
+        except Exception as error:
+            status = Status.TIMEOUT if isinstance(error, BotTimeout) else Status.ERROR
+            self.gone[seat] = True
+            self.fault(seat, status, f"failed to start: {_describe(error)}")
+
+    def run(self) -> Outcome:
+        """Play until the game ends or a player forfeits."""
+        if self.forfeited is None:
+            if self.time_limit is None and self.time_quota is None:
+                self.play_untimed()
+            else:
+                self.play_timed()
+        return self.outcome()
+
+    def play_untimed(self) -> None:
+        """The loop without clocks beyond measuring think time."""
+        state = self.state
+        acts = [bot.act for bot in self.bots]
+        observe = self.game.observation_type.seen_from
+        gone = self.gone
+        decisions = self.decisions
+        think = self.think_time
+        clock = time.perf_counter
+        while state.player >= 0:
+            seat = state.player
+            if gone[seat]:
+                state = self.substitute(state, seat)
+                continue
+            observation = observe(state, seat)
+            decisions[seat] += 1
+            began = clock()
+            try:
+                action = acts[seat](observation)
+            except Exception as error:
+                think[seat] += clock() - began
+                state = self.handle_error(state, seat, observation, error)
+                if self.forfeited is not None:
+                    break
+                continue
+            think[seat] += clock() - began
+            try:
+                state = state.apply(action)
+            except Exception as error:
+                state = self.handle_illegal(state, seat, observation, action, error)
+                if self.forfeited is not None:
+                    break
+        self.state = state
+
+    def play_timed(self) -> None:
+        """The loop with a time limit per decision and/or a quota per match."""
+        state = self.state
+        observe = self.game.observation_type.seen_from
+        alarm = (
+            hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+        )
+        previous = signal.signal(signal.SIGALRM, _ring) if alarm else None
+        try:
+            while state.player >= 0:
+                seat = state.player
+                if self.gone[seat]:
+                    state = self.substitute(state, seat)
+                    continue
+                observation = observe(state, seat)
+                self.decisions[seat] += 1
+                answer = self.ask_timed(seat, observation, alarm)
+                if isinstance(answer, _Failed):
+                    state = self.handle_error(state, seat, observation, answer.error)
+                else:
+                    try:
+                        state = state.apply(answer)
+                    except Exception as error:
+                        state = self.handle_illegal(state, seat, observation, answer, error)
+                if self.forfeited is not None:
+                    break
+        finally:
+            if alarm:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous)
+        self.state = state
+
+    def ask_timed(self, seat: int, observation: AnyObservation, alarm: bool) -> Any:
+        """The player's answer within its time, or a :class:`_Failed` holding why not."""
+        allowed = float("inf") if self.time_limit is None else self.time_limit
+        if self.time_quota is not None:
+            allowed = min(allowed, self.time_quota - self.think_time[seat])
+        bot = self.bots[seat]
+        timed = getattr(bot, "act_within", None)
+        began = time.perf_counter()
+        try:
+            if timed is not None:
+                answer = timed(observation, allowed)
+            elif alarm:
+                try:
+                    signal.setitimer(signal.ITIMER_REAL, allowed)
+                    answer = bot.act(observation)
+                finally:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+            else:
+                answer = bot.act(observation)
+        except _Alarm:
+            answer = _Failed(BotTimeout(f"took more than {_seconds(allowed)}"))
+        except Exception as error:
+            answer = _Failed(error)
+        spent = time.perf_counter() - began
+        self.think_time[seat] += spent
+        if spent > allowed and not isinstance(answer, _Failed):
+            answer = _Failed(BotTimeout(f"took {_seconds(spent)}, more than {_seconds(allowed)}"))
+        quota = self.time_quota
+        if isinstance(answer, _Failed) and quota is not None and self.think_time[seat] >= quota:
+            self.gone[seat] = True
+            answer = _Failed(BotTimeout(f"used up its time quota of {_seconds(quota)}"))
+        return answer
+
+    def handle_error(
+        self, state: Any, seat: int, observation: AnyObservation, error: Exception
+    ) -> Any:
+        """A player that raised or ran out of time."""
+        status = Status.TIMEOUT if isinstance(error, BotTimeout) else Status.ERROR
+        if isinstance(error, BotFailure) and error.fatal:
+            self.gone[seat] = True
+        self.state_at_fault = state
+        self.fault(seat, status, _describe(error), observation)
+        return self.after_fault(state, seat)
+
+    def handle_illegal(
+        self, state: Any, seat: int, observation: AnyObservation, action: Any, error: Exception
+    ) -> Any:
+        """A player that answered with something that is not a legal action."""
+        if _is_legal(state, action):
+            raise error
+        detail = f"answered {_show(action)}, not one of its legal actions"
+        if isinstance(error, IllegalActionError):
+            detail += f" ({error.reason})"
+        self.state_at_fault = state
+        self.fault(seat, Status.ILLEGAL, detail, observation)
+        return self.after_fault(state, seat)
+
+    def fault(
+        self, seat: int, status: Status, detail: str, observation: AnyObservation = None
+    ) -> None:
+        """Record a fault and apply the policy (all but the substitution)."""
+        if observation is None:
+            observation = self.game.observation_type.seen_from(self.state, seat)
+        fault = Fault(seat, status, _actions_played(self.state_at_fault), detail, observation)
+        self.faults.append(fault)
+        if self.policy is FaultPolicy.RAISE:
+            raise PlayerError(fault)
+        if self.policy is FaultPolicy.FORFEIT and self.forfeited is None:
+            self.forfeited = seat
+
+    def after_fault(self, state: Any, seat: int) -> Any:
+        """The state after a fault: unchanged on a forfeit, else with a substitute action."""
+        if self.forfeited is not None:
+            return state
+        return self.substitute(state, seat)
+
+    def substitute(self, state: Any, seat: int) -> Any:
+        """Play a random legal action for the seat."""
+        self.substitutions[seat] += 1
+        if self.substitute_rng is None:
+            self.substitute_rng = random.Random(f"thousand substitute {self.seed}")
+        return state.apply(self.substitute_rng.choice(state.legal_actions()))
+
+    def outcome(self) -> Outcome:
+        """The match's outcome as it stands."""
+        state = self.state
+        statuses = [Status.OK] * len(self.bots)
+        for fault in reversed(self.faults):
+            statuses[fault.seat] = fault.status
+        scores, ranks = _standings(self.game, state, self.forfeited)
+        return Outcome(
+            rules=state.rules,
+            players=self.names,
+            record=self.game.record_type.from_state(state),
+            result=None if self.forfeited is not None else state.result,
+            scores=scores,
+            places=_places(ranks),
+            statuses=tuple(statuses),
+            faults=tuple(self.faults),
+            forfeited=self.forfeited,
+            decisions=tuple(self.decisions),
+            substitutions=tuple(self.substitutions),
+            think_time=tuple(self.think_time),
+        )
+
+
+@attrs.frozen
+class _Failed:
+    """A player's failure to answer, told apart from anything a player could return."""
+
+    error: Exception
+
+
+def _standings(
+    game: GameKind, state: Any, forfeited: int | None
+) -> tuple[tuple[int, ...], list[tuple[Any, ...]]]:
+    """Per seat, the score and a key that ranks seats (higher is better)."""
+    seats = range(state.rules.players)
+    if game is BLUFF:
+        sizes = [len(hand) for hand in state.hand_kinds]
+        if forfeited is not None:
+            sizes[forfeited] = len(state.rules.deck)
+        winners = state.result.winners if state.result is not None else ()
+        scores = tuple(-size for size in sizes)
+        keys = [(seat in winners, scores[seat]) for seat in seats]
+    elif state.origin.single_deal:
+        if forfeited is None:
+            scores = state.result.deal_scores
+        else:
+            contract = state.contract if state.contract is not None else 0
+            if state.declarer == forfeited or state.bidder == forfeited:
+                contract = max(contract, state.bid)
+            scores = tuple(-max(120, contract) if seat == forfeited else 0 for seat in seats)
+        keys = [(True, score) for score in scores]
+    else:
+        scores = state.scores if state.result is None else state.result.scores
+        winners = state.result.winners if state.result is not None else ()
+        keys = [(seat in winners, scores[seat]) for seat in seats]
+    ranked = [(seat != forfeited, *key) for seat, key in zip(seats, keys, strict=True)]
+    return tuple(scores), ranked
+
+
+def _places(keys: list[tuple[Any, ...]]) -> tuple[int, ...]:
+    """Competition places from ranking keys: 1 plus the number of seats strictly ahead."""
+    return tuple(1 + sum(other > key for other in keys) for key in keys)
+
+
+def _is_legal(state: Any, action: object) -> bool:
+    """Whether an answer is a legal action; any trouble comparing it means it is not."""
+    try:
+        return bool(state.is_legal(action))
+    except Exception:
+        return False
+
+
+def _describe(error: BaseException) -> str:
+    try:
+        text = str(error) or type(error).__name__
+    except Exception:
+        text = type(error).__name__
+    text = " / ".join(line.strip() for line in text.splitlines() if line.strip())
+    if isinstance(error, BotFailure):
+        return text
+    return f"raised {type(error).__name__}: {text}"
+
+
+def _show(value: object) -> str:
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"a {type(value).__name__} that cannot be shown"
+    if isinstance(value, str):
+        text += " (text, not an action)"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.3f} s"

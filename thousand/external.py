@@ -1,0 +1,333 @@
+"""External bots: a program in any language, spoken to over JSON lines on its stdin and stdout.
+
+The protocol is described in ``docs/bot-protocol.md``. One process serves one match: it is
+started when the match starts, told the end, and then stopped — killed with everything it started
+if it does not exit by itself. Whatever it writes on stderr is appended to a log file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import re
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn, cast
+
+from thousand.errors import BotCrash, BotTimeout
+from thousand.games import GameKind, game_of
+
+if TYPE_CHECKING:
+    from thousand import bluff
+    from thousand.driver import Outcome
+    from thousand.rules import Rules
+
+__all__ = ["PROTOCOL", "ExternalPlayer", "serve_command"]
+
+PROTOCOL = 1
+"""The version of the bot protocol spoken here."""
+
+STARTUP_TIMEOUT = 10.0
+"""Seconds a program may take to answer the hello message."""
+REPLY_TIMEOUT = 60.0
+"""Seconds a program may take for a decision when the match sets no time limit."""
+EXIT_GRACE = 1.0
+"""Seconds a program is given to exit by itself after the end of a match."""
+
+
+def serve_command(spec: str) -> list[str]:
+    """The command that runs the Python bot ``spec`` in its own process (``--isolate``)."""
+    return [sys.executable, "-m", "thousand.serve", spec]
+
+
+class ExternalPlayer:
+    """A player in another process, started for one match (a :class:`~thousand.Player`).
+
+    Args:
+        command: the program and its arguments.
+        name: how logs name the bot; by default the program's name.
+        log_dir: where ``<name>-seat<N>.log`` collects the program's stderr; by default
+            ``<temporary directory>/thousand-bots``.
+        cwd: the program's working directory; by default the current one.
+    """
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        name: str | None = None,
+        log_dir: str | None = None,
+        cwd: str | None = None,
+    ) -> None:
+        self.command = list(command)
+        self.name = name or Path(self.command[0]).name
+        directory = Path(log_dir) if log_dir else Path(tempfile.gettempdir()) / "thousand-bots"
+        self.slug = re.sub(r"[^A-Za-z0-9._-]+", "_", self.name).strip("_")[:60] or "bot"
+        self.log_path = directory / f"{self.slug}.log"
+        """Where the program's error output goes: ``<name>-seat<N>.log`` once seated."""
+        self.cwd = cwd
+        self.process: subprocess.Popen[bytes] | None = None
+        self.game: GameKind | None = None
+        self._buffer = b""
+        self._broken: str | None = None
+
+    def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
+        """Start the program and greet it with the game, the rules, the seat and a seed."""
+        self.game = game_of(rules)
+        self.log_path = self.log_path.with_name(f"{self.slug}-seat{seat}.log")
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        with self.log_path.open("ab") as log:
+            log.write(f"--- {self.name}: seat {seat} of a {self.game.name} match\n".encode())
+            log.flush()
+            try:
+                self.process = subprocess.Popen(
+                    self.command,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=log,
+                    cwd=self.cwd,
+                    start_new_session=True,
+                    preexec_fn=_die_with_parent,
+                )
+            except OSError as error:
+                self._broken = f"could not start {self.command[0]}: {error.strerror or error}"
+                raise BotCrash(self._broken, fatal=True) from None
+        _WATCHDOG.guard(self.process.pid)
+        assert self.process.stdout is not None
+        assert self.process.stdin is not None
+        os.set_blocking(self.process.stdout.fileno(), False)
+        os.set_blocking(self.process.stdin.fileno(), False)
+        state = rng.getstate()
+        hello = {
+            "type": "hello",
+            "protocol": PROTOCOL,
+            "game": self.game.name,
+            "rules": rules.to_dict(),
+            "seat": seat,
+            "players": rules.players,
+            "seed": rng.getrandbits(63),
+            "random_state": _state_to_json(state),
+        }
+        reply = self._exchange(hello, STARTUP_TIMEOUT, "the hello")
+        if reply.get("type") != "ready":
+            self._fail(f"answered the hello with {_clip(reply)}, not a ready message")
+
+    def act(self, observation: Any) -> object:
+        """Ask the program for a decision (see :meth:`act_within`)."""
+        return self.act_within(observation, REPLY_TIMEOUT)
+
+    def act_within(self, observation: Any, seconds: float) -> object:
+        """Send the observation and read the action; the text of an action that does not parse
+        is returned as it is, for the driver to refuse."""
+        assert self.game is not None
+        reply = self._exchange(
+            {"type": "act", "observation": observation.to_dict(with_rules=False)},
+            min(seconds, REPLY_TIMEOUT),
+            "a decision",
+        )
+        kind = reply.get("type", "action")
+        if kind == "error":
+            raise BotCrash(f"reported an error: {_clip(str(reply.get('message', '')))}")
+        text = reply.get("action")
+        if kind != "action" or not isinstance(text, str):
+            self._fail(f"answered {_clip(reply)}, not an action message")
+        try:
+            return self.game.parse_action(text)
+        except ValueError:
+            return text
+
+    def end(self, outcome: Outcome | None) -> None:
+        """Tell the program the outcome (when there is one), then stop it."""
+        try:
+            if outcome is not None and self._broken is None and self.process is not None:
+                self._send({"type": "end", "outcome": outcome.to_dict()}, EXIT_GRACE)
+        except (BotCrash, BotTimeout):
+            pass
+        finally:
+            self.close()
+
+    def close(self, grace: float = EXIT_GRACE) -> None:
+        """Stop the program and everything it started, after ``grace`` seconds for it to exit by
+        itself; safe to call more than once."""
+        process = self.process
+        if process is None:
+            return
+        self.process = None
+        assert process.stdin is not None
+        assert process.stdout is not None
+        with contextlib.suppress(OSError):
+            process.stdin.close()
+        if grace > 0:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(grace)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        process.stdout.close()
+        _WATCHDOG.release(process.pid)
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+    def _exchange(self, message: dict[str, Any], seconds: float, what: str) -> dict[str, Any]:
+        """Send one message and read the one-line reply."""
+        deadline = time.monotonic() + seconds
+        self._send(message, seconds)
+        line = self._read_line(deadline, what)
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            self._fail(f"answered {_clip(line.decode(errors='replace'))}, which is not JSON")
+        if not isinstance(reply, dict):
+            self._fail(f"answered {_clip(reply)}, not a JSON object")
+        return cast(dict[str, Any], reply)
+
+    def _send(self, message: dict[str, Any], seconds: float) -> None:
+        if self._broken is not None:
+            raise BotCrash(self._broken, fatal=True)
+        assert self.process is not None
+        assert self.process.stdin is not None
+        data = memoryview(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+        stdin = self.process.stdin.fileno()
+        deadline = time.monotonic() + seconds
+        while data:
+            try:
+                written = os.write(stdin, data)
+            except BlockingIOError:
+                written = 0
+            except BrokenPipeError:
+                self._fail(f"exited ({self._exit_status()})")
+            data = data[written:]
+            if data:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not select.select([], [stdin], [], remaining)[1]:
+                    self._time_out("does not read its input")
+
+    def _read_line(self, deadline: float, what: str) -> bytes:
+        assert self.process is not None
+        assert self.process.stdout is not None
+        stdout = self.process.stdout.fileno()
+        while b"\n" not in self._buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([stdout], [], [], remaining)[0]:
+                partial = f" (it wrote {_clip(self._buffer.decode(errors='replace'))})"
+                self._time_out(f"did not answer {what} in time" + partial * bool(self._buffer))
+            try:
+                chunk = os.read(stdout, 65536)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                partial = f" after writing {_clip(self._buffer.decode(errors='replace'))}"
+                self._fail(f"exited ({self._exit_status()})" + partial * bool(self._buffer))
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line
+
+    def _exit_status(self) -> str:
+        assert self.process is not None
+        try:
+            code = self.process.wait(EXIT_GRACE)
+        except subprocess.TimeoutExpired:
+            return "closed its output"
+        text = f"exit code {code}" if code >= 0 else f"killed by signal {-code}"
+        return f"{text}; its error output is in {self.log_path}"
+
+    def _fail(self, reason: str) -> NoReturn:
+        self._broken = reason
+        self.close(grace=0)
+        raise BotCrash(reason, fatal=True)
+
+    def _time_out(self, reason: str) -> NoReturn:
+        self._broken = reason
+        self.close(grace=0)
+        raise BotTimeout(reason, fatal=True)
+
+
+class _Watchdog:
+    """One helper process per driver process that kills the process groups of running bots
+    if the driver dies without stopping them (killed, or crashed in C code)."""
+
+    CODE = (
+        "import os, signal, sys\n"
+        "groups = set()\n"
+        "for line in sys.stdin:\n"
+        "    sign, group = line[0], int(line[1:])\n"
+        "    (groups.add if sign == '+' else groups.discard)(group)\n"
+        "for group in groups:\n"
+        "    try:\n"
+        "        os.killpg(group, signal.SIGKILL)\n"
+        "    except OSError:\n"
+        "        pass\n"
+    )
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[bytes] | None = None
+        self.owner = 0
+
+    def guard(self, group: int) -> None:
+        """Kill this process group should the driver die."""
+        if self.process is None or self.owner != os.getpid() or self.process.poll() is not None:
+            self.owner = os.getpid()
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", self.CODE],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        self._tell(f"+{group}")
+
+    def release(self, group: int) -> None:
+        """The group is gone; forget it."""
+        if self.process is not None and self.owner == os.getpid():
+            self._tell(f"-{group}")
+
+    def _tell(self, line: str) -> None:
+        assert self.process is not None
+        assert self.process.stdin is not None
+        with contextlib.suppress(OSError):
+            self.process.stdin.write(line.encode() + b"\n")
+            self.process.stdin.flush()
+
+
+_WATCHDOG = _Watchdog()
+
+
+def _state_to_json(state: tuple[Any, ...]) -> list[Any]:
+    version, internal, gauss = state
+    return [version, list(internal), gauss]
+
+
+def _clip(value: object) -> str:
+    text = value if isinstance(value, str) else json.dumps(value)
+    text = text.strip()
+    return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
+def _die_with_parent() -> None:
+    """In the child, before the program starts: on Linux, be killed when the driver dies."""
+    if _PRCTL is not None:
+        _PRCTL(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def _find_prctl() -> Any:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _find_prctl()

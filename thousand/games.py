@@ -1,0 +1,57 @@
+"""The two games side by side, so that code serving players (the match driver, the external
+bot protocol) can treat either one alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from thousand import bluff
+from thousand.actions import ACTION_TYPES, parse_action
+from thousand.bluff.actions import ACTION_TYPES as BLUFF_ACTION_TYPES
+from thousand.errors import RulesError
+from thousand.observation import Observation
+from thousand.record import Record
+from thousand.rules import Rules
+
+__all__ = ["BLUFF", "GAMES", "THOUSAND", "GameKind", "game_of"]
+
+
+@attrs.frozen
+class GameKind:
+    """What tells one game from the other where players are concerned."""
+
+    name: str
+    """The game's name in the bot protocol: ``thousand`` or ``1000?``."""
+    rules_type: type[Rules] | type[bluff.Rules]
+    observation_type: type[Observation] | type[bluff.Observation]
+    parse_action: Callable[[str], Any]
+    action_types: tuple[type, ...]
+    record_type: type[Record] | type[bluff.Record]
+
+    def rules_from_dict(self, data: dict[str, Any]) -> Rules | bluff.Rules:
+        """This game's rules from their JSON data."""
+        return self.rules_type.from_dict(data)
+
+    def observation_from_dict(self, data: dict[str, Any], rules: object = None) -> Any:
+        """This game's observation from its JSON data, with ``rules`` when they were left out."""
+        return self.observation_type.from_dict(data, rules)  # type: ignore[arg-type]
+
+
+THOUSAND = GameKind("thousand", Rules, Observation, parse_action, ACTION_TYPES, Record)
+BLUFF = GameKind(
+    "1000?", bluff.Rules, bluff.Observation, bluff.parse_action, BLUFF_ACTION_TYPES, bluff.Record
+)
+GAMES = {game.name: game for game in (THOUSAND, BLUFF)}
+"""Both games by name."""
+
+
+def game_of(rules: object) -> GameKind:
+    """The game that ``rules`` configure."""
+    if isinstance(rules, Rules):
+        return THOUSAND
+    if isinstance(rules, bluff.Rules):
+        return BLUFF
+    raise RulesError(f"expected thousand.Rules or thousand.bluff.Rules, not {type(rules).__name__}")

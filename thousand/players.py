@@ -1,0 +1,55 @@
+"""The Player protocol: what a bot implements to play either game.
+
+A player only ever receives observations (what its seat may see) and answers with one of the
+legal actions listed in them. Two hooks are optional and called when present:
+
+* ``start(seat, rules, rng)`` before the first decision of a match: the player's seat, the rules in
+  force (:class:`thousand.Rules` or :class:`thousand.bluff.Rules`), and a ``random.Random`` seeded
+  for this player alone, so that the same seed gives the same decisions;
+* ``end(outcome)`` once the match is over, with its :class:`~thousand.driver.Outcome`, or with
+  ``None`` when the match was interrupted. Exceptions raised by ``end`` are ignored.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from thousand import bluff
+    from thousand.driver import Outcome
+    from thousand.rules import Rules
+
+__all__ = ["Player", "SeatedPlayer"]
+
+
+@runtime_checkable
+class Player(Protocol):
+    """A bot: given an observation, return one of ``observation.legal_actions``."""
+
+    def act(self, observation: Any) -> object:
+        """Choose an action for the observing seat, whose turn it is."""
+        ...
+
+
+class SeatedPlayer:
+    """A convenient base for bots: keeps the seat, rules and generator given at the start of a
+    match (``self.seat``, ``self.rules``, ``self.rng``) and does nothing at the end."""
+
+    seat: int = 0
+    rules: Rules | bluff.Rules | None = None
+    rng: random.Random = random.Random()
+    """This player's generator once the match starts; before, one shared by all players."""
+
+    def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
+        """Remember the seat, the rules and this player's own generator."""
+        self.seat = seat
+        self.rules = rules
+        self.rng = rng
+
+    def end(self, outcome: Outcome | None) -> None:
+        """Called when the match is over; nothing to do by default."""
+
+    def act(self, observation: Any) -> object:
+        """Choose an action; subclasses decide."""
+        raise NotImplementedError

@@ -1,0 +1,82 @@
+"""Serve a Python bot over the external bot protocol: ``python -m thousand.serve SPEC``.
+
+This is how ``--isolate`` runs a bot in its own process. The bot receives the same observations,
+the same generator and the same outcome as it would in the driver's process, so a match plays
+out identically either way.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from typing import IO, Any
+
+from thousand.driver import Outcome
+from thousand.errors import ThousandError
+from thousand.external import PROTOCOL
+from thousand.games import GAMES
+from thousand.specs import load_player
+
+__all__ = ["main", "serve"]
+
+
+def serve(spec: str, incoming: IO[str], outgoing: IO[str]) -> None:
+    """Answer the driver's messages on ``incoming`` until the end of the match."""
+    hello = json.loads(incoming.readline() or "null")
+    if not isinstance(hello, dict) or hello.get("type") != "hello":
+        raise ThousandError(f"expected a hello message, got {hello!r}")
+    if hello.get("protocol") != PROTOCOL:
+        raise ThousandError(f"protocol version {hello.get('protocol')} is not {PROTOCOL}")
+    game = GAMES[hello["game"]]
+    rules = game.rules_from_dict(hello["rules"])
+    rng = random.Random()
+    version, internal, gauss = hello["random_state"]
+    rng.setstate((version, tuple(internal), gauss))
+    player: Any = load_player(spec)()
+    start = getattr(player, "start", None)
+    if start is not None:
+        start(int(hello["seat"]), rules, rng)
+    _send(outgoing, {"type": "ready", "name": spec})
+    for line in incoming:
+        message = json.loads(line)
+        if message["type"] == "end":
+            end = getattr(player, "end", None)
+            if end is not None:
+                end(Outcome.from_dict(message["outcome"]))
+            return
+        observation = game.observation_from_dict(message["observation"], rules)
+        try:
+            action = player.act(observation)
+        except Exception as error:
+            _send(outgoing, {"type": "error", "message": f"{type(error).__name__}: {error}"})
+            continue
+        if not isinstance(action, game.action_types):
+            # Sent so that the driver refuses it, as it would refuse it in its own process.
+            action = f"{_show(action)} is not an action"
+        _send(outgoing, {"type": "action", "action": str(action)})
+
+
+def _show(value: object) -> str:
+    try:
+        return repr(value)[:60]
+    except Exception:
+        return type(value).__name__
+
+
+def _send(outgoing: IO[str], message: dict[str, Any]) -> None:
+    outgoing.write(json.dumps(message, separators=(",", ":")) + "\n")
+    outgoing.flush()
+
+
+def main() -> None:
+    """Serve the bot named on the command line over stdin and stdout."""
+    if len(sys.argv) != 2:
+        sys.exit("usage: python -m thousand.serve SPEC")
+    protocol_output = sys.stdout
+    sys.stdout = sys.stderr  # a bot's own prints go to the log, not into the protocol
+    serve(sys.argv[1], sys.stdin, protocol_output)
+
+
+if __name__ == "__main__":
+    main()

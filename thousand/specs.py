@@ -1,0 +1,192 @@
+"""Bot specs: one string names a bot wherever a bot is expected, in the API and on the command line.
+
+==========================  ==============================================================
+``greedy``, ``random``      a built-in bot
+``mybot``                   a bot installed under that name in the ``thousand.players``
+                            entry point group
+``package.module:Class``    a class (or any callable returning a player) in an importable
+                            module
+``path/to/file.py:Class``   a class in a Python file
+``cmd:<command line>``      an external program speaking the bot protocol
+                            (see :mod:`thousand.external`)
+==========================  ==============================================================
+
+    >>> make = load_player("random")
+    >>> make().act.__name__
+    'act'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import shlex
+import sys
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import attrs
+
+from thousand.bots import BUILTIN
+from thousand.errors import BotSpecError
+from thousand.players import Player
+
+__all__ = ["ENTRY_POINT_GROUP", "BotInfo", "available_bots", "load_player"]
+
+ENTRY_POINT_GROUP = "thousand.players"
+"""The entry point group where installed packages list their bots."""
+
+PlayerFactory = Callable[[], Player]
+"""Makes a fresh player for each match."""
+
+
+@attrs.frozen
+class BotInfo:
+    """A bot that can be named by a spec, and where it comes from."""
+
+    name: str
+    origin: str
+    """``built-in``, or the installed distribution that provides it."""
+    summary: str
+    """The first line of its documentation."""
+
+
+def available_bots() -> tuple[BotInfo, ...]:
+    """The built-in bots, then every bot installed through entry points, by name. An installed
+    bot that fails to load is listed with the reason."""
+    bots = [BotInfo(name, "built-in", _summary(cls)) for name, cls in BUILTIN.items()]
+    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda point: point.name):
+        dist = point.dist
+        origin = f"{dist.name} {dist.version}" if dist is not None else point.value
+        if point.name in BUILTIN:
+            summary = f"not usable: the name is taken by the built-in bot ({point.value})"
+        else:
+            try:
+                summary = _summary(point.load())
+            except Exception as error:
+                summary = f"not usable: {_one_line(error)}"
+        bots.append(BotInfo(point.name, origin, summary))
+    return tuple(bots)
+
+
+def load_player(spec: str, *, isolate: bool = False, log_dir: str | None = None) -> PlayerFactory:
+    """What makes the player named by ``spec``, one fresh player per call.
+
+    With ``isolate`` a Python bot runs in its own process and is spoken to through the external
+    bot protocol, so that it cannot reach the driver's state; ``log_dir`` keeps external bots'
+    error output (see :class:`~thousand.external.ExternalPlayer`).
+
+    Raises:
+        BotSpecError: the spec names nothing that can be loaded, with the reason.
+    """
+    from thousand.external import ExternalPlayer, serve_command
+
+    spec = spec.strip()
+    if spec.startswith("cmd:"):
+        try:
+            command = shlex.split(spec[4:])
+        except ValueError as error:
+            raise BotSpecError(
+                f"bot spec {spec!r}: cannot split the command line: {error}"
+            ) from None
+        if not command:
+            raise BotSpecError(f"bot spec {spec!r}: no command after 'cmd:'")
+        return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir)
+    factory = _python_factory(spec)
+    if isolate:
+        command = serve_command(spec)
+        return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir)
+    return factory
+
+
+def _python_factory(spec: str) -> PlayerFactory:
+    """The class or factory a Python bot spec names, checked to make players."""
+    if not spec:
+        raise BotSpecError("empty bot spec; try 'random', 'greedy' or see 'thousand bots'")
+    if ":" in spec:
+        where, _, attribute = spec.rpartition(":")
+        if not where or not attribute:
+            raise BotSpecError(f"bot spec {spec!r}: expected 'module:Class' or 'file.py:Class'")
+        module = _load_file(spec, where) if where.endswith(".py") else _import(spec, where)
+        try:
+            target = getattr(module, attribute)
+        except AttributeError:
+            raise BotSpecError(f"bot spec {spec!r}: {where} has no {attribute!r}") from None
+    elif spec in BUILTIN:
+        target = BUILTIN[spec]
+    else:
+        target = _entry_point(spec)
+    if not callable(target):
+        raise BotSpecError(f"bot spec {spec!r}: {target!r} is not a class or a function")
+    if isinstance(target, type) and not callable(getattr(target, "act", None)):
+        raise BotSpecError(f"bot spec {spec!r}: {target.__name__} has no act(observation) method")
+    return _checked(spec, target)
+
+
+def _checked(spec: str, make: Callable[[], object]) -> PlayerFactory:
+    def factory() -> Player:
+        player = make()
+        if not callable(getattr(player, "act", None)):
+            raise BotSpecError(f"bot spec {spec!r} made {player!r}, which has no act method")
+        return player  # type: ignore[return-value]
+
+    return factory
+
+
+def _import(spec: str, name: str) -> object:
+    try:
+        return importlib.import_module(name)
+    except Exception as error:
+        raise BotSpecError(f"bot spec {spec!r}: cannot import {name}: {_one_line(error)}") from None
+
+
+def _load_file(spec: str, path: str) -> object:
+    file = Path(path)
+    if not file.is_file():
+        raise BotSpecError(f"bot spec {spec!r}: no file {path}")
+    resolved = file.resolve()
+    name = "thousand_bot_" + hashlib.sha1(str(resolved).encode()).hexdigest()[:12]
+    if name in sys.modules:
+        return sys.modules[name]
+    location = importlib.util.spec_from_file_location(name, resolved)
+    if location is None or location.loader is None:
+        raise BotSpecError(f"bot spec {spec!r}: {path} cannot be loaded as Python")
+    module = importlib.util.module_from_spec(location)
+    sys.modules[name] = module
+    try:
+        location.loader.exec_module(module)
+    except Exception as error:
+        del sys.modules[name]
+        raise BotSpecError(
+            f"bot spec {spec!r}: {path} failed to load: {_one_line(error)}"
+        ) from None
+    return module
+
+
+def _entry_point(spec: str) -> object:
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        if point.name == spec:
+            try:
+                return point.load()
+            except Exception as error:
+                raise BotSpecError(
+                    f"bot {spec!r} (installed as {point.value}) failed to load: {_one_line(error)}"
+                ) from None
+    known = ", ".join(bot.name for bot in available_bots())
+    raise BotSpecError(
+        f"no bot named {spec!r}; known bots: {known} (or give 'module:Class', "
+        "'file.py:Class' or 'cmd:<command>')"
+    )
+
+
+def _one_line(error: Exception) -> str:
+    """An exception as one line: its type and the first line of its message."""
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
+
+
+def _summary(target: object) -> str:
+    doc = getattr(target, "__doc__", None) or ""
+    return doc.strip().splitlines()[0] if doc.strip() else ""

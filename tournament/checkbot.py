@@ -1,0 +1,75 @@
+"""``thousand check-bot``: play a bot against random opponents and collect every fault it makes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import attrs
+
+from thousand import Fault, Outcome, Rules, bluff, play
+
+__all__ = ["GAMES", "CheckReport", "check_bot"]
+
+GAMES: dict[str, Callable[[], Rules | bluff.Rules]] = {
+    "thousand": lambda: Rules.preset("russian"),
+    "bluff": lambda: bluff.Rules(players=4),
+}
+"""The games a bot is checked in, each with the rules it is checked under."""
+
+
+@attrs.frozen
+class CheckReport:
+    """How a bot fared in one game."""
+
+    game: str
+    matches: int
+    decisions: int
+    faults: tuple[Fault, ...]
+
+
+def check_bot(
+    spec: str,
+    game: str,
+    *,
+    decisions: int,
+    seed: int,
+    time_limit: float | None,
+    isolate: bool,
+    log_dir: str | None,
+    on_match: Callable[[Outcome], None] = lambda outcome: None,
+) -> CheckReport:
+    """Play matches with the bot in every seat in turn against random bots, the driver playing
+    for it after each fault, until it has taken ``decisions`` decisions."""
+    rules = GAMES[game]()
+    taken = 0
+    matches = 0
+    faults: list[Fault] = []
+    for match_seed, seat in _seatings(seed, rules.players):
+        if taken >= decisions:
+            break
+        players = ["random"] * rules.players
+        players[seat] = spec
+        outcome = play(
+            players,
+            rules,
+            seed=match_seed,
+            single_deal=game == "thousand",
+            time_limit=time_limit,
+            on_fault="substitute",
+            isolate=isolate,
+            log_dir=log_dir,
+        )
+        matches += 1
+        taken += outcome.decisions[seat]
+        faults.extend(fault for fault in outcome.faults if fault.seat == seat)
+        on_match(outcome)
+        if taken == 0 and outcome.substitutions[seat]:
+            break  # it failed before its first decision and will not be asked again
+    return CheckReport(game, matches, taken, tuple(faults))
+
+
+def _seatings(seed: int, seats: int) -> Iterator[tuple[int, int]]:
+    number = 0
+    while True:
+        yield seed + number, number % seats
+        number += 1

@@ -1,0 +1,103 @@
+"""A played match as readable text: every deal's cards, every action, every score."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from thousand import DealResult, MatchResult, Outcome, bluff, replay
+from thousand.record import Record
+from tournament.text import table_lines
+
+__all__ = ["match_log", "standings_lines"]
+
+
+def match_log(outcome: Outcome) -> list[str]:
+    """The whole match, deal by deal and action by action, then the standings."""
+    names = outcome.players
+    if isinstance(outcome.record, Record):
+        lines = _thousand_lines(outcome.record, names)
+    else:
+        lines = _bluff_lines(outcome.record, names)
+    return [*lines, "", *standings_lines(outcome)]
+
+
+def standings_lines(outcome: Outcome) -> list[str]:
+    """The final places, scores and statuses, then each fault."""
+    rows = [["place", "seat", "player", "score", "status"]]
+    for seat in sorted(range(len(outcome.players)), key=lambda seat: outcome.places[seat]):
+        rows.append(
+            [
+                str(outcome.places[seat]),
+                str(seat),
+                outcome.players[seat],
+                str(outcome.scores[seat]),
+                str(outcome.statuses[seat]),
+            ]
+        )
+    lines = table_lines(rows)
+    if outcome.forfeited is not None:
+        lines.append(f"{outcome.players[outcome.forfeited]} forfeited the match.")
+    lines.extend(f"fault: {outcome.players[fault.seat]}, {fault}" for fault in outcome.faults)
+    return lines
+
+
+def _thousand_lines(record: Record, names: Sequence[str]) -> list[str]:
+    final = replay(record)
+    finished = list(final.deals)
+    if isinstance(final.result, DealResult):
+        finished.append(final.result)
+    lines: list[str] = []
+    for number, deal in enumerate(record.deals):
+        result = finished[number] if number < len(finished) else None
+        dealer = result.dealer if result is not None else final.dealer
+        lines.append(f"Deal {number + 1}, dealt by {_who(dealer, names)}")
+        for seat, hand in enumerate(deal.layout.hands):
+            lines.append(f"  {_who(seat, names)} holds {_cards(hand)}")
+        for pile, cards in enumerate(deal.layout.talon):
+            label = "talon" if len(deal.layout.talon) == 1 else f"musik {pile + 1}"
+            lines.append(f"  {label}: {_cards(cards)}")
+        lines.extend(f"  {_who(seat, names)}: {action}" for seat, action in deal.actions)
+        if result is not None:
+            lines.append(f"  {_deal_summary(result, names)}")
+    if isinstance(final.result, MatchResult):
+        winners = " and ".join(_who(seat, names) for seat in final.result.winners)
+        lines.append(f"The match is won by {winners} after {final.result.deals} deals.")
+    return lines
+
+
+def _deal_summary(result: DealResult, names: Sequence[str]) -> str:
+    declarer = _who(result.declarer, names)
+    if result.conceded:
+        verdict = f"{declarer} conceded the bid of {result.bid}"
+    else:
+        made = "made" if result.made else "failed"
+        verdict = (
+            f"{declarer} {made} the contract of {result.contract} "
+            f"with {result.points[result.declarer]} points"
+        )
+    scores = " / ".join(str(score) for score in result.scores)
+    return f"{verdict}; scores {scores}"
+
+
+def _bluff_lines(record: bluff.Record, names: Sequence[str]) -> list[str]:
+    start = bluff.new_game(
+        record.rules, seed=record.seed, layout=record.layout, dealer=record.dealer
+    )
+    lines = [f"Dealt by {_who(record.dealer, names)}"]
+    for seat, hand in enumerate(start.hands):
+        lines.append(f"  {_who(seat, names)} holds {_cards(hand)}")
+    lines.extend(f"  {_who(seat, names)}: {action}" for seat, action in record.actions)
+    result = bluff.replay(record).result
+    if result is not None:
+        winners = " and ".join(_who(seat, names) for seat in result.winners)
+        ending = " (turn limit reached)" if result.adjudicated else ""
+        lines.append(f"The game is won by {winners} after {result.turns} turns{ending}.")
+    return lines
+
+
+def _who(seat: int, names: Sequence[str]) -> str:
+    return f"seat {seat} ({names[seat]})"
+
+
+def _cards(cards: Sequence[object]) -> str:
+    return " ".join(str(card) for card in cards) or "nothing"
