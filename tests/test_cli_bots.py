@@ -199,3 +199,28 @@ def test_installed_program_plays_a_match_and_fails_in_one_line() -> None:
     assert refused.returncode == 2
     assert refused.stderr.strip() == "error: bot spec 'nosuch.py:Bot': no file nosuch.py"
     assert "Traceback" not in refused.stderr
+
+
+def test_check_bot_keeps_to_the_games_a_bot_declares() -> None:
+    """A bot whose games attribute names Thousand only is checked in Thousand only."""
+    result = runner.invoke(app, ["check-bot", "tests/bots/python_bots.py:ThousandOnly", "-n", "20"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("thousand: ")
+    assert "1000?" not in result.output
+
+
+def test_isolated_spec_is_not_run_in_the_driver(tmp_path: Path) -> None:
+    """With isolation, a bot file is only looked for, not run, in the driver's process: code
+    that would fail on import here fails in the bot's own process, as a fault."""
+    bot = tmp_path / "bot.py"
+    bot.write_text("raise SystemExit('a bot that leaves when imported')\n")
+    factory = thousand.load_player(f"{bot}:Bot", isolate=True)
+    assert callable(factory)
+    outcome = thousand.play(
+        [f"{bot}:Bot", "random", "random"], thousand.Rules.preset("russian"), seed=1,
+        single_deal=True, isolate=True,
+    )  # fmt: skip
+    assert outcome.statuses[0] is thousand.Status.ERROR
+    assert outcome.forfeited == 0
+    with pytest.raises(thousand.BotSpecError, match="a bot that leaves when imported"):
+        thousand.load_player(f"{bot}:Bot")

@@ -24,7 +24,7 @@ import importlib.util
 import shlex
 import sys
 from collections.abc import Callable
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoints, entry_points
 from pathlib import Path
 
 import attrs
@@ -57,7 +57,7 @@ def available_bots() -> tuple[BotInfo, ...]:
     """The built-in bots, then every bot installed through entry points, by name. An installed
     bot that fails to load is listed with the reason."""
     bots = [BotInfo(name, "built-in", _summary(cls)) for name, cls in BUILTIN.items()]
-    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda point: point.name):
+    for point in sorted(_entry_points(), key=lambda point: point.name):
         dist = point.dist
         origin = f"{dist.name} {dist.version}" if dist is not None else point.value
         if point.name in BUILTIN:
@@ -94,11 +94,35 @@ def load_player(spec: str, *, isolate: bool = False, log_dir: str | None = None)
         if not command:
             raise BotSpecError(f"bot spec {spec!r}: no command after 'cmd:'")
         return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir)
-    factory = _python_factory(spec)
     if isolate:
+        _check_form(spec)
         command = serve_command(spec)
         return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir)
-    return factory
+    return _python_factory(spec)
+
+
+def _check_form(spec: str) -> None:
+    """Check, without running any of its code here, that a spec names something loadable."""
+    if not spec:
+        raise BotSpecError("empty bot spec; try 'random', 'greedy' or see 'thousand bots'")
+    if ":" in spec:
+        where, _, attribute = spec.rpartition(":")
+        if not where or not attribute:
+            raise BotSpecError(f"bot spec {spec!r}: expected 'module:Class' or 'file.py:Class'")
+        if where.endswith(".py"):
+            if not Path(where).is_file():
+                raise BotSpecError(f"bot spec {spec!r}: no file {where}")
+        elif _find_module(where) is None:
+            raise BotSpecError(f"bot spec {spec!r}: cannot import {where}: no such module")
+    elif spec not in BUILTIN and spec not in {point.name for point in _entry_points()}:
+        _entry_point(spec)
+
+
+def _find_module(name: str) -> object:
+    try:
+        return importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
 
 
 def _python_factory(spec: str) -> PlayerFactory:
@@ -138,7 +162,7 @@ def _checked(spec: str, make: Callable[[], object]) -> PlayerFactory:
 def _import(spec: str, name: str) -> object:
     try:
         return importlib.import_module(name)
-    except Exception as error:
+    except (Exception, SystemExit) as error:
         raise BotSpecError(f"bot spec {spec!r}: cannot import {name}: {_one_line(error)}") from None
 
 
@@ -157,7 +181,7 @@ def _load_file(spec: str, path: str) -> object:
     sys.modules[name] = module
     try:
         location.loader.exec_module(module)
-    except Exception as error:
+    except (Exception, SystemExit) as error:
         del sys.modules[name]
         raise BotSpecError(
             f"bot spec {spec!r}: {path} failed to load: {_one_line(error)}"
@@ -165,8 +189,12 @@ def _load_file(spec: str, path: str) -> object:
     return module
 
 
+def _entry_points() -> EntryPoints:
+    return entry_points(group=ENTRY_POINT_GROUP)
+
+
 def _entry_point(spec: str) -> object:
-    for point in entry_points(group=ENTRY_POINT_GROUP):
+    for point in _entry_points():
         if point.name == spec:
             try:
                 return point.load()
@@ -181,7 +209,7 @@ def _entry_point(spec: str) -> object:
     )
 
 
-def _one_line(error: Exception) -> str:
+def _one_line(error: BaseException) -> str:
     """An exception as one line: its type and the first line of its message."""
     lines = str(error).strip().splitlines()
     return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__

@@ -283,11 +283,18 @@ def check_bot_command(
 ) -> None:
     """Play a bot against random opponents in both games and report every fault it makes.
 
-    Exits with status 1 when the bot made any fault.
+    A bot with a games attribute, such as games = ("thousand",), is checked in those games
+    only (with --isolate, give --game instead). Exits with status 1 when the bot made any
+    fault.
     """
     try:
-        games = [game_name(game)] if game is not None else list(CHECK_GAMES)
-        load_player(spec, isolate=isolate, log_dir=log_dir)
+        if game is not None:
+            games = [game_name(game)]
+        elif isolate:
+            load_player(spec, isolate=True, log_dir=log_dir)
+            games = list(CHECK_GAMES)
+        else:
+            games = supported_games(spec)
         reports = [
             check_bot(
                 spec,
@@ -318,6 +325,18 @@ def check_bot_command(
     if faults:
         raise typer.Exit(code=1)
     typer.echo(f"{spec}: no faults")
+
+
+def supported_games(spec: str) -> list[str]:
+    """The games a bot declares it plays in its ``games`` attribute (both by default)."""
+    player = load_player(spec)()
+    declared = getattr(player, "games", None)
+    end = getattr(player, "end", None)
+    if end is not None:
+        end(None)
+    if declared is None:
+        return list(CHECK_GAMES)
+    return [name for name in CHECK_GAMES if (BLUFF if name == "bluff" else name) in declared]
 
 
 def game_name(game: str) -> str:

@@ -70,3 +70,13 @@ class Flaky(SeatedPlayer):
         if self.decisions == 3:
             raise RuntimeError("flaky bot tripped")
         return self.rng.choice(observation.legal_actions)
+
+
+class ThousandOnly(SeatedPlayer):
+    """Plays only Thousand, and says so in its games attribute."""
+
+    games = ("thousand",)
+
+    def act(self, observation: Any) -> object:
+        """A random legal action."""
+        return self.rng.choice(observation.legal_actions)
