@@ -68,12 +68,12 @@ STRONG = "AH TH KH QH AD TD KD"
 
 
 def test_weak_hand_passes():
-    state = deal([("AS TS KS AC TC KC QC"), STRONG, WEAK], "QD JH 9H")
+    state = deal(["AS TS KS AC TC KC QC", STRONG, WEAK], "QD JH 9H")
     assert greedy_choice(state) == Pass()
 
 
 def test_strong_hand_bids_the_least_it_may():
-    state = deal([("AS TS KS AC TC KC QC"), WEAK, STRONG], "QD JH 9H")
+    state = deal(["AS TS KS AC TC KC QC", WEAK, STRONG], "QD JH 9H")
     assert greedy_choice(state) == Bid(105)
 
 
@@ -141,6 +141,32 @@ def test_concedes_a_hopeless_hand():
 def test_plays_a_fair_hand_out():
     state = act(deal(FORCED, "9C JS TH"), "pass", "pass", "give 9S 0", "give 9C 2")
     assert greedy_choice(state) != Concede()
+
+
+ENDGAME = Layout(
+    hands=["9H AD QS JD AH TC JS", "TS QD TD 9C KH AS TH", "KD AC QC KS QH 9D KC"],
+    talon="JC JH 9S",
+)
+
+
+def test_bids_more_readily_when_defence_would_score_nothing():
+    """A fair hand passes, but bids on the barrel or locked near the target, where only the
+    bot's own contracts count."""
+    assert greedy_choice(new_deal(RUSSIAN, layout=ENDGAME)) == Pass()
+    on_barrel = new_deal(RUSSIAN, layout=ENDGAME, scores=[0, 0, 880])
+    assert greedy_choice(on_barrel) == Bid(105)
+    locked = new_deal(Rules.preset("polish"), layout=ENDGAME, scores=[0, 0, 850])
+    assert greedy_choice(locked) == Bid(110)
+
+
+def test_plays_for_the_win_on_the_barrel():
+    """On the barrel only a contract of 120 reaches 1000; below it, making it gains nothing."""
+    hands = ["KS 9C JS 9S TC QD TD", "JD AH AC KC TS KD 9D", "QS JC 9H JH QH TH AD"]
+    layout = Layout(hands=hands, talon="AS KH QC")
+    for scores, contract in (([0, 0, 0], 100), ([0, 880, 0], 120)):
+        state = new_deal(RUSSIAN, layout=layout, scores=scores)
+        state = act(state, "pass", "pass", "give 9D 0", "give JD 2")
+        assert greedy_choice(state) == Contract(contract)
 
 
 # Thousand: trick play -------------------------------------------------------------------------

@@ -60,7 +60,7 @@ _FINAL_SPREAD = 15.0
 _BID_CONFIDENCE = 0.8
 """The chance of making it that the bot wants before it bids: the forehand is held to the
 opening bid when everybody passes, so passing with a fair hand often pays."""
-_STUCK_CONFIDENCE = 0.55
+_STUCK_CONFIDENCE = 0.35
 """The same when defending scores nothing (on the barrel, or locked near the target): only the
 bot's own contracts count then."""
 _GIVE_WEIGHT = 0.3
