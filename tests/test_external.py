@@ -670,9 +670,16 @@ def test_an_isolated_bot_answering_text_is_at_fault(tmp_path: Path) -> None:
 
 
 def test_isolation_checks_the_spec_first() -> None:
-    """A bad spec is refused with BotSpecError even when isolated, before any process starts."""
-    with pytest.raises(BotSpecError, match="Missing"):
-        thousand.play([f"{PYTHON_BOTS}:Missing", "random", "random"], RUSSIAN, seed=1, isolate=True)
+    """An isolated spec is checked without running the bot's code in the driver: a missing file
+    is refused with BotSpecError before any process starts, while a class missing from an
+    existing file is found out in the bot's own process, as a fault."""
+    with pytest.raises(BotSpecError, match="no file"):
+        thousand.play(["missing/bot.py:Bot", "random", "random"], RUSSIAN, seed=1, isolate=True)
+    outcome = thousand.play(
+        [f"{PYTHON_BOTS}:Missing", "random", "random"], RUSSIAN, seed=1, isolate=True
+    )
+    assert outcome.statuses[0] is Status.ERROR
+    assert outcome.forfeited == 0
 
 
 # Specs ---------------------------------------------------------------------------------------

@@ -103,12 +103,9 @@ def load_player(spec: str, *, isolate: bool = False, log_dir: str | None = None)
 
 def _check_form(spec: str) -> None:
     """Check, without running any of its code here, that a spec names something loadable."""
-    if not spec:
-        raise BotSpecError("empty bot spec; try 'random', 'greedy' or see 'thousand bots'")
-    if ":" in spec:
-        where, _, attribute = spec.rpartition(":")
-        if not where or not attribute:
-            raise BotSpecError(f"bot spec {spec!r}: expected 'module:Class' or 'file.py:Class'")
+    location = _location(spec)
+    if location is not None:
+        where = location[0]
         if where.endswith(".py"):
             if not Path(where).is_file():
                 raise BotSpecError(f"bot spec {spec!r}: no file {where}")
@@ -116,6 +113,18 @@ def _check_form(spec: str) -> None:
             raise BotSpecError(f"bot spec {spec!r}: cannot import {where}: no such module")
     elif spec not in BUILTIN and spec not in {point.name for point in _entry_points()}:
         _entry_point(spec)
+
+
+def _location(spec: str) -> tuple[str, str] | None:
+    """A ``where:attribute`` spec split in two; ``None`` for a bot name."""
+    if not spec:
+        raise BotSpecError("empty bot spec; try 'random', 'greedy' or see 'thousand bots'")
+    if ":" not in spec:
+        return None
+    where, _, attribute = spec.rpartition(":")
+    if not where or not attribute:
+        raise BotSpecError(f"bot spec {spec!r}: expected 'module:Class' or 'file.py:Class'")
+    return where, attribute
 
 
 def _find_module(name: str) -> object:
@@ -127,12 +136,9 @@ def _find_module(name: str) -> object:
 
 def _python_factory(spec: str) -> PlayerFactory:
     """The class or factory a Python bot spec names, checked to make players."""
-    if not spec:
-        raise BotSpecError("empty bot spec; try 'random', 'greedy' or see 'thousand bots'")
-    if ":" in spec:
-        where, _, attribute = spec.rpartition(":")
-        if not where or not attribute:
-            raise BotSpecError(f"bot spec {spec!r}: expected 'module:Class' or 'file.py:Class'")
+    location = _location(spec)
+    if location is not None:
+        where, attribute = location
         module = _load_file(spec, where) if where.endswith(".py") else _import(spec, where)
         try:
             target = getattr(module, attribute)
