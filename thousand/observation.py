@@ -7,7 +7,7 @@ are computed when first read (see :mod:`thousand.view`), so taking an observatio
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
@@ -305,16 +305,16 @@ def observe(state: GameState, seat: int) -> Observation:
 def _tricks(state: GameState, plays: tuple[tuple[int, Action], ...]) -> tuple[Trick, ...]:
     """The finished tricks among the deal's plays: each trick's winner leads the next one."""
     players = state.rules.players
-    leaders = [plays[start][0] for start in range(0, len(plays), players)]
+    finished = len(plays) - len(plays) % players
     tricks = []
-    for number in range(len(plays) // players):
-        chunk = plays[number * players : (number + 1) * players]
-        cards = tuple(cast(Play, action).card for _, action in chunk)
-        if number + 1 < len(leaders):
-            winner = leaders[number + 1]
+    for start in range(0, finished, players):
+        chunk = plays[start : start + players]
+        cards = tuple([action.card for _, action in chunk if isinstance(action, Play)])
+        if start + players < len(plays):
+            winner = plays[start + players][0]
         elif state.phase is Phase.OVER:
             winner = chunk[trick_winner(tuple(card.index for card in cards), state.trump_suit)][0]
         else:
             winner = state.player
-        tricks.append(Trick(leaders[number], cards, winner))
+        tricks.append(Trick(chunk[0][0], cards, winner))
     return tuple(tricks)

@@ -112,17 +112,17 @@ class Observation(View):
         revealed it."""
         seat = self._seat
         history = self._state.actions
-        revealed = {
-            position - 1
-            for position, (_, action) in enumerate(history)
-            if isinstance(action, Challenge)
-        }
-        return tuple(
-            (actor, Hide(None))
-            if isinstance(action, Hide) and actor != seat and position not in revealed
-            else (actor, action)
-            for position, (actor, action) in enumerate(history)
-        )
+        shown = list(history)
+        last = len(history) - 1
+        for position, (actor, action) in enumerate(history):
+            # A face-down card is revealed by the challenge that answers it.
+            if (
+                isinstance(action, Hide)
+                and actor != seat
+                and not (position < last and isinstance(history[position + 1][1], Challenge))
+            ):
+                shown[position] = (actor, _FACE_DOWN)
+        return tuple(shown)
 
     @field
     def legal_actions(self) -> tuple[Action, ...]:
@@ -190,6 +190,10 @@ class Observation(View):
             history=tuple((int(seat), parse_action(text)) for seat, text in data["history"]),
             legal_actions=tuple(parse_action(text) for text in data["legal_actions"]),
         )
+
+
+_FACE_DOWN = Hide(None)
+"""Another seat's face-down card, as the observer sees it."""
 
 
 def observe(state: State, seat: int) -> Observation:
