@@ -404,13 +404,12 @@ class _Match:
         """The loop without clocks beyond measuring think time."""
         state = self.state
         acts = [bot.act for bot in self.bots]
-        observe = self.game.observation_type.seen_from
+        observe = self.game.observation_type.of_player
         gone = self.gone
         decisions = self.decisions
         think = self.think_time
         clock = time.perf_counter
-        while state.player >= 0:
-            seat = state.player
+        while (seat := state.player) >= 0:
             if gone[seat]:
                 state = self.substitute(state, seat)
                 continue
@@ -437,7 +436,7 @@ class _Match:
     def play_timed(self) -> None:
         """The loop with a time limit per decision and/or a quota per match."""
         state = self.state
-        observe = self.game.observation_type.seen_from
+        observe = self.game.observation_type.of_player
         alarm = (
             hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
         )

@@ -59,11 +59,16 @@ class View:
     @classmethod
     def seen_from(cls: type[V], state: Any, seat: int) -> V:
         """The view of ``seat`` in ``state`` (a game state), computed from the state as its fields
-        are read; the legal actions of the seat to act are there from the start, since every
-        reader needs them."""
+        are read."""
         if not 0 <= seat < state.rules.players:
             players = state.rules.players
             raise SeatError(f"seats at this table are 0 to {players - 1}, not {seat}")
+        return cls.of_player(state, seat)
+
+    @classmethod
+    def of_player(cls: type[V], state: Any, seat: int) -> V:
+        """:meth:`seen_from` for a seat known to exist. The legal actions of the seat to act are
+        there from the start, since every reader needs them."""
         view = object.__new__(cls)
         fields = view.__dict__
         fields["_state"] = state
