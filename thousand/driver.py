@@ -29,13 +29,23 @@ from typing import Any
 import attrs
 
 from thousand import bluff
-from thousand.errors import BotFailure, BotTimeout, IllegalActionError, PlayerError, SeatError
-from thousand.games import BLUFF, THOUSAND, GameKind, game_of
+from thousand.errors import (
+    BotFailure,
+    BotTimeout,
+    IllegalActionError,
+    LayoutError,
+    PlayerError,
+    RulesError,
+    SeatError,
+)
+from thousand.game import new_deal, new_match
+from thousand.games import BLUFF, GAMES, THOUSAND, GameKind, game_of
 from thousand.layout import Layout
 from thousand.players import Player
-from thousand.record import Record
+from thousand.record import Record, replay
 from thousand.results import DealResult, MatchResult
 from thousand.rules import Rules
+from thousand.specs import load_player
 
 __all__ = ["Fault", "FaultPolicy", "Outcome", "Status", "play", "player_seed"]
 
@@ -229,7 +239,7 @@ def play(
         raise SeatError(f"these rules seat {rules.players} players, but {len(players)} were given")
     policy = FaultPolicy(on_fault)
     if single_deal and game is not THOUSAND:
-        raise ValueError("single_deal is for Thousand; a 1000? game is already a single deal")
+        raise RulesError("single_deal is for Thousand; a 1000? game is already a single deal")
     state = _start(game, rules, seed, single_deal, layout, dealer)
     seeds = list(player_seeds) if player_seeds is not None else None
     if seeds is not None and len(seeds) != rules.players:
@@ -272,12 +282,12 @@ def _start(
 ) -> Any:
     if game is BLUFF:
         assert isinstance(rules, bluff.Rules)
-        assert layout is None or isinstance(layout, bluff.Layout)
+        if layout is not None and not isinstance(layout, bluff.Layout):
+            raise LayoutError("a 1000? game needs a thousand.bluff.Layout")
         return bluff.new_game(rules, seed=seed, layout=layout, dealer=dealer or 0)
-    from thousand.game import new_deal, new_match
-
     assert isinstance(rules, Rules)
-    assert layout is None or isinstance(layout, Layout)
+    if layout is not None and not isinstance(layout, Layout):
+        raise LayoutError("a Thousand deal needs a thousand.Layout")
     if single_deal:
         return new_deal(rules, seed=seed, layout=layout, dealer=dealer or 0)
     return new_match(rules, seed=seed, layout=layout, dealer=dealer)
@@ -291,8 +301,6 @@ def _seat_players(
     try:
         for entry in players:
             if isinstance(entry, str):
-                from thousand.specs import load_player
-
                 bots.append(load_player(entry, isolate=isolate, log_dir=log_dir)())
                 names.append(entry)
             else:
@@ -323,8 +331,6 @@ def _distinct(names: list[str]) -> tuple[str, ...]:
 
 
 def _game_named(name: str) -> GameKind:
-    from thousand.games import GAMES
-
     if name not in GAMES:
         raise ValueError(f"unknown game {name!r}; expected one of {', '.join(GAMES)}")
     return GAMES[name]
@@ -333,8 +339,6 @@ def _game_named(name: str) -> GameKind:
 def _replay(game: GameKind, record: Any) -> Any:
     if game is BLUFF:
         return bluff.replay(record)
-    from thousand.record import replay
-
     return replay(record)
 
 
@@ -377,7 +381,6 @@ class _Match:
         self.substitutions = [0] * seats
         self.think_time = [0.0] * seats
         self.forfeited: int | None = None
-        self.state_at_fault = state
 
     def start(self, seat: int, bot: Player, rng: random.Random) -> None:
         """Tell a player its seat; a player that fails here is played for all match long."""
@@ -389,7 +392,7 @@ class _Match:
         except Exception as error:
             status = Status.TIMEOUT if isinstance(error, BotTimeout) else Status.ERROR
             self.gone[seat] = True
-            self.fault(seat, status, f"failed to start: {_describe(error)}")
+            self.fault(self.state, seat, status, f"failed to start: {_describe(error)}")
 
     def run(self) -> Outcome:
         """Play until the game ends or a player forfeits."""
@@ -505,8 +508,7 @@ class _Match:
         status = Status.TIMEOUT if isinstance(error, BotTimeout) else Status.ERROR
         if isinstance(error, BotFailure) and error.fatal:
             self.gone[seat] = True
-        self.state_at_fault = state
-        self.fault(seat, status, _describe(error), observation)
+        self.fault(state, seat, status, _describe(error), observation)
         return self.after_fault(state, seat)
 
     def handle_illegal(
@@ -518,17 +520,21 @@ class _Match:
         detail = f"answered {_show(action)}, not one of its legal actions"
         if isinstance(error, IllegalActionError):
             detail += f" ({error.reason})"
-        self.state_at_fault = state
-        self.fault(seat, Status.ILLEGAL, detail, observation)
+        self.fault(state, seat, Status.ILLEGAL, detail, observation)
         return self.after_fault(state, seat)
 
     def fault(
-        self, seat: int, status: Status, detail: str, observation: AnyObservation = None
+        self,
+        state: Any,
+        seat: int,
+        status: Status,
+        detail: str,
+        observation: AnyObservation = None,
     ) -> None:
-        """Record a fault and apply the policy (all but the substitution)."""
+        """Record a fault made in ``state`` and apply the policy (all but the substitution)."""
         if observation is None:
-            observation = self.game.observation_type.seen_from(self.state, seat)
-        fault = Fault(seat, status, _actions_played(self.state_at_fault), detail, observation)
+            observation = self.game.observation_type.seen_from(state, seat)
+        fault = Fault(seat, status, _actions_played(state), detail, observation)
         self.faults.append(fault)
         if self.policy is FaultPolicy.RAISE:
             raise PlayerError(fault)
