@@ -908,3 +908,15 @@ def test_a_multiline_loading_error_gives_one_line(tmp_path: Path) -> None:
     with pytest.raises(BotSpecError) as caught:
         load_player(f"{tmp_path}/multiline.py:Bot")
     assert "\n" not in str(caught.value)
+
+
+def test_an_external_player_can_play_again_after_a_crash(tmp_path: Path) -> None:
+    """The same ExternalPlayer object starts a fresh program for each match: after a match in
+    which its program crashed, the next match plays normally."""
+    crashing = hostile(tmp_path, "crash", after=1)
+    player = ExternalPlayer(shlex.split(crashing.spec[4:]), name="again")
+    first = thousand.play([player, "random", "random"], RUSSIAN, seed=3, on_fault="substitute")
+    assert first.statuses[0] is Status.ERROR
+    player.command = [sys.executable, str(EXAMPLE)]
+    second = thousand.play([player, "random", "random"], RUSSIAN, seed=3, single_deal=True)
+    assert second.statuses == (Status.OK, Status.OK, Status.OK)

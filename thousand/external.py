@@ -88,6 +88,9 @@ class ExternalPlayer:
 
     def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
         """Start the program and greet it with the game, the rules, the seat and a seed."""
+        self.close()
+        self._buffer = b""
+        self._broken = None
         self.game = game_of(rules)
         self.log_path = self.log_path.with_name(f"{self.slug}-seat{seat}.log")
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
