@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import attrs
@@ -116,25 +117,25 @@ def test_rules_json_for_one_preset() -> None:
     assert Rules.from_dict(data["polish"]) == Rules.preset("polish")
 
 
-def test_tournament_demo_is_reproducible() -> None:
-    """thousand tournament plays seeded matches and prints the same results each time."""
-    first = runner.invoke(app, ["tournament", "--rules", "polish-2p", "-n", "2", "--seed", "4"])
-    second = runner.invoke(app, ["tournament", "--rules", "polish-2p", "-n", "2", "--seed", "4"])
-    assert first.exit_code == 0
+def test_tournament_is_reproducible() -> None:
+    """thousand tournament with the same seed prints the same standings, whatever the workers."""
+    arguments = ["tournament", "greedy", "random", "--rules", "polish-2p", "--deals", "5"]
+    first = runner.invoke(app, [*arguments, "--seed", "4", "--workers", "1"])
+    second = runner.invoke(app, [*arguments, "--seed", "4", "--workers", "2"])
+    assert first.exit_code == 0, first.output
     assert first.output == second.output
     lines = first.output.splitlines()
-    assert lines[0].startswith("match 1 (seed 4): seat ")
-    assert lines[1].startswith("match 2 (seed 5): seat ")
-    assert lines[-1].startswith("wins over 2 matches: seat 0 ")
+    assert lines[0].startswith("Thousand, 2 bots, 1 table of 2, 5 deals per table")
+    assert lines[2].split()[:4] == ["rank", "bot", "rating", "±"]
 
 
 def test_tournament_reads_a_rules_file(tmp_path: Path) -> None:
     """--rules accepts a JSON file of fields on top of a preset."""
     path = tmp_path / "house.json"
     path.write_text(json.dumps({"preset": "polish", "target": 600, "lock_threshold": 500}))
-    result = runner.invoke(app, ["tournament", "--rules", str(path)])
+    result = runner.invoke(app, ["tournament", "--rules", str(path), "--deals", "2"])
     assert result.exit_code == 0, result.output
-    assert "wins" in result.output
+    assert "rank  bot" in result.output
 
 
 @pytest.mark.parametrize(
@@ -169,17 +170,26 @@ def installed_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "tournament"]
 
 
-def test_installed_entry_point_runs_a_tournament() -> None:
-    """The real `thousand` program plays a match and exits 0."""
+def test_installed_entry_point_runs_the_default_tournament() -> None:
+    """The real `thousand tournament`, with no arguments, ranks the built-in bots with intervals
+    within 90 seconds."""
+    began = time.monotonic()
     result = subprocess.run(
-        [*installed_command(), "tournament", "--rules", "polish-2p", "--seed", "3"],
+        [*installed_command(), "tournament"],
         capture_output=True,
         text=True,
         check=False,
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("match 1 (seed 3): seat ")
+    assert time.monotonic() - began <= 90
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Thousand, 3 bots, 1 table of 3, 4000 deals per table")
+    assert lines[2].split()[:6] == ["rank", "bot", "rating", "±", "score/deal", "±"]
+    ranked = [line.split()[1] for line in lines[3:6]]
+    assert ranked[0] == "greedy"
+    assert set(ranked[1:]) == {"random", "random#2"}
+    assert "± is half the width of a 95% interval." in result.stdout
 
 
 def test_installed_entry_point_reports_errors_in_one_line() -> None:

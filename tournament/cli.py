@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -24,8 +25,11 @@ from thousand import (
 )
 from tournament.checkbot import GAMES as CHECK_GAMES
 from tournament.checkbot import check_bot
-from tournament.demo import describe, random_match
+from tournament.display import ProgressBar, standings_lines
+from tournament.journal import Journal
 from tournament.matchlog import match_log
+from tournament.runner import run_tournament, summary_document
+from tournament.setup import Options, configure, load_rules
 from tournament.text import table_lines
 
 BLUFF = "1000?"
@@ -44,21 +48,6 @@ def fail(message: str) -> typer.Exit:
     """Print a one-line error and return the exit to raise."""
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(code=2)
-
-
-def load_rules(spec: str, *, also: str = "") -> Rules:
-    """A preset name, or the path of a JSON file of rules fields (optionally with "preset").
-    ``also`` names further accepted words in the error message."""
-    if spec in Rules.preset_names():
-        return Rules.preset(spec)
-    path = Path(spec)
-    if not path.is_file():
-        names = ", ".join(Rules.preset_names())
-        raise RulesError(f"'{spec}' is neither a preset ({names}){also} nor a rules JSON file")
-    try:
-        return Rules.from_json(path.read_text(encoding="utf-8"))
-    except RulesError as error:
-        raise RulesError(f"{spec}: {error}") from None
 
 
 RulesOption = Annotated[
@@ -155,28 +144,114 @@ def rules(
 
 @app.command()
 def tournament(
-    rules_spec: RulesOption = "russian",
-    matches: Annotated[int, typer.Option("--matches", "-n", min=1, help="Matches to play.")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the first match.")] = 1,
+    specs: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[SPEC]...",
+            help="The bots, as bot specs; a spec given twice fields two copies. "
+            "Default: greedy random random.",
+            show_default=False,
+        ),
+    ] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="thousand (default), or bluff for 1000?.")
+    ] = None,
+    rules_spec: Annotated[
+        str | None,
+        typer.Option(
+            "--rules", "-r", help="A preset or a rules JSON file (default russian; 1000?: 4 seats)."
+        ),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-k", min=2, help="Seats per table.")
+    ] = None,
+    deals: Annotated[
+        int | None,
+        typer.Option(
+            "--deals", min=1, help="Deals per table, each under every seating (default 4000)."
+        ),
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option("--games", min=1, help="Whole matches or games per table, seats rotated."),
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seeds every deal and bot.")] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", "-w", min=1, help="Worker processes (default: the cores)."),
+    ] = None,
+    gauntlet: Annotated[
+        str | None,
+        typer.Option("--gauntlet", help="Play only the tables of this bot (by its name)."),
+    ] = None,
+    time_limit: Annotated[
+        float | None,
+        typer.Option("--time-limit", min=0.001, help="Seconds a bot may take for one decision."),
+    ] = None,
+    time_quota: Annotated[
+        float | None,
+        typer.Option("--time-quota", min=0.001, help="Seconds a bot may take per deal or match."),
+    ] = None,
+    on_fault: Annotated[
+        FaultPolicy | None,
+        typer.Option("--on-fault", help="What a bot's fault leads to (default forfeit)."),
+    ] = None,
+    isolate: Annotated[
+        bool | None,
+        typer.Option("--isolate/--no-isolate", help="Run Python bots in their own processes."),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Keep the journal and the results here.")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Continue the tournament kept in this folder.")
+    ] = None,
+    records: Annotated[
+        bool, typer.Option("--records", help="With --out: keep every match record too.")
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the summary as JSON instead of a table.")
+    ] = False,
+    log_dir: LogDirOption = None,
 ) -> None:
-    """Play matches between random players and print their results.
-
-    The players pick random legal actions, bidding and fixing contracts at the minimum.
-
-    Match i uses seed SEED+i for its deals and choices, so every run is reproducible.
-    """
+    """Rank bots: every table of bots plays the same deals under every seating, and the
+    standings give each bot a rating and a mean score with 95% intervals."""
+    options = Options(
+        specs=tuple(specs or ()),
+        game=game,
+        rules=rules_spec,
+        players=players,
+        deals=deals,
+        games=games,
+        seed=seed,
+        gauntlet=gauntlet,
+        time_limit=time_limit,
+        time_quota=time_quota,
+        on_fault=None if on_fault is None else on_fault.value,
+        isolate=isolate,
+    )
     try:
-        chosen = load_rules(rules_spec)
-    except ThousandError as error:
+        if out is not None and resume is not None:
+            raise ValueError("give --out for a new tournament or --resume for a kept one")
+        if records and out is None and resume is None:
+            raise ValueError("--records needs --out (where to keep them)")
+        saved = Journal.saved_config(resume) if resume is not None else None
+        config = configure(options, saved)
+        summary = run_tournament(
+            config,
+            workers=workers or os.cpu_count() or 1,
+            out=resume or out,
+            resume=resume is not None,
+            keep_records=records,
+            log_dir=log_dir,
+            progress=ProgressBar(),
+        )
+    except (ThousandError, ValueError) as error:
         raise fail(str(error)) from None
-    wins = [0.0] * chosen.players
-    for number in range(matches):
-        result = random_match(chosen, seed + number)
-        for seat in result.winners:
-            wins[seat] += 1 / len(result.winners)
-        typer.echo(f"match {number + 1} (seed {seed + number}): {describe(result)}")
-    summary = ", ".join(f"seat {seat} {count:g}" for seat, count in enumerate(wins))
-    typer.echo(f"wins over {matches} match{'es' if matches > 1 else ''}: {summary}")
+    if as_json:
+        typer.echo(json.dumps(summary_document(config, summary), indent=2, sort_keys=True))
+    else:
+        typer.echo("\n".join(standings_lines(config, summary)))
 
 
 GameOption = Annotated[

@@ -1,0 +1,82 @@
+"""Where units are played: in this process, or in local worker processes. A backend only has to
+play batches of units and hand back their results as batches finish, in any order; the results
+themselves never depend on where or in what order units were played.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+from collections.abc import Iterator, Sequence
+from typing import Protocol
+
+from tournament.schedule import Config, Unit
+from tournament.units import Played, play_batch
+
+__all__ = ["Backend", "InlineBackend", "ProcessBackend", "batches"]
+
+
+class Backend(Protocol):
+    """Plays batches of units somewhere."""
+
+    def run(
+        self,
+        config: Config,
+        batches: Sequence[Sequence[Unit]],
+        keep_records: bool,
+        log_dir: str | None,
+    ) -> Iterator[list[Played]]:
+        """Yield each batch's results as soon as the batch is finished."""
+        ...
+
+
+class InlineBackend:
+    """Plays every batch in the calling process, one after the other."""
+
+    def run(
+        self,
+        config: Config,
+        batches: Sequence[Sequence[Unit]],
+        keep_records: bool,
+        log_dir: str | None,
+    ) -> Iterator[list[Played]]:
+        """Yield each batch's results in turn."""
+        for batch in batches:
+            yield play_batch(config, batch, keep_records, log_dir)
+
+
+class ProcessBackend:
+    """Plays batches in a pool of local worker processes."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+
+    def run(
+        self,
+        config: Config,
+        batches: Sequence[Sequence[Unit]],
+        keep_records: bool,
+        log_dir: str | None,
+    ) -> Iterator[list[Played]]:
+        """Yield each batch's results as workers finish them."""
+        with concurrent.futures.ProcessPoolExecutor(self.workers) as pool:
+            pending = {
+                pool.submit(play_batch, config, list(batch), keep_records, log_dir)
+                for batch in batches
+            }
+            try:
+                while pending:
+                    done, pending = concurrent.futures.wait(
+                        pending, return_when=concurrent.futures.FIRST_COMPLETED
+                    )
+                    for future in done:
+                        yield future.result()
+            finally:
+                for future in pending:
+                    future.cancel()
+
+
+def batches(units: Sequence[Unit], workers: int) -> list[list[Unit]]:
+    """Units cut into batches: large enough to make handing them out cheap, small enough that
+    every worker gets many (for an even finish and frequent progress)."""
+    size = max(1, min(64, len(units) // (workers * 16)))
+    return [list(units[start : start + size]) for start in range(0, len(units), size)]

@@ -1,0 +1,98 @@
+"""What a person sees of a tournament: a progress bar while it runs, the standings at the end."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+from tournament.schedule import Config
+from tournament.stats import Summary
+from tournament.text import table_lines
+
+__all__ = ["ProgressBar", "standings_lines"]
+
+
+class ProgressBar:
+    """A one-line bar with the units done and the time left, redrawn in place on a terminal and
+    silent elsewhere."""
+
+    WIDTH = 30
+
+    def __init__(self, stream: TextIO = sys.stderr) -> None:
+        self.stream = stream
+        self.active = stream.isatty()
+        self.began = time.monotonic()
+        self.first: int | None = None
+        self.drawn = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.active:
+            return
+        now = time.monotonic()
+        if self.first is None:
+            self.first = done
+        if done < total and now - self.drawn < 0.1:
+            return
+        self.drawn = now
+        filled = self.WIDTH * done // max(total, 1)
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        played = done - self.first
+        if played and done < total:
+            left = (now - self.began) / played * (total - done)
+            eta = f"ETA {int(left) // 60}:{int(left) % 60:02d}"
+        else:
+            eta = "done" if done >= total else "ETA --:--"
+        self.stream.write(f"\r[{bar}] {done}/{total} units  {eta} ")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def standings_lines(config: Config, summary: Summary) -> list[str]:
+    """The final standings as a table, with a line saying what was played."""
+    unit = "deal" if config.format == "deals" else "match" if config.game == "thousand" else "game"
+    header = ["rank", "bot", "rating", "±", f"score/{unit}", "±", "units"]
+    if config.format == "games":
+        header.append("wins")
+    if config.game == "thousand":
+        header.append("contracts made")
+    header.append("faults")
+    rows = [header]
+    for standing in summary.standings:
+        row = [
+            str(standing.rank),
+            standing.name,
+            _value(standing.rating, "{:.0f}"),
+            _half(standing.rating_interval, "{:.0f}"),
+            _value(standing.mean_score, "{:+.1f}"),
+            _half(standing.score_interval, "{:.1f}"),
+            str(standing.units),
+        ]
+        if config.format == "games":
+            row.append(_value(standing.win_rate, "{:.0%}"))
+        if config.game == "thousand":
+            made = standing.contract_success
+            row.append("-" if made is None else f"{made:.0%} of {standing.contracts}")
+        faults = [f"{count} {status}" for status, count in standing.faults if count]
+        row.append(", ".join(faults) or "0")
+        rows.append(row)
+    game = "Thousand" if config.game == "thousand" else "1000?"
+    tables = len(config.tables())
+    about = (
+        f"{game}, {len(config.entrants)} bots, {tables} table{'s' * (tables != 1)} of "
+        f"{config.players}, {config.per_table} {unit}{'s' * (config.per_table != 1)} per table"
+        f"{' under every seating' if config.format == 'deals' else ', seats rotated'}, "
+        f"seed {config.seed}"
+    )
+    return [about, "", *table_lines(rows), "", "± is half the width of a 95% interval."]
+
+
+def _half(interval: tuple[float, float] | None, form: str) -> str:
+    if interval is None:
+        return "-"
+    return form.format((interval[1] - interval[0]) / 2)
+
+
+def _value(value: float | None, form: str) -> str:
+    return "-" if value is None else form.format(value)

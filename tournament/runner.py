@@ -1,0 +1,162 @@
+"""Running a tournament: the schedule, a backend to play it, the journal to survive a crash, and
+the statistics at the end."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tournament.backends import Backend, InlineBackend, ProcessBackend, batches
+from tournament.journal import Journal, TournamentDirError, write_text
+from tournament.results import UnitResult
+from tournament.schedule import Config
+from tournament.stats import Summary, summarize
+
+__all__ = ["Progress", "run_tournament", "summary_document"]
+
+Progress = Callable[[int, int], None]
+"""Told the number of finished units and the total after every batch."""
+
+FAULTS = ("illegal", "error", "timeout")
+SUMMARY = "summary.json"
+STANDINGS = "standings.csv"
+CROSSTABLE = "crosstable.csv"
+
+
+def run_tournament(
+    config: Config,
+    *,
+    workers: int = 1,
+    out: Path | None = None,
+    resume: bool = False,
+    keep_records: bool = False,
+    log_dir: str | None = None,
+    progress: Progress | None = None,
+    backend: Backend | None = None,
+) -> Summary:
+    """Play every unit of the schedule not already in the journal and return the summary.
+
+    With ``out`` the configuration, the journal and the outputs are kept in that directory;
+    ``resume`` continues the tournament kept there (its configuration must equal ``config``).
+    """
+    units = config.units()
+    finished: dict[str, UnitResult] = {}
+    journal: Journal | None = None
+    if out is not None:
+        if resume:
+            saved = Journal.saved_config(out)
+            changed = saved.differences(config)
+            if changed:
+                raise TournamentDirError(
+                    f"{out} holds a tournament with another configuration "
+                    f"(different {', '.join(changed)}); resume it without changing options"
+                )
+            finished = Journal.finished(out)
+            journal = Journal(out)
+        else:
+            journal = Journal.create(out, config)
+    if backend is None:
+        backend = InlineBackend() if workers <= 1 else ProcessBackend(workers)
+    todo = [unit for unit in units if unit.name not in finished]
+    if progress is not None:
+        progress(len(finished), len(units))
+    try:
+        for played in backend.run(config, batches(todo, max(workers, 1)), keep_records, log_dir):
+            if journal is not None:
+                journal.append((item.result, item.record) for item in played)
+            finished.update((item.result.unit, item.result) for item in played)
+            if progress is not None:
+                progress(len(finished), len(units))
+    finally:
+        if journal is not None:
+            journal.close()
+    summary = summarize(
+        [finished[unit.name] for unit in units],
+        [entrant.name for entrant in config.entrants],
+        format=config.format,
+        seed=config.seed,
+    )
+    if out is not None:
+        write_outputs(out, config, summary)
+    return summary
+
+
+def summary_document(config: Config, summary: Summary) -> dict[str, Any]:
+    """The machine-readable summary: the configuration and the statistics."""
+    return {"config": config.to_dict(), **summary.to_dict()}
+
+
+def write_outputs(out: Path, config: Config, summary: Summary) -> None:
+    """``summary.json``, ``standings.csv`` and ``crosstable.csv`` in the tournament directory."""
+    document = summary_document(config, summary)
+    write_text(out / SUMMARY, json.dumps(document, indent=2, sort_keys=True) + "\n")
+    write_text(out / STANDINGS, _csv(standing_rows(summary)))
+    write_text(out / CROSSTABLE, _csv(crosstable_rows(summary)))
+
+
+def standing_rows(summary: Summary) -> list[list[str]]:
+    """The standings as rows of text cells, a header first."""
+    rows = [
+        [
+            "rank",
+            "bot",
+            "rating",
+            "rating_low",
+            "rating_high",
+            "mean_score",
+            "score_low",
+            "score_high",
+            "units",
+            "win_rate",
+            "contracts_made",
+            "average_contract",
+            "illegal",
+            "error",
+            "timeout",
+        ]
+    ]
+    for standing in summary.standings:
+        rating = standing.rating_interval or (None, None)
+        score = standing.score_interval or (None, None)
+        faults = dict(standing.faults)
+        rows.append(
+            [
+                str(standing.rank),
+                standing.name,
+                _number(standing.rating),
+                _number(rating[0]),
+                _number(rating[1]),
+                _number(standing.mean_score),
+                _number(score[0]),
+                _number(score[1]),
+                str(standing.units),
+                _number(standing.win_rate),
+                _number(standing.contract_success),
+                _number(standing.average_contract),
+                *(str(faults.get(status, 0)) for status in FAULTS),
+            ]
+        )
+    return rows
+
+
+def crosstable_rows(summary: Summary) -> list[list[str]]:
+    """The crosstable as rows: the row bot's mean score minus the column bot's, where they met."""
+    names = list(summary.entrants)
+    rows = [["bot", *names]]
+    for name, row in zip(names, summary.crosstable, strict=True):
+        rows.append([name, *(_number(value) for value in row)])
+    return rows
+
+
+def _number(value: float | None) -> str:
+    return "" if value is None else f"{value:.6g}"
+
+
+def _csv(rows: list[list[str]]) -> str:
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows(rows)
+    return text.getvalue()

@@ -1,0 +1,210 @@
+"""The tournament's configuration and schedule: which entrants meet at which tables, in which
+seats, with which cards. Pure: the same configuration always gives the same units, with the
+same seeds, whatever runs them.
+
+A table is a set of ``players`` entrants. In the ``deals`` format every table plays the same
+``per_table`` deals, each under every seating of its entrants (a deal group); in the ``games``
+format it plays ``per_table`` whole matches (Thousand) or games (1000?), the seats rotated from
+one to the next and each rotation group dealt the same cards.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import itertools
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from thousand import Rules, RulesError, bluff
+
+__all__ = ["FORMATS", "GAMES", "Config", "Entrant", "Unit", "derive_seed", "entrants_of"]
+
+GAMES = ("thousand", "bluff")
+FORMATS = ("deals", "games")
+
+
+@attrs.frozen
+class Entrant:
+    """One competitor: a bot spec under a name unique in the tournament."""
+
+    name: str
+    spec: str
+
+
+def entrants_of(specs: Sequence[str]) -> tuple[Entrant, ...]:
+    """One entrant per spec; a spec given again is a distinct entrant (``random#2``)."""
+    seen: dict[str, int] = {}
+    entrants = []
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        name = spec if seen[spec] == 1 else f"{spec}#{seen[spec]}"
+        entrants.append(Entrant(name, spec))
+    return tuple(entrants)
+
+
+@attrs.frozen
+class Config:
+    """Everything that decides a tournament's results (how it is run, such as the number of
+    workers, does not)."""
+
+    game: str
+    rules: dict[str, Any] = attrs.field(eq=False)
+    """The rules as JSON data (compared through :attr:`rules_json`)."""
+    entrants: tuple[Entrant, ...]
+    players: int
+    """Seats per table."""
+    format: str
+    per_table: int
+    """Deals (``deals`` format) or matches/games (``games`` format) per table."""
+    seed: int
+    gauntlet: str | None = None
+    """The one entrant every table must include, if any."""
+    time_limit: float | None = None
+    time_quota: float | None = None
+    on_fault: str = "forfeit"
+    isolate: bool = False
+    rules_json: str = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "rules_json", _canonical(self.rules))
+        self.check()
+
+    def check(self) -> None:
+        """Refuse a configuration that cannot be played, with the reason."""
+        if self.game not in GAMES:
+            raise ValueError(f"the game must be thousand or bluff, not {self.game!r}")
+        if self.format not in FORMATS:
+            raise ValueError(f"the format must be deals or games, not {self.format!r}")
+        if self.players != self.rules_value().players:
+            raise RulesError(
+                f"these rules seat {self.rules_value().players} players, not {self.players}"
+            )
+        if len(self.entrants) < self.players:
+            raise ValueError(
+                f"{self.players}-player tables need at least {self.players} entrants, "
+                f"but {len(self.entrants)} were given (give a bot twice to field two copies)"
+            )
+        if self.per_table < 1:
+            raise ValueError("a table must play at least one deal or game")
+        names = [entrant.name for entrant in self.entrants]
+        if self.gauntlet is not None and self.gauntlet not in names:
+            raise ValueError(f"the gauntlet entrant {self.gauntlet!r} is not among {names}")
+
+    def rules_value(self) -> Rules | bluff.Rules:
+        """The rules as the game's own value."""
+        return _rules(self.game, self.rules_json)
+
+    @property
+    def single_deal(self) -> bool:
+        """Whether each unit is one scored Thousand deal."""
+        return self.game == "thousand" and self.format == "deals"
+
+    def tables(self) -> list[tuple[int, ...]]:
+        """Every set of entrants (by number) that meets at a table."""
+        tables = itertools.combinations(range(len(self.entrants)), self.players)
+        if self.gauntlet is None:
+            return list(tables)
+        names = [entrant.name for entrant in self.entrants]
+        candidate = names.index(self.gauntlet)
+        return [table for table in tables if candidate in table]
+
+    def units(self) -> list[Unit]:
+        """The whole schedule, in a fixed order."""
+        units = []
+        for number, table in enumerate(self.tables()):
+            if self.format == "deals":
+                for deal in range(self.per_table):
+                    seed = derive_seed(self.seed, "deal", deal)
+                    for order, seating in enumerate(itertools.permutations(table)):
+                        name = f"t{number}-d{deal}-s{order}"
+                        units.append(Unit(name, number, deal, seating, seed, 0))
+            else:
+                for game in range(self.per_table):
+                    group, turn = divmod(game, self.players)
+                    seating = table[turn:] + table[:turn]
+                    seed = derive_seed(self.seed, "game", group)
+                    units.append(Unit(f"t{number}-g{game}", number, group, seating, seed, None))
+        return units
+
+    def to_dict(self) -> dict[str, Any]:
+        """The configuration as JSON data."""
+        return {
+            "game": self.game,
+            "rules": self.rules,
+            "entrants": [{"name": e.name, "spec": e.spec} for e in self.entrants],
+            "players": self.players,
+            "format": self.format,
+            "per_table": self.per_table,
+            "seed": self.seed,
+            "gauntlet": self.gauntlet,
+            "time_limit": self.time_limit,
+            "time_quota": self.time_quota,
+            "on_fault": self.on_fault,
+            "isolate": self.isolate,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Config:
+        """The configuration written by :meth:`to_dict` (raises ``KeyError``, ``TypeError`` or
+        ``ValueError`` on malformed data)."""
+        return cls(
+            game=str(data["game"]),
+            rules=dict(data["rules"]),
+            entrants=tuple(Entrant(str(e["name"]), str(e["spec"])) for e in data["entrants"]),
+            players=int(data["players"]),
+            format=str(data["format"]),
+            per_table=int(data["per_table"]),
+            seed=int(data["seed"]),
+            gauntlet=None if data["gauntlet"] is None else str(data["gauntlet"]),
+            time_limit=None if data["time_limit"] is None else float(data["time_limit"]),
+            time_quota=None if data["time_quota"] is None else float(data["time_quota"]),
+            on_fault=str(data["on_fault"]),
+            isolate=bool(data["isolate"]),
+        )
+
+    def differences(self, other: Config) -> list[str]:
+        """The fields in which ``other`` differs from this configuration."""
+        mine, theirs = self.to_dict(), other.to_dict()
+        return [key for key in mine if _canonical(mine[key]) != _canonical(theirs[key])]
+
+
+@attrs.frozen
+class Unit:
+    """One scheduled deal, match or game."""
+
+    name: str
+    table: int
+    group: int
+    seating: tuple[int, ...]
+    """The entrant (by number) in each seat."""
+    seed: int
+    """Deals the cards: the same for every unit of a group."""
+    dealer: int | None
+    """The first dealer; ``None`` to draw it from the seed."""
+
+    def player_seeds(self, tournament_seed: int) -> list[int]:
+        """Each seat's generator seed, from the tournament seed, the unit and the seat."""
+        return [
+            derive_seed(tournament_seed, "player", self.name, seat)
+            for seat in range(len(self.seating))
+        ]
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A 63-bit seed drawn from the tournament seed and what the seed is for."""
+    text = ":".join(str(part) for part in (seed, *parts))
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
+
+
+@functools.lru_cache(maxsize=8)
+def _rules(game: str, rules_json: str) -> Rules | bluff.Rules:
+    data = json.loads(rules_json)
+    return bluff.Rules.from_dict(data) if game == "bluff" else Rules.from_dict(data)
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)

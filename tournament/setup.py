@@ -1,0 +1,167 @@
+"""From command-line options to a tournament configuration, for a new tournament or one being
+resumed (where any option given must agree with the saved configuration)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from thousand import Rules, RulesError, bluff, load_player
+from tournament.schedule import Config, entrants_of
+
+__all__ = ["DEFAULT_BOTS", "DEFAULT_PER_TABLE", "Options", "configure", "load_rules"]
+
+DEFAULT_BOTS = ("greedy", "random", "random")
+"""The entrants when none are given: the built-in bots, random twice to fill a table of three."""
+DEFAULT_PER_TABLE = {"deals": 4000, "games": 30}
+"""Deals or games per table when not given."""
+
+
+@attrs.frozen
+class Options:
+    """What the command line said; ``None`` where an option was not given."""
+
+    specs: tuple[str, ...] = ()
+    game: str | None = None
+    rules: str | None = None
+    players: int | None = None
+    deals: int | None = None
+    games: int | None = None
+    seed: int | None = None
+    gauntlet: str | None = None
+    time_limit: float | None = None
+    time_quota: float | None = None
+    on_fault: str | None = None
+    isolate: bool | None = None
+
+
+def configure(options: Options, saved: Config | None = None) -> Config:
+    """The configuration the options describe; on resume, the saved one, checked against every
+    option given. Raises ``ValueError`` (or a library error) with a one-line reason."""
+    if saved is not None:
+        return _agree(options, saved)
+    game = options.game or "thousand"
+    if game == "1000?":
+        game = "bluff"
+    if game not in ("thousand", "bluff"):
+        raise ValueError(f"--game must be thousand or bluff, not {game!r}")
+    if options.deals is not None and options.games is not None:
+        raise ValueError("give --deals or --games, not both")
+    specs = options.specs or DEFAULT_BOTS
+    for spec in dict.fromkeys(specs):
+        load_player(spec, isolate=bool(options.isolate))
+    rules = _rules(game, options.rules, options.players, len(specs))
+    if options.games is not None:
+        format_, per_table = "games", options.games
+    elif options.deals is not None:
+        format_, per_table = "deals", options.deals
+    else:
+        format_ = "deals" if game == "thousand" else "games"
+        per_table = DEFAULT_PER_TABLE[format_]
+    return Config(
+        game=game,
+        rules=rules.to_dict(),
+        entrants=entrants_of(specs),
+        players=rules.players,
+        format=format_,
+        per_table=per_table,
+        seed=1 if options.seed is None else options.seed,
+        gauntlet=options.gauntlet,
+        time_limit=options.time_limit,
+        time_quota=options.time_quota,
+        on_fault=options.on_fault or "forfeit",
+        isolate=bool(options.isolate),
+    )
+
+
+def _rules(game: str, spec: str | None, players: int | None, entrants: int) -> Rules | bluff.Rules:
+    if game == "bluff":
+        if spec is None:
+            return bluff.Rules(players=players or min(4, entrants))
+        chosen_bluff = bluff.Rules.from_json(_read(spec, "a 1000? rules JSON file"))
+        if players is not None and players != chosen_bluff.players:
+            return attrs.evolve(chosen_bluff, players=players)
+        return chosen_bluff
+    if spec is None:
+        spec = "polish-2p" if players == 2 else "russian"
+    chosen = load_rules(spec)
+    if players is not None and players != chosen.players:
+        raise RulesError(f"{spec} is played by {chosen.players} players, not {players}")
+    return chosen
+
+
+def load_rules(spec: str, *, also: str = "") -> Rules:
+    """A preset name, or the path of a JSON file of rules fields (optionally with "preset").
+    ``also`` names further accepted words in the error message."""
+    if spec in Rules.preset_names():
+        return Rules.preset(spec)
+    path = Path(spec)
+    if not path.is_file():
+        names = ", ".join(Rules.preset_names())
+        raise RulesError(f"'{spec}' is neither a preset ({names}){also} nor a rules JSON file")
+    try:
+        return Rules.from_json(path.read_text(encoding="utf-8"))
+    except RulesError as error:
+        raise RulesError(f"{spec}: {error}") from None
+
+
+def _read(spec: str, what: str) -> str:
+    path = Path(spec)
+    if not path.is_file():
+        raise RulesError(f"'{spec}' is not {what}")
+    return path.read_text(encoding="utf-8")
+
+
+def _agree(options: Options, saved: Config) -> Config:
+    """The saved configuration, if every option given agrees with it."""
+    given: dict[str, Any] = {
+        "bots": list(options.specs) or None,
+        "--game": options.game,
+        "--players": options.players,
+        "--deals": options.deals,
+        "--games": options.games,
+        "--seed": options.seed,
+        "--gauntlet": options.gauntlet,
+        "--time-limit": options.time_limit,
+        "--time-quota": options.time_quota,
+        "--on-fault": options.on_fault,
+        "--isolate": options.isolate,
+    }
+    held: dict[str, Any] = {
+        "bots": [entrant.spec for entrant in saved.entrants],
+        "--game": saved.game,
+        "--players": saved.players,
+        "--deals": saved.per_table if saved.format == "deals" else None,
+        "--games": saved.per_table if saved.format == "games" else None,
+        "--seed": saved.seed,
+        "--gauntlet": saved.gauntlet,
+        "--time-limit": saved.time_limit,
+        "--time-quota": saved.time_quota,
+        "--on-fault": saved.on_fault,
+        "--isolate": saved.isolate,
+    }
+    if options.game == "1000?":
+        given["--game"] = "bluff"
+    for name, value in given.items():
+        if value is not None and value != held[name]:
+            raise ValueError(
+                f"the tournament being resumed was started with {name} {_show(held[name])}, "
+                f"not {_show(value)}; resume it without changing its options"
+            )
+    if options.rules is not None:
+        rules = _rules(saved.game, options.rules, saved.players, len(saved.entrants))
+        if json.dumps(rules.to_dict(), sort_keys=True) != saved.rules_json:
+            raise ValueError(
+                "the tournament being resumed was started with other rules than "
+                f"{options.rules}; resume it without changing its options"
+            )
+    return saved
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return " ".join(value)
+    return "none" if value is None else str(value)

@@ -1,0 +1,78 @@
+"""Playing scheduled units: what a worker does, wherever it runs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from thousand import DealResult, MatchResult, Outcome, play, replay
+from thousand.record import Record
+from tournament.results import STATUSES, UnitResult
+from tournament.schedule import Config, Unit
+
+__all__ = ["Played", "play_batch", "play_unit"]
+
+
+@attrs.frozen
+class Played:
+    """A unit's result, with its match record as JSON when records are kept."""
+
+    result: UnitResult
+    record: str | None
+
+
+def play_batch(
+    config: Config, units: Sequence[Unit], keep_records: bool, log_dir: str | None
+) -> list[Played]:
+    """Play several units in turn (a batch amortises the cost of handing work to a worker)."""
+    return [play_unit(config, unit, keep_records, log_dir) for unit in units]
+
+
+def play_unit(config: Config, unit: Unit, keep_records: bool, log_dir: str | None) -> Played:
+    """Play one unit and reduce its outcome to a :class:`UnitResult`."""
+    outcome = play(
+        [config.entrants[entrant].spec for entrant in unit.seating],
+        config.rules_value(),
+        seed=unit.seed,
+        single_deal=config.single_deal,
+        dealer=unit.dealer,
+        time_limit=config.time_limit,
+        time_quota=config.time_quota,
+        on_fault=config.on_fault,
+        player_seeds=unit.player_seeds(config.seed),
+        isolate=config.isolate,
+        log_dir=log_dir,
+    )
+    faults = [[0] * len(STATUSES) for _ in unit.seating]
+    for fault in outcome.faults:
+        faults[fault.seat][STATUSES.index(fault.status.value)] += 1
+    result = UnitResult(
+        unit=unit.name,
+        table=unit.table,
+        group=unit.group,
+        seating=unit.seating,
+        scores=outcome.scores,
+        places=outcome.places,
+        statuses=tuple(status.value for status in outcome.statuses),
+        faults=tuple(tuple(counts) for counts in faults),
+        contracts=_contracts(outcome),
+        decisions=outcome.decisions,
+        think_time=outcome.think_time,
+    )
+    return Played(result, outcome.record.to_json() if keep_records else None)
+
+
+def _contracts(outcome: Outcome) -> tuple[tuple[int, int, bool], ...]:
+    """Every contract declared in a Thousand outcome as ``(seat, amount, made)``; a conceded
+    deal counts as its bid, not made."""
+    if isinstance(outcome.result, DealResult):
+        deals: Sequence[DealResult] = [outcome.result]
+    elif isinstance(outcome.result, MatchResult) and isinstance(outcome.record, Record):
+        deals = replay(outcome.record).deals
+    else:
+        return ()
+    return tuple(
+        (deal.declarer, deal.bid if deal.contract is None else deal.contract, deal.made)
+        for deal in deals
+    )
