@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from thousand.driver import Outcome
     from thousand.rules import Rules
 
-__all__ = ["PROTOCOL", "ExternalPlayer", "serve_command"]
+__all__ = ["PROTOCOL", "ExternalPlayer", "die_with_parent", "serve_command"]
 
 PROTOCOL = 1
 """The version of the bot protocol spoken here."""
@@ -326,10 +326,18 @@ def _clip(value: object) -> str:
     return repr(text if len(text) <= 60 else text[:57] + "...")
 
 
-def _die_with_parent() -> None:
-    """In the child, before the program starts: on Linux, be killed when the driver dies."""
+def die_with_parent(parent: int | None = None) -> None:
+    """Make this process be killed when its parent dies (Linux; elsewhere nothing happens).
+    Given the parent's pid, exit at once if the parent is already gone."""
     if _PRCTL is not None:
         _PRCTL(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+
+
+def _die_with_parent() -> None:
+    """In the child, before the program starts: be killed when the driver dies."""
+    die_with_parent()
 
 
 def _find_prctl() -> Any:

@@ -6,9 +6,11 @@ themselves never depend on where or in what order units were played.
 from __future__ import annotations
 
 import concurrent.futures
+import os
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
+from thousand.external import die_with_parent
 from tournament.schedule import Config, Unit
 from tournament.units import Played, play_batch
 
@@ -45,7 +47,8 @@ class InlineBackend:
 
 
 class ProcessBackend:
-    """Plays batches in a pool of local worker processes."""
+    """Plays batches in a pool of local worker processes, which die with the process that
+    started them (on Linux), so that a killed tournament leaves none behind."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
@@ -58,7 +61,9 @@ class ProcessBackend:
         log_dir: str | None,
     ) -> Iterator[list[Played]]:
         """Yield each batch's results as workers finish them."""
-        with concurrent.futures.ProcessPoolExecutor(self.workers) as pool:
+        with concurrent.futures.ProcessPoolExecutor(
+            self.workers, initializer=die_with_parent, initargs=(os.getpid(),)
+        ) as pool:
             pending = {
                 pool.submit(play_batch, config, list(batch), keep_records, log_dir)
                 for batch in batches

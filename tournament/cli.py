@@ -248,6 +248,8 @@ def tournament(
         )
     except (ThousandError, ValueError) as error:
         raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"{error.filename or 'the tournament folder'}: {error.strerror}") from None
     if as_json:
         typer.echo(json.dumps(summary_document(config, summary), indent=2, sort_keys=True))
     else:

@@ -19,9 +19,9 @@ class ProgressBar:
 
     WIDTH = 30
 
-    def __init__(self, stream: TextIO = sys.stderr) -> None:
-        self.stream = stream
-        self.active = stream.isatty()
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.active = self.stream.isatty()
         self.began = time.monotonic()
         self.first: int | None = None
         self.drawn = 0.0

@@ -37,16 +37,26 @@ class Journal:
         self._file = self.path.open("ab")
 
     @classmethod
-    def create(cls, directory: Path, config: Config) -> Journal:
-        """Start a new tournament in ``directory`` (which must not hold one already)."""
+    def create(cls, directory: Path, config: Config, keep_records: bool = False) -> Journal:
+        """Start a new tournament in ``directory`` (which must not hold one already); with
+        ``keep_records`` the ``records`` folder is made, and a resume keeps records too."""
+        if directory.exists() and not directory.is_dir():
+            raise TournamentDirError(f"{directory} is a file, not a folder for the tournament")
         if (directory / CONFIG).exists():
             raise TournamentDirError(
                 f"{directory} already holds a tournament; continue it with --resume {directory} "
                 "or choose another --out"
             )
         directory.mkdir(parents=True, exist_ok=True)
+        if keep_records:
+            (directory / RECORDS).mkdir(exist_ok=True)
         _write_durably(directory / CONFIG, json.dumps(config.to_dict(), indent=2) + "\n")
         return cls(directory)
+
+    @staticmethod
+    def keeps_records(directory: Path) -> bool:
+        """Whether the tournament in ``directory`` was started keeping match records."""
+        return (directory / RECORDS).is_dir()
 
     @staticmethod
     def saved_config(directory: Path) -> Config:

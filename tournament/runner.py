@@ -41,7 +41,8 @@ def run_tournament(
     """Play every unit of the schedule not already in the journal and return the summary.
 
     With ``out`` the configuration, the journal and the outputs are kept in that directory;
-    ``resume`` continues the tournament kept there (its configuration must equal ``config``).
+    ``resume`` continues the tournament kept there (its configuration must equal ``config``,
+    and records are kept if they were when it started).
     """
     units = config.units()
     finished: dict[str, UnitResult] = {}
@@ -56,9 +57,10 @@ def run_tournament(
                     f"(different {', '.join(changed)}); resume it without changing options"
                 )
             finished = Journal.finished(out)
+            keep_records = keep_records or Journal.keeps_records(out)
             journal = Journal(out)
         else:
-            journal = Journal.create(out, config)
+            journal = Journal.create(out, config, keep_records)
     if backend is None:
         backend = InlineBackend() if workers <= 1 else ProcessBackend(workers)
     todo = [unit for unit in units if unit.name not in finished]

@@ -379,8 +379,8 @@ class Standing:
     units: int
     """Units (deals or games) played."""
     rating: float | None
-    """Plackett–Luce rating on the Elo scale (mean 1500 over the entrants that played), from the
-    finishing order of every unit; None when it played no unit."""
+    """Plackett–Luce rating on the Elo scale (mean 1500 over the entrants that played), fitted
+    with prior 1 to the finishing order of every unit; None when it played no unit."""
     rating_interval: tuple[float, float] | None
     """95% bootstrap interval of the rating, resampling deal groups."""
     mean_score: float | None
@@ -459,7 +459,8 @@ def summarize(
 ) -> Summary:
     """Standings and crosstable of a tournament's results, whose seatings number the
     ``entrants``. Intervals come from ``resamples`` bootstrap resamples of the deal groups drawn
-    from ``seed`` (none when ``resamples`` is 0). The summary depends neither on the order of
+    from ``seed`` (none when ``resamples`` is 0); a resample without an entrant adds nothing to
+    that entrant's intervals. The summary depends neither on the order of
     ``results`` nor on think times. Raises ``ValueError`` on malformed results."""
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}: expected one of {', '.join(FORMATS)}")

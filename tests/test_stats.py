@@ -1,0 +1,508 @@
+"""Tournament statistics: Plackett–Luce fits, the bootstrap and the tournament summary."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+import time
+from collections.abc import Sequence
+
+import pytest
+
+from tournament.results import STATUSES, UnitResult
+from tournament.stats import bootstrap, elo, plackett_luce, summarize
+
+# Helpers
+
+
+def near(value: float) -> object:
+    """Equal once rounded to the summary's 6 decimals."""
+    return pytest.approx(value, abs=1e-6)
+
+
+def sample_order(rng: random.Random, logs: Sequence[float], members: Sequence[int]) -> list[int]:
+    """A finishing order of ``members`` drawn from the Plackett–Luce model with ``logs``."""
+    left = list(members)
+    order = []
+    while left:
+        chosen = rng.choices(left, weights=[math.exp(logs[entrant]) for entrant in left])[0]
+        order.append(chosen)
+        left.remove(chosen)
+    return order
+
+
+def strict(order: Sequence[int]) -> list[list[int]]:
+    """A finishing order as a ranking of single-entrant groups."""
+    return [[entrant] for entrant in order]
+
+
+def unit(
+    name: str,
+    seating: Sequence[int],
+    scores: Sequence[int],
+    *,
+    table: int = 0,
+    group: int = 0,
+    places: Sequence[int] | None = None,
+    faults: Sequence[Sequence[int]] | None = None,
+    contracts: Sequence[tuple[int, int, bool]] = (),
+    think_time: float = 0.5,
+) -> UnitResult:
+    """A unit result; places follow the scores (higher is better) unless given."""
+    seats = len(seating)
+    if places is None:
+        places = [1 + sum(other > score for other in scores) for score in scores]
+    if faults is None:
+        faults = [(0, 0, 0, 0)] * seats
+    return UnitResult(
+        unit=name,
+        table=table,
+        group=group,
+        seating=tuple(seating),
+        scores=tuple(scores),
+        places=tuple(places),
+        statuses=tuple(
+            next((status for status, count in zip(STATUSES, counts, strict=True) if count), "ok")
+            for counts in faults
+        ),
+        faults=tuple(tuple(counts) for counts in faults),
+        contracts=tuple(contracts),
+        decisions=(10,) * seats,
+        think_time=(think_time,) * seats,
+    )
+
+
+def simulated(
+    rng: random.Random, logs: Sequence[float], *, seats: int, groups: int, per_group: int
+) -> list[UnitResult]:
+    """A tournament of entrants with Plackett–Luce log-strengths ``logs``: each deal group is
+    one table of ``seats`` entrants (cycling through every such table) playing ``per_group``
+    units in rotated seatings; scores are 10 points per entrant beaten plus noise."""
+    tables = list(itertools.combinations(range(len(logs)), seats))
+    results = []
+    for group in range(groups):
+        table = tables[group % len(tables)]
+        for number in range(per_group):
+            seating = table[number % seats :] + table[: number % seats]
+            order = sample_order(rng, logs, seating)
+            scores = [
+                10 * (seats - 1 - order.index(entrant)) + rng.randint(-3, 3) for entrant in seating
+            ]
+            places = [1 + order.index(entrant) for entrant in seating]
+            results.append(
+                unit(f"g{group:04d}-u{number}", seating, scores, group=group, places=places)
+            )
+    return results
+
+
+# Plackett–Luce
+
+
+def test_fit_matches_choix_on_simulated_rankings() -> None:
+    """On strict rankings from a seeded simulation, the MLE matches choix's (both centred)."""
+    choix = pytest.importorskip("choix")
+    rng = random.Random(20240601)
+    logs = [0.9, 0.2, -0.4, 0.0, -0.7]
+    orders = [sample_order(rng, logs, rng.sample(range(5), 3)) for _ in range(1500)]
+    orders += [sample_order(rng, logs, rng.sample(range(5), 4)) for _ in range(500)]
+    ours = plackett_luce([strict(order) for order in orders], 5, prior=0)
+    for fit in (choix.ilsr_rankings, choix.mm_rankings):
+        theirs = fit(5, orders, alpha=0.0, tol=1e-12, max_iter=100_000)
+        theirs = [float(value) for value in theirs - theirs.mean()]
+        assert ours == pytest.approx(theirs, abs=1e-6)
+    assert math.fsum(ours) == pytest.approx(0, abs=1e-12)
+
+
+def test_three_wins_in_four_give_a_strength_ratio_of_three() -> None:
+    """A beating B 3 times of 4 gives log-strengths ±log(3)/2 without a prior."""
+    rankings = [[[0], [1]]] * 3 + [[[1], [0]]]
+    fitted = plackett_luce(rankings, 2, prior=0)
+    assert fitted[0] - fitted[1] == pytest.approx(math.log(3), abs=1e-9)
+    assert fitted == pytest.approx([math.log(3) / 2, -math.log(3) / 2], abs=1e-9)
+
+
+@pytest.mark.parametrize("prior", [0.0, 1.0, 5.0])
+def test_symmetric_data_give_equal_ratings(prior: float) -> None:
+    """Every finishing order of three entrants once: all log-strengths 0."""
+    rankings = [strict(order) for order in itertools.permutations(range(3))]
+    assert plackett_luce(rankings, 3, prior=prior) == pytest.approx([0, 0, 0], abs=1e-9)
+
+
+def test_prior_keeps_an_undefeated_entrant_finite() -> None:
+    """A always beats B: no MLE, but finite MAP ratings that grow with the record."""
+    gaps = []
+    for games in (1, 10, 100):
+        fitted = plackett_luce([[[0], [1]]] * games, 2, prior=1.0)
+        assert all(math.isfinite(value) for value in fitted)
+        gaps.append(fitted[0] - fitted[1])
+    assert 0 < gaps[0] < gaps[1] < gaps[2] < 20
+    with pytest.raises(ValueError, match="entrant 0 never loses"):
+        plackett_luce([[[0], [1]]] * 10, 2, prior=0)
+
+
+@pytest.mark.parametrize("prior", [1.0, 2.0])
+def test_prior_is_virtual_games_against_a_strength_one_entrant(prior: float) -> None:
+    """The prior equals adding, per entrant, ``prior`` wins and losses against an explicit
+    entrant held at log-strength 0."""
+    rng = random.Random(7)
+    logs = [1.5, 0.0, -1.0]
+    rankings = [strict(sample_order(rng, logs, [0, 1, 2])) for _ in range(12)]
+    virtual = [
+        ranking
+        for entrant in range(3)
+        for ranking in ([[entrant], [3]], [[3], [entrant]])
+        for _ in range(int(prior))
+    ]
+    explicit = plackett_luce(rankings + virtual, 4, prior=0)
+    anchored = [value - explicit[3] for value in explicit[:3]]
+    mean = sum(anchored) / 3
+    assert plackett_luce(rankings, 3, prior=prior) == pytest.approx(
+        [value - mean for value in anchored], abs=1e-8
+    )
+
+
+def test_ties_count_as_wins_over_everything_below() -> None:
+    """[[0, 1], [2]] fits like 0 and 1 each beating 2; a ranking that is one tied group adds
+    nothing."""
+    rng = random.Random(3)
+    base = [strict(sample_order(rng, [0.5, 0.0, -0.5], [0, 1, 2])) for _ in range(30)]
+    tied = base + [[[0, 1], [2]]] * 4 + [[[0, 1, 2]]] * 7
+    pairs = base + [[[0], [2]], [[1], [2]]] * 4
+    assert plackett_luce(tied, 3) == pytest.approx(plackett_luce(pairs, 3), abs=1e-9)
+    # A tie for last: the winner is chosen from all three, the tied pair is not compared.
+    tied_last = [*base, [[2], [0, 1]], [[2], [0, 1]], [[0], [1]], [[1], [0]]]
+    strict_last = [*base, [[2], [0], [1]], [[2], [1], [0]]]
+    assert plackett_luce(tied_last, 3) == pytest.approx(plackett_luce(strict_last, 3), abs=1e-9)
+
+
+def test_fit_is_fast_on_thousands_of_rankings() -> None:
+    """Choices are aggregated, so 20,000 rankings fit in well under a second."""
+    rng = random.Random(11)
+    orders = [strict(sample_order(rng, [0.3, 0.0, -0.3], [0, 1, 2])) for _ in range(20_000)]
+    start = time.perf_counter()
+    fitted = plackett_luce(orders, 3, prior=0)
+    assert time.perf_counter() - start < 1.0
+    assert fitted == pytest.approx([0.3, 0.0, -0.3], abs=0.05)
+
+
+@pytest.mark.parametrize(
+    ("rankings", "entrants", "prior", "message"),
+    [
+        ([[[0], [1]]], 3, 1.0, "entrant 2 is in no ranking"),
+        ([[[0], [1]], [[1], [0]]], 3, 0.0, "entrant 2 is in no ranking"),
+        ([[[0], [1], [2]], [[1], [0], [2]]], 3, 0.0, "entrant 2 never wins"),
+        ([[[0], [1], [2]], [[0], [2], [1]]], 3, 0.0, "entrant 0 never loses"),
+        (
+            [[[0], [1]], [[1], [0]], [[2], [3]], [[3], [2]], [[0], [2]], [[1], [3]]],
+            4,
+            0.0,
+            r"entrants \[0, 1\] never lose to entrants \[2, 3\]",
+        ),
+        ([[[0], [3]]], 3, 1.0, "names entrant 3"),
+        ([[[0], [0]]], 2, 1.0, "more than once"),
+        ([[[0], [1]]], 2, -1.0, "prior"),
+    ],
+)
+def test_fit_rejects_what_it_cannot_rate(
+    rankings: list[list[list[int]]], entrants: int, prior: float, message: str
+) -> None:
+    """Clear errors for unrated entrants, missing MLEs and malformed rankings."""
+    with pytest.raises(ValueError, match=message):
+        plackett_luce(rankings, entrants, prior=prior)
+
+
+def test_the_same_data_with_a_prior_fit_where_the_mle_does_not_exist() -> None:
+    """The data that have no MLE above have a MAP estimate."""
+    fitted = plackett_luce([[[0], [1], [2]], [[1], [0], [2]]], 3, prior=1.0)
+    assert fitted[0] == pytest.approx(fitted[1])
+    assert fitted[2] < fitted[0]
+
+
+def test_elo_scale() -> None:
+    """Centred on 1500, 400 points per factor of 10 in strength."""
+    ratings = elo([math.log(10) + 7, 7.0])
+    assert ratings == pytest.approx([1700, 1300])
+    assert elo([]) == []
+
+
+# Bootstrap
+
+
+def test_bootstrap_percentiles_of_seeded_resamples() -> None:
+    """The interval is the 2.5th and 97.5th percentiles (linear interpolation) of the
+    statistic over resamples drawn by random.Random(seed).choices."""
+    groups = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0]
+
+    def mean(sample: list[float]) -> float:
+        return sum(sample) / len(sample)
+
+    rng = random.Random(42)
+    values = sorted(
+        mean([groups[i] for i in rng.choices(range(len(groups)), k=len(groups))])
+        for _ in range(200)
+    )
+    low_position, high_position = 0.025 * 199, 0.975 * 199
+    expected_low = values[4] + (values[5] - values[4]) * (low_position - 4)
+    expected_high = values[194] + (values[195] - values[194]) * (high_position - 194)
+    interval = bootstrap(groups, mean, resamples=200, seed=42)
+    assert interval == pytest.approx((expected_low, expected_high), abs=1e-12)
+    assert interval == bootstrap(groups, mean, resamples=200, seed=42)
+    assert interval != bootstrap(groups, mean, resamples=200, seed=43)
+    assert interval is not None
+    assert interval[0] < mean(groups) < interval[1]
+
+
+def test_bootstrap_edge_cases() -> None:
+    """Constant data give a point interval; undefined statistics are skipped or give None."""
+    assert bootstrap([2.0] * 5, lambda sample: sum(sample) / 5, resamples=50, seed=0) == (2, 2)
+    assert bootstrap([1, 2], lambda sample: None, resamples=10, seed=0) is None
+    some = bootstrap([0, 1], lambda sample: 1.0 if 1 in sample else None, resamples=50, seed=1)
+    assert some == (1.0, 1.0)
+    with pytest.raises(ValueError, match="resamples"):
+        bootstrap([1], lambda sample: 0.0, resamples=0, seed=0)
+    with pytest.raises(ValueError, match="no groups"):
+        bootstrap([], lambda sample: 0.0, resamples=5, seed=0)
+
+
+def test_rating_intervals_cover_the_true_ratings() -> None:
+    """Over 60 simulated tournaments (4 entrants of known strength, 3 per table, 135 units
+    each), the 95% rating intervals hold the true Elo ratings about 95% of the time."""
+    logs = [0.6, 0.2, -0.2, -0.6]
+    truth = elo(logs)
+    rng = random.Random(2024)
+    covered = total = 0
+    for tournament in range(60):
+        results = simulated(rng, logs, seats=3, groups=60, per_group=3)
+        summary = summarize(results, list("abcd"), format="deals", seed=tournament, resamples=200)
+        for standing in summary.standings:
+            assert standing.rating_interval is not None
+            low, high = standing.rating_interval
+            covered += low <= truth[standing.entrant] <= high
+            total += 1
+    assert 0.85 <= covered / total <= 0.99
+
+
+# Summary
+
+
+def small_tournament() -> list[UnitResult]:
+    """Three entrants on a table, plus a fourth who only meets entrant 0."""
+    return [
+        unit("a1", (0, 1, 2), (30, 10, -5), group=0, contracts=[(0, 120, True)]),
+        unit("a2", (1, 2, 0), (20, 20, 0), group=0, contracts=[(0, 100, False)]),
+        unit(
+            "a3",
+            (2, 0, 1),
+            (60, -10, 5),
+            group=0,
+            contracts=[(1, 110, False), (1, 100, True)],
+            faults=[(0, 0, 0, 0), (0, 2, 0, 0), (0, 0, 1, 0)],
+        ),
+        unit("b1", (0, 3), (5, 5), table=1, group=0, faults=[(0, 0, 0, 1), (0, 0, 0, 0)]),
+        unit("b2", (3, 0), (40, 0), table=1, group=0),
+    ]
+
+
+NAMES = ["alpha", "beta", "gamma", "delta"]
+
+
+def test_summary_counts() -> None:
+    """Units, mean scores, shared wins, contracts and faults per entrant."""
+    summary = summarize(small_tournament(), NAMES, format="deals", seed=1, resamples=50)
+    standing = {standing.name: standing for standing in summary.standings}
+    alpha, beta, gamma, delta = (standing[name] for name in NAMES)
+    assert [s.units for s in (alpha, beta, gamma, delta)] == [5, 3, 3, 2]
+    assert alpha.mean_score == near((30 + 0 - 10 + 5 + 0) / 5)
+    assert beta.mean_score == near((10 + 20 + 5) / 3)
+    assert delta.mean_score == near(45 / 2)
+    # a2: beta and gamma share first place; b1: alpha and delta share first place.
+    assert alpha.win_rate == near((1 + 0.5) / 5)
+    assert beta.win_rate == near(0.5 / 3)
+    assert gamma.win_rate == near((0.5 + 1) / 3)
+    assert delta.win_rate == near((0.5 + 1) / 2)
+    assert alpha.contracts == 3
+    assert alpha.contract_success == near(2 / 3)
+    assert alpha.average_contract == near(110)
+    assert (beta.contracts, beta.contract_success, beta.average_contract) == (1, 0.0, 100.0)
+    assert (gamma.contracts, gamma.contract_success, gamma.average_contract) == (0, None, None)
+    assert dict(alpha.faults) == {"illegal": 2, "error": 0, "timeout": 1}
+    assert dict(beta.faults) == {"illegal": 0, "error": 1, "timeout": 0}
+    assert dict(delta.faults) == {"illegal": 0, "error": 0, "timeout": 0}
+    assert (summary.units, summary.groups, summary.format) == (5, 2, "deals")
+
+
+def test_crosstable() -> None:
+    """Mean score differences per pair: antisymmetric, None where entrants never met."""
+    summary = summarize(small_tournament(), NAMES, format="deals", seed=1, resamples=0)
+    table = summary.crosstable
+    assert table[0][1] == near(((30 - 10) + (0 - 20) + (-10 - 5)) / 3)
+    assert table[0][3] == near(((5 - 5) + (0 - 40)) / 2)
+    assert table[1][3] is None
+    assert table[3][1] is None
+    for a in range(4):
+        assert table[a][a] is None
+        for b in range(4):
+            value = table[a][b]
+            assert (value is None) == (table[b][a] is None)
+            if value is not None:
+                assert table[b][a] == -value
+
+
+def test_ratings_follow_the_fit_of_the_finishing_orders() -> None:
+    """The ratings are the Elo-scaled prior-1 fit of each unit's places as a ranking."""
+    results = small_tournament()
+    summary = summarize(results, NAMES, format="deals", seed=1, resamples=0)
+    rankings = []
+    for result in results:
+        by_place: dict[int, list[int]] = {}
+        for entrant, place in zip(result.seating, result.places, strict=True):
+            by_place.setdefault(place, []).append(entrant)
+        rankings.append([by_place[place] for place in sorted(by_place)])
+    expected = elo(plackett_luce(rankings, 4, prior=1.0))
+    for standing in summary.standings:
+        assert standing.rating == pytest.approx(expected[standing.entrant], abs=1e-6)
+        assert standing.rating_interval is None
+        assert standing.score_interval is None
+    ranked = [standing.entrant for standing in summary.standings]
+    assert ranked == sorted(range(4), key=lambda entrant: -expected[entrant])
+    assert [standing.rank for standing in summary.standings] == [1, 2, 3, 4]
+
+
+def test_score_interval_is_the_bootstrap_over_deal_groups() -> None:
+    """The mean score interval is bootstrap() over (table, group) groups with the same seed."""
+    rng = random.Random(5)
+    results = simulated(rng, [0.5, 0.0, -0.5], seats=3, groups=40, per_group=6)
+    summary = summarize(results, NAMES[:3], format="deals", seed=9, resamples=300)
+    groups: dict[tuple[int, int], list[UnitResult]] = {}
+    for result in sorted(results, key=lambda result: result.unit):
+        groups.setdefault((result.table, result.group), []).append(result)
+    ordered = [groups[key] for key in sorted(groups)]
+    for standing in summary.standings:
+
+        def mean_score(sample: list[list[UnitResult]], entrant: int = standing.entrant) -> float:
+            scores = [
+                result.scores[result.seating.index(entrant)]
+                for group in sample
+                for result in group
+                if entrant in result.seating
+            ]
+            return sum(scores) / len(scores)
+
+        expected = bootstrap(ordered, mean_score, resamples=300, seed=9)
+        assert expected is not None
+        assert standing.score_interval == pytest.approx(expected, abs=1e-6)
+        assert standing.mean_score is not None
+        assert expected[0] < standing.mean_score < expected[1]
+        assert standing.rating_interval is not None
+        assert standing.rating is not None
+        assert standing.rating_interval[0] < standing.rating < standing.rating_interval[1]
+
+
+def test_rank_ties_go_to_mean_score_then_name() -> None:
+    """Equal ratings rank by mean score, then by name."""
+    results = [
+        unit("u1", (0, 1, 2), (100, 0, 0), places=(1, 2, 2)),
+        unit("u2", (0, 1, 2), (0, 10, 0), places=(2, 1, 2)),
+        unit("u3", (0, 1, 2), (0, 0, 10), places=(2, 2, 1)),
+    ]
+    summary = summarize(results, ["zed", "bob", "amy"], format="games", seed=0, resamples=0)
+    ratings = {standing.rating for standing in summary.standings}
+    assert len(ratings) == 1
+    # zed: mean 33.3; bob and amy: mean 3.3 each, so amy first by name.
+    assert [standing.name for standing in summary.standings] == ["zed", "amy", "bob"]
+
+
+def test_an_entrant_that_never_played_ranks_last_without_ratings() -> None:
+    """An entrant with no units has no rating, score or rates and comes last."""
+    results = [unit("u1", (0, 1), (10, 0)), unit("u2", (1, 0), (10, 0))]
+    summary = summarize(results, ["a", "b", "c"], format="deals", seed=0, resamples=20)
+    last = summary.standings[-1]
+    assert (last.name, last.units, last.rating, last.rating_interval) == ("c", 0, None, None)
+    assert (last.mean_score, last.win_rate, last.contract_success) == (None, None, None)
+    assert summary.crosstable[2] == (None, None, None)
+    assert [standing.rating for standing in summary.standings[:2]] == [1500.0, 1500.0]
+
+
+def test_summary_ignores_input_order_and_think_time() -> None:
+    """Shuffled results with other think times give the same summary, byte for byte."""
+    rng = random.Random(8)
+    results = simulated(rng, [0.4, 0.1, -0.1, -0.4], seats=3, groups=30, per_group=3)
+    first = summarize(results, list("abcd"), format="deals", seed=3, resamples=100)
+    shuffled = [
+        UnitResult.from_dict({**result.to_dict(), "think_time": [9.9] * 3}) for result in results
+    ]
+    rng.shuffle(shuffled)
+    second = summarize(shuffled, list("abcd"), format="deals", seed=3, resamples=100)
+    assert first == second
+    assert json.dumps(first.to_dict()) == json.dumps(second.to_dict())
+    assert "think" not in json.dumps(first.to_dict())
+
+
+def test_summary_json_is_deterministic_and_rounded() -> None:
+    """Two runs give identical JSON; floats carry at most 6 decimals; no NaN."""
+    results = small_tournament()
+    texts = [
+        json.dumps(
+            summarize(results, NAMES, format="deals", seed=4, resamples=100).to_dict(),
+            allow_nan=False,
+        )
+        for _ in range(2)
+    ]
+    assert texts[0] == texts[1]
+    data = json.loads(texts[0])
+    assert data["standings"][0]["rank"] == 1
+    assert set(data["standings"][0]["faults"]) == {"illegal", "error", "timeout"}
+
+    def floats(value: object) -> list[float]:
+        if isinstance(value, float):
+            return [value]
+        if isinstance(value, dict):
+            return [item for inner in value.values() for item in floats(inner)]
+        if isinstance(value, list):
+            return [item for inner in value for item in floats(inner)]
+        return []
+
+    assert floats(data)
+    for value in floats(data):
+        assert round(value, 6) == value
+
+
+@pytest.mark.parametrize(
+    ("results", "message"),
+    [
+        ([unit("u", (0, 1), (1, 0)), unit("u", (1, 0), (1, 0))], "more than once"),
+        ([unit("u", (0, 5), (1, 0))], "seats entrant 5"),
+        ([unit("u", (0, 0), (1, 0))], "seats an entrant more than once"),
+        ([unit("u", (0, 1), (1, 0), contracts=[(2, 100, True)])], "contract"),
+    ],
+)
+def test_summary_rejects_malformed_results(results: list[UnitResult], message: str) -> None:
+    """Duplicate units and impossible seatings are errors."""
+    with pytest.raises(ValueError, match=message):
+        summarize(results, ["a", "b"], format="deals", seed=0)
+
+
+def test_summary_rejects_unknown_formats() -> None:
+    """Only deals and games."""
+    with pytest.raises(ValueError, match="unknown format"):
+        summarize([], ["a"], format="matches", seed=0)
+
+
+def test_summary_is_fast_on_a_large_tournament() -> None:
+    """3 entrants, 12,000 units in groups of 6 seatings, 1000 resamples: well under 10 s."""
+    rng = random.Random(1)
+    results = []
+    for group in range(2000):
+        for number, seating in enumerate(itertools.permutations(range(3))):
+            order = sample_order(rng, [0.4, 0.0, -0.4], seating)
+            places = [1 + order.index(entrant) for entrant in seating]
+            scores = [100 - 40 * place + rng.randint(-20, 20) for place in places]
+            results.append(
+                unit(f"d{group:04d}-s{number}", seating, scores, group=group, places=places)
+            )
+    start = time.perf_counter()
+    summary = summarize(results, ["a", "b", "c"], format="deals", seed=0, resamples=1000)
+    assert time.perf_counter() - start < 10
+    assert [standing.name for standing in summary.standings] == ["a", "b", "c"]

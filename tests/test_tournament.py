@@ -1,0 +1,973 @@
+"""The tournament runner: the schedule, the journal and resuming after a crash, determinism
+whatever the number of workers, hostile bots, the ``thousand tournament`` command, and the
+statistics it ends with."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import math
+import os
+import random
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+from typer.testing import CliRunner
+
+import thousand
+from thousand import Rules, bluff
+from tournament.backends import InlineBackend
+from tournament.cli import app
+from tournament.journal import Journal, TournamentDirError
+from tournament.results import UnitResult
+from tournament.runner import run_tournament
+from tournament.schedule import Config, Entrant, Unit, derive_seed, entrants_of
+from tournament.setup import Options, configure
+from tournament.units import Played
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = ROOT / "tests" / "bots"
+PYTHON_BOTS = BOTS / "python_bots.py"
+HOSTILE = BOTS / "hostile_bot.py"
+RUSSIAN = Rules.preset("russian")
+DEFAULT_SPECS = ("greedy", "random", "random")
+OUTPUTS = ("config.json", "journal.jsonl", "summary.json", "standings.csv", "crosstable.csv")
+
+runner = CliRunner()
+
+
+def thousand_config(
+    specs: Sequence[str] = DEFAULT_SPECS,
+    *,
+    deals: int = 3,
+    seed: int = 1,
+    format: str = "deals",
+    **fields: Any,
+) -> Config:
+    """A Thousand tournament under the Russian rules (``deals`` deals or matches per table)."""
+    return Config(
+        game="thousand",
+        rules=RUSSIAN.to_dict(),
+        entrants=entrants_of(specs),
+        players=3,
+        format=format,
+        per_table=deals,
+        seed=seed,
+        **fields,
+    )
+
+
+def bluff_config(
+    specs: Sequence[str] = DEFAULT_SPECS, *, games: int = 3, players: int = 3, seed: int = 1
+) -> Config:
+    """A 1000? tournament in the games format."""
+    return Config(
+        game="bluff",
+        rules=bluff.Rules(players=players).to_dict(),
+        entrants=entrants_of(specs),
+        players=players,
+        format="games",
+        per_table=games,
+        seed=seed,
+    )
+
+
+def journal_results(directory: Path) -> list[UnitResult]:
+    """Every line of a tournament directory's journal, in file order."""
+    text = (directory / "journal.jsonl").read_text(encoding="utf-8")
+    return [UnitResult.from_dict(json.loads(line)) for line in text.splitlines()]
+
+
+def summary_of(directory: Path) -> dict[str, Any]:
+    """The summary.json document of a tournament directory."""
+    document: dict[str, Any] = json.loads((directory / "summary.json").read_text("utf-8"))
+    return document
+
+
+def standing(document: dict[str, Any], name: str) -> dict[str, Any]:
+    """The standing of one entrant in a summary document."""
+    found: list[dict[str, Any]] = [row for row in document["standings"] if row["name"] == name]
+    assert len(found) == 1, name
+    return found[0]
+
+
+def snapshot(directory: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file under ``directory`` with its content and modification time."""
+    return {
+        str(path.relative_to(directory)): (path.read_bytes(), path.stat().st_mtime_ns)
+        for path in sorted(directory.rglob("*"))
+        if path.is_file()
+    }
+
+
+def hostile_spec(tmp_path: Path, mode: str, after: int) -> str:
+    """A ``cmd:`` spec running the hostile test program in ``mode`` after ``after`` decisions."""
+    command = [sys.executable, str(HOSTILE), mode, "--after", str(after)]
+    command += ["--pids", str(tmp_path / f"pids-{mode}.txt"), "--marker", f"hostile-{mode}"]
+    return "cmd:" + shlex.join(command)
+
+
+def installed_command() -> list[str]:
+    """The installed ``thousand`` program next to this Python, or the module if there is none."""
+    found = Path(sys.executable).parent / "thousand"
+    return [str(found)] if found.exists() else [sys.executable, "-m", "tournament"]
+
+
+def one_line_error(output: str, message: str) -> None:
+    """``output`` is exactly one line, an error holding ``message``, and no traceback."""
+    assert output.startswith("error: "), output
+    assert message in output
+    assert output.count("\n") == 1, output
+    assert "Traceback" not in output
+
+
+# Schedule ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("entrants", "players"), [(3, 3), (4, 3), (5, 3), (4, 2), (6, 4)])
+def test_tables_are_every_combination_of_entrants(entrants: int, players: int) -> None:
+    """There is one table for each of the C(n, k) sets of k entrants, each set once."""
+    config = Config(
+        game="bluff",
+        rules=bluff.Rules(players=players).to_dict(),
+        entrants=entrants_of([f"bot{number}" for number in range(entrants)]),
+        players=players,
+        format="games",
+        per_table=1,
+        seed=1,
+    )
+    tables = config.tables()
+    assert len(tables) == math.comb(entrants, players)
+    assert {frozenset(table) for table in tables} == {
+        frozenset(table) for table in itertools.combinations(range(entrants), players)
+    }
+    assert all(len(table) == players for table in tables)
+
+
+@pytest.mark.parametrize(("entrants", "deals"), [(3, 1), (3, 4), (4, 5), (5, 2)])
+def test_deals_format_plays_every_deal_under_every_seating(entrants: int, deals: int) -> None:
+    """The deals format has tables × D × k! units with unique names."""
+    config = thousand_config(["random"] * entrants, deals=deals)
+    units = config.units()
+    assert len(units) == math.comb(entrants, 3) * deals * math.factorial(3)
+    assert len({unit.name for unit in units}) == len(units)
+    assert config.units() == units
+
+
+def test_a_deal_group_shares_its_cards_and_covers_every_seating() -> None:
+    """A deal group shares one card seed and dealer 0, its seatings the k! permutations."""
+    config = thousand_config(["greedy", "random", "random", "random"], deals=4)
+    groups: dict[tuple[int, int], list[Unit]] = defaultdict(list)
+    for unit in config.units():
+        groups[unit.table, unit.group].append(unit)
+    tables = config.tables()
+    assert len(groups) == len(tables) * 4
+    for (table, deal), units in groups.items():
+        assert len({unit.seed for unit in units}) == 1
+        assert {unit.dealer for unit in units} == {0}
+        seatings = [unit.seating for unit in units]
+        assert sorted(seatings) == sorted(itertools.permutations(tables[table]))
+        assert [unit.name for unit in units] == [
+            f"t{table}-d{deal}-s{order}" for order in range(math.factorial(3))
+        ]
+
+
+def test_every_table_plays_the_same_deals() -> None:
+    """Deal d has the same seed at every table, and different deals have different seeds."""
+    config = thousand_config(["greedy", "random", "random", "random", "random"], deals=6)
+    seeds: dict[int, set[int]] = defaultdict(set)
+    for unit in config.units():
+        seeds[unit.group].add(unit.seed)
+    assert sorted(seeds) == list(range(6))
+    assert all(len(found) == 1 for found in seeds.values())
+    assert len({found.pop() for found in seeds.values()}) == 6
+
+
+def test_games_format_rotates_seats_within_a_shared_seed() -> None:
+    """Games format: tables × G units, seats rotated, one seed per rotation group and all tables."""
+    config = bluff_config(["greedy", "random", "random", "random"], games=7)
+    units = config.units()
+    tables = config.tables()
+    assert len(units) == len(tables) * 7
+    by_group: dict[int, set[int]] = defaultdict(set)
+    for unit in units:
+        table = tables[unit.table]
+        game = int(unit.name.rpartition("-g")[2])
+        assert unit.name == f"t{unit.table}-g{game}"
+        turn = game % 3
+        assert unit.seating == table[turn:] + table[:turn]
+        assert unit.group == game // 3
+        assert unit.dealer is None
+        by_group[unit.group].add(unit.seed)
+    assert sorted(by_group) == [0, 1, 2]
+    assert all(len(seeds) == 1 for seeds in by_group.values())
+    assert len({next(iter(seeds)) for seeds in by_group.values()}) == 3
+    thousand_units = thousand_config(deals=4, format="games").units()
+    assert [unit.seating for unit in thousand_units] == [(0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 1, 2)]
+
+
+def test_a_gauntlet_keeps_only_the_candidates_tables() -> None:
+    """With a gauntlet, only the tables that include that entrant are scheduled."""
+    specs = ["greedy", "random", "random", "random", "random"]
+    config = thousand_config(specs, deals=2, gauntlet="random#2")
+    tables = config.tables()
+    assert len(tables) == math.comb(4, 2)
+    assert all(2 in table for table in tables)
+    assert set(tables) == {
+        table for table in thousand_config(specs, deals=2).tables() if 2 in table
+    }
+    assert len(config.units()) == len(tables) * 2 * 6
+    assert all(2 in unit.seating for unit in config.units())
+
+
+def test_repeated_specs_are_distinct_entrants() -> None:
+    """A spec given again is a further entrant named with #2, #3..."""
+    assert entrants_of(["random", "greedy", "random", "random", "greedy"]) == (
+        Entrant("random", "random"),
+        Entrant("greedy", "greedy"),
+        Entrant("random#2", "random"),
+        Entrant("random#3", "random"),
+        Entrant("greedy#2", "greedy"),
+    )
+
+
+def test_seeds_depend_only_on_the_tournament_seed_and_the_unit() -> None:
+    """Deal and player seeds follow the tournament seed and the unit, not the entrant count."""
+    small = thousand_config(["greedy", "random", "random"], deals=5, seed=7)
+    large = thousand_config(["greedy", "random", "random", "random", "random"], deals=5, seed=7)
+    deal_seeds = {unit.group: unit.seed for unit in small.units()}
+    assert {unit.group: unit.seed for unit in large.units()} == deal_seeds
+    assert deal_seeds == {deal: derive_seed(7, "deal", deal) for deal in range(5)}
+    large_units = {unit.name: unit for unit in large.units()}
+    for unit in small.units():
+        assert large_units[unit.name].player_seeds(7) == unit.player_seeds(7)
+    other = thousand_config(["greedy", "random", "random"], deals=5, seed=8)
+    assert not set(deal_seeds.values()) & {unit.seed for unit in other.units()}
+    first = small.units()[0]
+    assert len(set(first.player_seeds(7))) == 3
+    assert first.player_seeds(7) != first.player_seeds(8)
+    assert 0 <= derive_seed(7, "deal", 0) < 2**63
+
+
+def test_config_round_trips_through_json() -> None:
+    """Config.from_dict(to_dict()) gives back the same configuration, through JSON text too."""
+    config = thousand_config(
+        ["greedy", "random", "random", "random"],
+        deals=9,
+        seed=12,
+        gauntlet="greedy",
+        time_limit=0.5,
+        time_quota=3.0,
+        on_fault="substitute",
+        isolate=True,
+    )
+    again = Config.from_dict(json.loads(json.dumps(config.to_dict())))
+    assert again == config
+    assert again.to_dict() == config.to_dict()
+    assert again.rules_value() == RUSSIAN
+    assert again.units() == config.units()
+    assert config.differences(again) == []
+    game = bluff_config(["random", "greedy", "random"], games=4)
+    assert Config.from_dict(json.loads(json.dumps(game.to_dict()))) == game
+
+
+def test_differences_names_the_changed_fields() -> None:
+    """differences lists exactly the fields that differ, rules compared by value."""
+    config = thousand_config(deals=3, seed=1)
+    assert config.differences(attrs.evolve(config, seed=2, per_table=4)) == ["per_table", "seed"]
+    assert config.differences(attrs.evolve(config, on_fault="substitute")) == ["on_fault"]
+    assert config.differences(thousand_config(["greedy", "random", "greedy"])) == ["entrants"]
+    reordered = dict(reversed(list(RUSSIAN.to_dict().items())))
+    assert config.differences(attrs.evolve(config, rules=reordered)) == []
+    other_rules = attrs.evolve(RUSSIAN, bid_step=10).to_dict()
+    assert config.differences(attrs.evolve(config, rules=other_rules)) == ["rules"]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            {"entrants": entrants_of(["greedy", "random"])},
+            "3-player tables need at least 3 entrants, but 2 were given",
+        ),
+        ({"gauntlet": "nobody"}, "the gauntlet entrant 'nobody' is not among"),
+        ({"players": 4}, "these rules seat 3 players, not 4"),
+        ({"per_table": 0}, "at least one deal or game"),
+        ({"format": "rounds"}, "the format must be deals or games"),
+        ({"game": "chess"}, "the game must be thousand or bluff"),
+    ],
+)
+def test_invalid_configs_are_refused(change: dict[str, Any], message: str) -> None:
+    """A configuration that cannot be played raises ValueError saying why."""
+    fields = thousand_config().to_dict()
+    fields.update(change)
+    fields["entrants"] = [
+        {"name": entrant.name, "spec": entrant.spec}
+        for entrant in change.get("entrants", thousand_config().entrants)
+    ]
+    with pytest.raises(ValueError, match=re.escape(message)):
+        Config.from_dict(fields)
+
+
+# Journal -------------------------------------------------------------------------------------
+
+
+def test_a_torn_last_line_is_cut_off_and_its_unit_played_again(tmp_path: Path) -> None:
+    """A torn last journal line is cut off, its unit replayed, the summary as if uninterrupted."""
+    config = thousand_config(["greedy", "random", "random", "random"], deals=3)
+    whole = tmp_path / "whole"
+    run_tournament(config, out=whole)
+    lines = (whole / "journal.jsonl").read_bytes().splitlines(keepends=True)
+    assert len(lines) == len(config.units())
+
+    torn = tmp_path / "torn"
+    torn.mkdir()
+    (torn / "config.json").write_bytes((whole / "config.json").read_bytes())
+    kept = lines[:17]
+    half = lines[17][: len(lines[17]) // 2]
+    (torn / "journal.jsonl").write_bytes(b"".join(kept) + half)
+    lost = json.loads(lines[17])["unit"]
+
+    finished = Journal.finished(torn)
+    assert len(finished) == 17
+    assert lost not in finished
+    assert (torn / "journal.jsonl").read_bytes() == b"".join(kept)
+
+    (torn / "journal.jsonl").write_bytes(b"".join(kept) + half)
+    run_tournament(config, out=torn, resume=True)
+    results = journal_results(torn)
+    assert len(results) == len(config.units())
+    assert sorted(result.unit for result in results) == sorted(u.name for u in config.units())
+    replayed = {result.unit: result for result in results}[lost]
+    assert replayed == UnitResult.from_dict(json.loads(lines[17]))
+    assert (torn / "summary.json").read_bytes() == (whole / "summary.json").read_bytes()
+
+
+def test_a_damaged_middle_line_is_an_error(tmp_path: Path) -> None:
+    """A damaged journal line before others raises TournamentDirError and changes nothing."""
+    config = thousand_config(deals=2)
+    run_tournament(config, out=tmp_path)
+    lines = (tmp_path / "journal.jsonl").read_bytes().splitlines(keepends=True)
+    lines[4] = lines[4][:20] + b"\n"
+    damaged = b"".join(lines)
+    (tmp_path / "journal.jsonl").write_bytes(damaged)
+    with pytest.raises(TournamentDirError, match="line 5, is damaged"):
+        Journal.finished(tmp_path)
+    with pytest.raises(TournamentDirError, match="line 5, is damaged"):
+        run_tournament(config, out=tmp_path, resume=True)
+    assert (tmp_path / "journal.jsonl").read_bytes() == damaged
+
+
+def test_create_refuses_a_directory_holding_a_tournament(tmp_path: Path) -> None:
+    """Journal.create and run_tournament refuse a directory that already holds a tournament."""
+    config = thousand_config(deals=1)
+    Journal.create(tmp_path, config).close()
+    before = snapshot(tmp_path)
+    with pytest.raises(TournamentDirError, match="already holds a tournament"):
+        Journal.create(tmp_path, thousand_config(deals=2))
+    with pytest.raises(TournamentDirError, match="already holds a tournament"):
+        run_tournament(config, out=tmp_path)
+    assert snapshot(tmp_path) == before
+    assert Journal.saved_config(tmp_path) == config
+
+
+def test_resume_with_another_config_is_refused(tmp_path: Path) -> None:
+    """run_tournament refuses to resume a directory with a different configuration."""
+    config = thousand_config(deals=1)
+    run_tournament(config, out=tmp_path)
+    before = snapshot(tmp_path)
+    with pytest.raises(TournamentDirError, match=r"different per_table, seed"):
+        run_tournament(attrs.evolve(config, seed=5, per_table=2), out=tmp_path, resume=True)
+    assert snapshot(tmp_path) == before
+
+
+# Determinism ---------------------------------------------------------------------------------
+
+
+class ReversedBackend:
+    """Plays every batch in this process but hands the results back last batch first."""
+
+    def run(
+        self,
+        config: Config,
+        batches: Sequence[Sequence[Unit]],
+        keep_records: bool,
+        log_dir: str | None,
+    ) -> Iterator[list[Played]]:
+        done = list(InlineBackend().run(config, batches, keep_records, log_dir))
+        yield from reversed(done)
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        pytest.param(
+            thousand_config(
+                ["greedy", "random", f"{PYTHON_BOTS}:Flaky", f"{PYTHON_BOTS}:Cautious"], deals=8
+            ),
+            id="thousand-deals",
+        ),
+        pytest.param(
+            bluff_config(["greedy", "random", "random", f"{PYTHON_BOTS}:Cautious"], games=6),
+            id="1000?-games",
+        ),
+    ],
+)
+def test_results_do_not_depend_on_the_workers(tmp_path: Path, config: Config) -> None:
+    """1 worker, 2 workers and results in reverse order give byte-identical outputs."""
+    outs = [tmp_path / "one", tmp_path / "two", tmp_path / "reversed"]
+    run_tournament(config, workers=1, out=outs[0])
+    run_tournament(config, workers=2, out=outs[1])
+    run_tournament(config, workers=4, out=outs[2], backend=ReversedBackend())
+    for name in ("summary.json", "standings.csv", "crosstable.csv"):
+        texts = {(out / name).read_bytes() for out in outs}
+        assert len(texts) == 1, name
+    results = [sorted(journal_results(out), key=lambda result: result.unit) for out in outs]
+    assert results[0] == results[1] == results[2]
+    assert len(results[0]) == len(config.units())
+
+
+# A large tournament, played once for the crash test and the statistics ------------------------
+
+BIG_DEALS = 800
+BIG_SEED = 11
+BIG_ARGUMENTS = ["greedy", "random", "random", "--deals", str(BIG_DEALS), "--seed", str(BIG_SEED)]
+
+
+@pytest.fixture(scope="module")
+def big_tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """greedy random random, played uninterrupted with two workers; its directory."""
+    out = tmp_path_factory.mktemp("big") / "uninterrupted"
+    config = configure(Options(specs=DEFAULT_SPECS, deals=BIG_DEALS, seed=BIG_SEED))
+    run_tournament(config, workers=2, out=out)
+    return out
+
+
+def process_children() -> dict[int, list[int]]:
+    """Every running process's children, by parent pid (Linux)."""
+    children: dict[int, list[int]] = defaultdict(list)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rpartition(")")[2].split()
+            if fields[0] not in ("Z", "X"):
+                children[int(fields[1])].append(int(entry.name))
+    return children
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes started, directly or not, by ``pid`` (Linux; empty elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return []
+    children = process_children()
+    found: list[int] = []
+    frontier = [pid]
+    while frontier:
+        for child in children.get(frontier.pop(), []):
+            found.append(child)
+            frontier.append(child)
+    return found
+
+
+def running(pids: Sequence[int]) -> list[int]:
+    """Those of ``pids`` that are still running (a zombie counts as gone)."""
+    alive = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+        except OSError:
+            continue
+        if state not in ("Z", "X"):
+            alive.append(pid)
+    return alive
+
+
+def kill_all(pids: Sequence[int]) -> None:
+    """SIGKILL the given processes (started by this test) where they still run."""
+    for pid in running(pids):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def start_tournament(directory: Path, log: Path) -> subprocess.Popen[bytes]:
+    """The installed program playing the large tournament in ``directory``: started with --out,
+    or continued with --resume once the directory holds a tournament."""
+    where = ["--resume", str(directory)] if (directory / "config.json").exists() else []
+    where = where or ["--out", str(directory)]
+    command = [*installed_command(), "tournament", *BIG_ARGUMENTS, "--workers", "2", *where]
+    with log.open("ab") as output:
+        return subprocess.Popen(command, stdout=output, stderr=output, stdin=subprocess.DEVNULL)
+
+
+def journal_text(directory: Path) -> bytes:
+    """The whole lines of the directory's journal."""
+    journal = directory / "journal.jsonl"
+    text = journal.read_bytes() if journal.exists() else b""
+    return text[: text.rfind(b"\n") + 1]
+
+
+def journal_lines(directory: Path) -> int:
+    """How many whole lines the directory's journal holds."""
+    return journal_text(directory).count(b"\n")
+
+
+def wait_for_progress(process: subprocess.Popen[bytes], directory: Path, above: int) -> None:
+    """Wait until the journal holds more than ``above`` lines or the process has ended."""
+    deadline = time.monotonic() + 60
+    while process.poll() is None and journal_lines(directory) <= above:
+        assert time.monotonic() < deadline, "the tournament made no progress"
+        time.sleep(0.02)
+
+
+def test_killed_tournament_resumes_to_the_same_summary(
+    tmp_path: Path, big_tournament: Path
+) -> None:
+    """SIGKILLed at 4 random moments and resumed each time, the program ends with the
+    uninterrupted run's summary."""
+    rng = random.Random(20261129)
+    directory = tmp_path / "killed"
+    log = tmp_path / "log.txt"
+    total = BIG_DEALS * 6
+    lines_after_kill = [0]
+    journals: list[bytes] = []
+    for _ in range(4):
+        process = start_tournament(directory, log)
+        # Each kill lands at a random point of the run still to play, however fast the machine.
+        remaining = total - lines_after_kill[-1]
+        wait_for_progress(process, directory, lines_after_kill[-1] + rng.randrange(remaining // 5))
+        time.sleep(rng.uniform(0, 0.05))
+        workers = descendants(process.pid)
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=60)
+        kill_all(workers)
+        lines_after_kill.append(journal_lines(directory))
+        journals.append(journal_text(directory))
+    process = start_tournament(directory, log)
+    try:
+        assert process.wait(timeout=120) == 0, log.read_text()
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert lines_after_kill == sorted(lines_after_kill)
+    assert 0 < lines_after_kill[-1] < total, f"the last kill came too late: {lines_after_kill}"
+    assert (directory / "summary.json").read_bytes() == (
+        big_tournament / "summary.json"
+    ).read_bytes()
+    results = journal_results(directory)
+    assert len(results) == len({result.unit for result in results}) == total
+    final = (directory / "journal.jsonl").read_bytes()
+    assert all(final.startswith(journal) for journal in journals)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_killed_tournament_leaves_no_worker_processes(tmp_path: Path) -> None:
+    """When the tournament program is killed, its worker processes end within seconds."""
+    directory = tmp_path / "killed"
+    process = start_tournament(directory, tmp_path / "log.txt")
+    workers: list[int] = []
+    try:
+        wait_for_progress(process, directory, 0)
+        workers = descendants(process.pid)
+        process.kill()
+        process.wait(timeout=60)
+        assert len(workers) >= 2
+        deadline = time.monotonic() + 3
+        while running(workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert running(workers) == []
+    finally:
+        kill_all(workers)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (["--seed", "2"], "started with --seed 1, not 2"),
+        (["--deals", "3"], "started with --deals 2, not 3"),
+        (["--games", "2"], "started with --games none, not 2"),
+        (["greedy", "greedy", "random"], "started with bots greedy random random, not greedy"),
+        (["--on-fault", "substitute"], "started with --on-fault forfeit, not substitute"),
+        (["--game", "bluff"], "started with --game thousand, not bluff"),
+        (["--rules", "polish"], "other rules than polish"),
+    ],
+)
+def test_resume_with_a_changed_option_is_refused(
+    tmp_path: Path, change: list[str], message: str
+) -> None:
+    """--resume with a changed option exits 2 with one error line, the folder untouched."""
+    directory = tmp_path / "kept"
+    started = runner.invoke(
+        app, ["tournament", "--deals", "2", "--workers", "1", "--out", str(directory)]
+    )
+    assert started.exit_code == 0, started.output
+    before = snapshot(directory)
+    result = runner.invoke(app, ["tournament", *change, "--resume", str(directory)])
+    assert result.exit_code == 2
+    one_line_error(result.output, message)
+    assert "resume it without changing its options" in result.output
+    assert snapshot(directory) == before
+
+
+def test_resume_with_the_same_options_is_accepted(tmp_path: Path) -> None:
+    """--resume with options equal to the saved ones, or none, finishes with the same summary."""
+    directory = tmp_path / "kept"
+    arguments = ["tournament", "greedy", "random", "random", "--deals", "2", "--workers", "1"]
+    started = runner.invoke(app, [*arguments, "--json", "--out", str(directory)])
+    assert started.exit_code == 0, started.output
+    summary = (directory / "summary.json").read_bytes()
+    again = runner.invoke(app, [*arguments, "--seed", "1", "--json", "--resume", str(directory)])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout) == json.loads(summary)
+    bare = runner.invoke(app, ["tournament", "--resume", str(directory)])
+    assert bare.exit_code == 0, bare.output
+    assert (directory / "summary.json").read_bytes() == summary
+
+
+def test_the_installed_program_refuses_a_changed_resume(tmp_path: Path) -> None:
+    """The real program, resuming with another --seed, prints one error line and exits 2."""
+    directory = tmp_path / "kept"
+    first = runner.invoke(
+        app, ["tournament", "--deals", "1", "--workers", "1", "--out", str(directory)]
+    )
+    assert first.exit_code == 0, first.output
+    before = snapshot(directory)
+    result = subprocess.run(
+        [*installed_command(), "tournament", "--seed", "9", "--resume", str(directory)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    one_line_error(result.stderr, "started with --seed 1, not 9")
+    assert snapshot(directory) == before
+
+
+# Hostile bots --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("on_fault", ["forfeit", "substitute"])
+def test_hostile_bots_are_charged_with_their_faults(tmp_path: Path, on_fault: str) -> None:
+    """A raising bot's and an illegal program's faults show in summary.json and the table."""
+    flaky = f"{PYTHON_BOTS}:Flaky"
+    illegal = hostile_spec(tmp_path, "illegal", after=1)
+    out = tmp_path / "out"
+    arguments = ["tournament", flaky, illegal, "greedy", "random", "--deals", "2"]
+    arguments += ["--workers", "2", "--on-fault", on_fault, "--out", str(out)]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    document = summary_of(out)
+    units = 3 * 2 * 6
+    flaky_faults = standing(document, flaky)["faults"]
+    illegal_faults = standing(document, illegal)["faults"]
+    assert flaky_faults["error"] > 0
+    assert flaky_faults["illegal"] == flaky_faults["timeout"] == 0
+    assert illegal_faults["illegal"] > 0
+    assert illegal_faults["error"] == illegal_faults["timeout"] == 0
+    for name in ("greedy", "random"):
+        assert standing(document, name)["faults"] == {"illegal": 0, "error": 0, "timeout": 0}
+    assert {row["units"] for row in document["standings"]} == {units}
+    journal = journal_results(out)
+    assert len(journal) == 4 * 2 * 6
+    flaky_errors = sum(
+        result.faults[seat][2]
+        for result in journal
+        for seat, entrant in enumerate(result.seating)
+        if entrant == 0
+    )
+    assert flaky_faults["error"] == flaky_errors
+    if on_fault == "forfeit":
+        assert all(
+            result.faults[seat] in ((0, 0, 0, 0), (0, 0, 1, 0), (0, 1, 0, 0))
+            for result in journal
+            for seat in range(3)
+        )
+    two_at_fault = [result for result in journal if sum(map(sum, result.faults)) > 1]
+    assert bool(two_at_fault) == (on_fault == "substitute")
+    lines = result.output.splitlines()
+    rows = {line.split()[1]: line for line in lines if re.match(r"\d+ ", line)}
+    assert rows[flaky].endswith(f"{flaky_faults['error']} error")
+    illegal_row = next(line for line in lines if "hostile_bot.py" in line)
+    assert illegal_row.endswith(f"{illegal_faults['illegal']} illegal")
+    assert rows["greedy"].endswith(" 0")
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_on_fault_raise_stops_the_tournament_with_one_line(tmp_path: Path, workers: str) -> None:
+    """--on-fault raise ends the tournament at a bot's fault with a one-line error, exit 2."""
+    arguments = ["tournament", f"{PYTHON_BOTS}:Flaky", "greedy", "random", "--deals", "3"]
+    arguments += ["--on-fault", "raise", "--workers", workers, "--out", str(tmp_path / "out")]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 2
+    one_line_error(result.output, "raised RuntimeError: flaky bot tripped")
+    assert not (tmp_path / "out" / "summary.json").exists()
+
+
+# Command line --------------------------------------------------------------------------------
+
+
+def table_of(output: str) -> tuple[list[str], list[list[str]]]:
+    """The header and rows of the printed standings (cells split on two or more spaces)."""
+    lines = output.splitlines()
+    assert lines[1] == ""
+    assert lines[-1] == "± is half the width of a 95% interval."
+    assert lines[-2] == ""
+    header = re.split(r" {2,}", lines[2])
+    rows = [re.split(r" {2,}", line) for line in lines[3:-2]]
+    return header, rows
+
+
+def test_the_standings_table(tmp_path: Path) -> None:
+    """The printed standings have rank, bot, rating, ±, score, units, faults as in the summary."""
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app, ["tournament", "--deals", "4", "--workers", "1", "--seed", "3", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == (
+        "Thousand, 3 bots, 1 table of 3, 4 deals per table under every seating, seed 3"
+    )
+    header, rows = table_of(result.output)
+    assert header == [
+        "rank", "bot", "rating", "±", "score/deal", "±", "units", "contracts made", "faults"
+    ]  # fmt: skip
+    document = summary_of(out)
+    assert [row[:2] for row in rows] == [
+        [str(entry["rank"]), entry["name"]] for entry in document["standings"]
+    ]
+    assert sorted(row[1] for row in rows) == ["greedy", "random", "random#2"]
+    for row in rows:
+        entry = standing(document, row[1])
+        assert row[2] == f"{entry['rating']:.0f}"
+        low, high = entry["rating_interval"]
+        assert row[3] == f"{(high - low) / 2:.0f}"
+        assert float(row[4]) == pytest.approx(entry["mean_score"], abs=0.05)
+        low, high = entry["score_interval"]
+        assert float(row[5]) == pytest.approx((high - low) / 2, abs=0.05)
+        assert float(row[5]) > 0
+        assert row[6] == "24"
+        assert row[8] == "0"
+
+
+def test_json_prints_the_summary_document(tmp_path: Path) -> None:
+    """--json prints valid JSON equal to summary.json: the configuration and the statistics."""
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app, ["tournament", "--deals", "2", "--workers", "1", "--json", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    assert printed == summary_of(out)
+    assert result.stdout == (out / "summary.json").read_text(encoding="utf-8")
+    assert Config.from_dict(printed["config"]) == configure(Options(deals=2))
+    assert [row["name"] for row in printed["standings"]] != []
+    alone = runner.invoke(app, ["tournament", "--deals", "2", "--workers", "1", "--json"])
+    assert alone.exit_code == 0, alone.output
+    assert json.loads(alone.stdout) == printed
+
+
+def test_out_keeps_every_output_and_replayable_records(tmp_path: Path) -> None:
+    """--out --records keeps every output and a record per unit replaying to its scores."""
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app, ["tournament", "--deals", "2", "--workers", "2", "--records", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    for name in OUTPUTS:
+        assert (out / name).is_file(), name
+    config = Journal.saved_config(out)
+    assert config == configure(Options(deals=2))
+    journal = journal_results(out)
+    assert sorted(result.unit for result in journal) == sorted(u.name for u in config.units())
+    records = sorted(path.stem for path in (out / "records").glob("*.json"))
+    assert records == sorted(result.unit for result in journal)
+    for unit in journal:
+        record = thousand.load_record(out / "records" / f"{unit.unit}.json")
+        assert record.single_deal
+        final = thousand.replay(record)
+        assert isinstance(final.result, thousand.DealResult)
+        assert tuple(final.result.deal_scores) == unit.scores
+    standings_csv = (out / "standings.csv").read_text(encoding="utf-8").splitlines()
+    assert standings_csv[0].split(",")[:3] == ["rank", "bot", "rating"]
+    assert len(standings_csv) == 4
+    crosstable = (out / "crosstable.csv").read_text(encoding="utf-8").splitlines()
+    assert len(crosstable) == 4
+
+
+def test_a_1000_tournament_with_records(tmp_path: Path) -> None:
+    """--game bluff plays 1000?, prints standings, keeps records replaying to the scores."""
+    out = tmp_path / "out"
+    arguments = ["tournament", "greedy", "random", "random", "random", "--game", "bluff"]
+    arguments += ["--players", "3", "--games", "3", "--workers", "1", "--records"]
+    result = runner.invoke(app, [*arguments, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(
+        "1000?, 4 bots, 4 tables of 3, 3 games per table, seats rotated, seed 1"
+    )
+    header, rows = table_of(result.output)
+    assert header == ["rank", "bot", "rating", "±", "score/game", "±", "units", "wins", "faults"]
+    assert sorted(row[1] for row in rows) == ["greedy", "random", "random#2", "random#3"]
+    assert all(row[6] == "9" for row in rows)
+    journal = journal_results(out)
+    assert len(journal) == 12
+    for unit in journal:
+        record = bluff.load_record(out / "records" / f"{unit.unit}.json")
+        final = bluff.replay(record)
+        assert final.result is not None
+        assert tuple(-size for size in final.result.hand_sizes) == unit.scores
+
+
+def test_thousand_games_format_records_whole_matches(tmp_path: Path) -> None:
+    """--games plays whole Thousand matches whose records replay to the journal's scores."""
+    out = tmp_path / "out"
+    arguments = ["tournament", "--games", "2", "--workers", "1", "--records", "--out", str(out)]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    header, _ = table_of(result.output)
+    assert "score/match" in header
+    assert "wins" in header
+    for unit in journal_results(out):
+        record = thousand.load_record(out / "records" / f"{unit.unit}.json")
+        assert not record.single_deal
+        final = thousand.replay(record)
+        assert isinstance(final.result, thousand.MatchResult)
+        assert tuple(final.result.scores) == unit.scores
+
+
+def test_a_resumed_tournament_keeps_records_as_it_was_started(tmp_path: Path) -> None:
+    """A tournament started with --records keeps records of units played after a resume."""
+    out = tmp_path / "out"
+    arguments = ["tournament", "--deals", "2", "--workers", "1", "--records", "--out", str(out)]
+    assert runner.invoke(app, arguments).exit_code == 0
+    lines = (out / "journal.jsonl").read_bytes().splitlines(keepends=True)
+    (out / "journal.jsonl").write_bytes(b"".join(lines[:5]))
+    for line in lines[5:]:
+        (out / "records" / f"{json.loads(line)['unit']}.json").unlink()
+    (out / "summary.json").unlink()
+    assert runner.invoke(app, ["tournament", "--resume", str(out)]).exit_code == 0
+    assert len(list((out / "records").glob("*.json"))) == len(lines)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["greedy", "nosuchbot", "random"], "no bot named 'nosuchbot'"),
+        (["--deals", "2", "--games", "2"], "give --deals or --games, not both"),
+        (["--deals", "2", "--records"], "--records needs --out"),
+        (
+            ["--out", "{dir}/a", "--resume", "{dir}/b"],
+            "give --out for a new tournament or --resume",
+        ),
+        (["--resume", "{dir}"], "holds no tournament (no config.json)"),
+        (["--deals", "2", "--gauntlet", "nobody"], "the gauntlet entrant 'nobody' is not among"),
+        (["greedy", "random"], "3-player tables need at least 3 entrants, but 2 were given"),
+        (["--players", "4"], "russian is played by 3 players, not 4"),
+        (["--game", "chess"], "--game must be thousand or bluff, not 'chess'"),
+    ],
+)
+def test_bad_arguments_give_a_one_line_error(
+    tmp_path: Path, arguments: list[str], message: str
+) -> None:
+    """Wrong arguments exit 2 with one error line, no traceback, and leave no tournament."""
+    filled = [argument.replace("{dir}", str(tmp_path)) for argument in arguments]
+    result = runner.invoke(app, ["tournament", *filled])
+    assert result.exit_code == 2
+    one_line_error(result.output, message)
+    assert not list(tmp_path.rglob("config.json"))
+
+
+def test_a_gauntlet_from_the_command_line(tmp_path: Path) -> None:
+    """--gauntlet plays only the named entrant's tables: it plays every unit, the others fewer."""
+    out = tmp_path / "out"
+    arguments = ["tournament", "greedy", "random", "random", "random", "--gauntlet", "random#3"]
+    arguments += ["--deals", "1", "--workers", "1", "--out", str(out)]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    assert "Thousand, 4 bots, 3 tables of 3, 1 deal per table" in result.output
+    units = {row["name"]: row["units"] for row in summary_of(out)["standings"]}
+    assert units == {"random#3": 18, "greedy": 12, "random": 12, "random#2": 12}
+    assert Journal.saved_config(out).gauntlet == "random#3"
+
+
+def test_out_naming_a_file_gives_a_one_line_error(tmp_path: Path) -> None:
+    """--out naming an existing file exits 2 with one error line and leaves the file alone."""
+    path = tmp_path / "notes.txt"
+    path.write_text("mine\n")
+    result = runner.invoke(
+        app, ["tournament", "--deals", "1", "--workers", "1", "--out", str(path)]
+    )
+    assert result.exit_code == 2
+    one_line_error(result.output, str(path))
+    assert path.read_text() == "mine\n"
+
+
+def test_an_existing_tournament_is_not_overwritten(tmp_path: Path) -> None:
+    """--out naming a folder that holds a tournament exits 2 and changes nothing."""
+    out = tmp_path / "out"
+    arguments = ["tournament", "--deals", "1", "--workers", "1", "--out", str(out)]
+    assert runner.invoke(app, arguments).exit_code == 0
+    before = snapshot(out)
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 2
+    one_line_error(result.output, "already holds a tournament")
+    assert snapshot(out) == before
+
+
+def test_the_installed_program_runs_a_tournament(tmp_path: Path) -> None:
+    """The real `thousand` program plays a tiny tournament and prints the standings."""
+    result = subprocess.run(
+        [*installed_command(), "tournament", "--deals", "1", "--workers", "1", "--seed", "4"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Thousand, 3 bots, 1 table of 3, 1 deal per table")
+    header, rows = table_of(result.stdout)
+    assert header[:3] == ["rank", "bot", "rating"]
+    assert sorted(row[1] for row in rows) == ["greedy", "random", "random#2"]
+    assert list(tmp_path.iterdir()) == []
+
+
+# Statistics ----------------------------------------------------------------------------------
+
+
+def test_greedy_beats_random_with_confidence(big_tournament: Path) -> None:
+    """greedy ranks first with intervals clear of random's; the random copies' overlap."""
+    document = summary_of(big_tournament)
+    assert document["standings"][0]["name"] == "greedy"
+    greedy = standing(document, "greedy")
+    randoms = [standing(document, "random"), standing(document, "random#2")]
+    assert greedy["rank"] == 1
+    for other in randoms:
+        assert greedy["rating_interval"][0] > other["rating_interval"][1]
+        assert greedy["rating"] > other["rating"]
+    assert greedy["score_interval"][0] > 0
+    for key in ("rating_interval", "score_interval"):
+        first, second = (other[key] for other in randoms)
+        assert first[0] <= second[1]
+        assert second[0] <= first[1]
+    for row in document["standings"]:
+        low, high = row["rating_interval"]
+        assert low <= row["rating"] <= high
+        low, high = row["score_interval"]
+        assert low <= row["mean_score"] <= high
+    assert sum(row["rating"] for row in document["standings"]) == pytest.approx(4500, abs=0.01)
