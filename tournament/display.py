@@ -81,11 +81,17 @@ def standings_lines(config: Config, summary: Summary) -> list[str]:
     tables = len(config.tables())
     about = (
         f"{game}, {len(config.entrants)} bots, {tables} table{'s' * (tables != 1)} of "
-        f"{config.players}, {config.per_table} {unit}{'s' * (config.per_table != 1)} per table"
+        f"{config.players}, {config.per_table} {_plural(unit, config.per_table)} per table"
         f"{' under every seating' if config.format == 'deals' else ', seats rotated'}, "
         f"seed {config.seed}"
     )
     return [about, "", *table_lines(rows), "", "± is half the width of a 95% interval."]
+
+
+def _plural(noun: str, count: int) -> str:
+    if count == 1:
+        return noun
+    return noun + ("es" if noun.endswith("ch") else "s")
 
 
 def _half(interval: tuple[float, float] | None, form: str) -> str:

@@ -6,12 +6,17 @@ from collections.abc import Sequence
 
 import attrs
 
-from thousand import DealResult, MatchResult, Outcome, play, replay
+from thousand import DealResult, MatchResult, Outcome, PlayerError, play, replay
 from thousand.record import Record
 from tournament.results import STATUSES, UnitResult
 from tournament.schedule import Config, Unit
 
-__all__ = ["Played", "play_batch", "play_unit"]
+__all__ = ["Played", "UnitFault", "play_batch", "play_unit"]
+
+
+class UnitFault(ValueError):
+    """A bot's fault that stops the tournament (the ``raise`` fault policy), naming the unit
+    and the bot."""
 
 
 @attrs.frozen
@@ -31,19 +36,12 @@ def play_batch(
 
 def play_unit(config: Config, unit: Unit, keep_records: bool, log_dir: str | None) -> Played:
     """Play one unit and reduce its outcome to a :class:`UnitResult`."""
-    outcome = play(
-        [config.entrants[entrant].spec for entrant in unit.seating],
-        config.rules_value(),
-        seed=unit.seed,
-        single_deal=config.single_deal,
-        dealer=unit.dealer,
-        time_limit=config.time_limit,
-        time_quota=config.time_quota,
-        on_fault=config.on_fault,
-        player_seeds=unit.player_seeds(config.seed),
-        isolate=config.isolate,
-        log_dir=log_dir,
-    )
+    try:
+        outcome = _play(config, unit, log_dir)
+    except PlayerError as error:
+        fault = error.fault
+        name = config.entrants[unit.seating[fault.seat]].name
+        raise UnitFault(f"unit {unit.name}: {name} in seat {fault.seat}: {fault.detail}") from None
     faults = [[0] * len(STATUSES) for _ in unit.seating]
     for fault in outcome.faults:
         faults[fault.seat][STATUSES.index(fault.status.value)] += 1
@@ -61,6 +59,22 @@ def play_unit(config: Config, unit: Unit, keep_records: bool, log_dir: str | Non
         think_time=outcome.think_time,
     )
     return Played(result, outcome.record.to_json() if keep_records else None)
+
+
+def _play(config: Config, unit: Unit, log_dir: str | None) -> Outcome:
+    return play(
+        [config.entrants[entrant].spec for entrant in unit.seating],
+        config.rules_value(),
+        seed=unit.seed,
+        single_deal=config.single_deal,
+        dealer=unit.dealer,
+        time_limit=config.time_limit,
+        time_quota=config.time_quota,
+        on_fault=config.on_fault,
+        player_seeds=unit.player_seeds(config.seed),
+        isolate=config.isolate,
+        log_dir=log_dir,
+    )
 
 
 def _contracts(outcome: Outcome) -> tuple[tuple[int, int, bool], ...]:
