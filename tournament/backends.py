@@ -20,6 +20,9 @@ __all__ = ["Backend", "InlineBackend", "ProcessBackend", "batches"]
 class Backend(Protocol):
     """Plays batches of units somewhere."""
 
+    largest_batch: int
+    """How many units a batch may hold: more where handing out a batch costs more."""
+
     def run(
         self,
         config: Config,
@@ -33,6 +36,8 @@ class Backend(Protocol):
 
 class InlineBackend:
     """Plays every batch in the calling process, one after the other."""
+
+    largest_batch = 64
 
     def run(
         self,
@@ -49,6 +54,8 @@ class InlineBackend:
 class ProcessBackend:
     """Plays batches in a pool of local worker processes, which die with the process that
     started them (on Linux), so that a killed tournament leaves none behind."""
+
+    largest_batch = 64
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
@@ -80,8 +87,8 @@ class ProcessBackend:
                     future.cancel()
 
 
-def batches(units: Sequence[Unit], workers: int) -> list[list[Unit]]:
-    """Units cut into batches: large enough to make handing them out cheap, small enough that
-    every worker gets many (for an even finish and frequent progress)."""
-    size = max(1, min(64, len(units) // (workers * 16)))
+def batches(units: Sequence[Unit], workers: int, largest: int = 64) -> list[list[Unit]]:
+    """Units cut into batches: large enough to make handing them out cheap (up to ``largest``),
+    small enough that every worker gets many (for an even finish and frequent progress)."""
+    size = max(1, min(largest, len(units) // (workers * 16)))
     return [list(units[start : start + size]) for start in range(0, len(units), size)]

@@ -23,11 +23,13 @@ from thousand import (
     load_player,
     play,
 )
+from tournament.backends import Backend
 from tournament.checkbot import GAMES as CHECK_GAMES
 from tournament.checkbot import check_bot
 from tournament.display import ProgressBar, standings_lines
 from tournament.journal import Journal
 from tournament.matchlog import match_log
+from tournament.ray_backend import RayBackend
 from tournament.runner import run_tournament, summary_document
 from tournament.setup import Options, configure, load_rules
 from tournament.text import table_lines
@@ -213,6 +215,16 @@ def tournament(
         bool, typer.Option("--json", help="Print the summary as JSON instead of a table.")
     ] = False,
     log_dir: LogDirOption = None,
+    backend: Annotated[
+        str,
+        typer.Option("--backend", help="local worker processes, or ray for a Ray cluster."),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray-address", help="With --backend ray: the cluster (default: a local instance)."
+        ),
+    ] = None,
 ) -> None:
     """Rank bots: every table of bots plays the same deals under every seating, and the
     standings give each bot a rating and a mean score with 95% intervals."""
@@ -237,8 +249,10 @@ def tournament(
             raise ValueError("--records needs --out (where to keep them)")
         saved = Journal.saved_config(resume) if resume is not None else None
         config = configure(options, saved)
+        chosen = choose_backend(backend, ray_address, workers)
         summary = run_tournament(
             config,
+            backend=chosen,
             workers=workers or os.cpu_count() or 1,
             out=resume or out,
             resume=resume is not None,
@@ -402,6 +416,17 @@ def check_bot_command(
     if faults:
         raise typer.Exit(code=1)
     typer.echo(f"{spec}: no faults")
+
+
+def choose_backend(name: str, address: str | None, workers: int | None) -> Backend | None:
+    """The backend named on the command line; ``None`` for the local default."""
+    if name == "local":
+        if address is not None:
+            raise ValueError("--ray-address goes with --backend ray")
+        return None
+    if name == "ray":
+        return RayBackend(address, workers or os.cpu_count() or 1)
+    raise ValueError(f"--backend must be local or ray, not {name!r}")
 
 
 def supported_games(spec: str) -> list[str]:

@@ -67,7 +67,8 @@ def run_tournament(
     if progress is not None:
         progress(len(finished), len(units))
     try:
-        for played in backend.run(config, batches(todo, max(workers, 1)), keep_records, log_dir):
+        work = batches(todo, max(workers, 1), backend.largest_batch)
+        for played in backend.run(config, work, keep_records, log_dir):
             if journal is not None:
                 journal.append((item.result, item.record) for item in played)
             finished.update((item.result.unit, item.result) for item in played)

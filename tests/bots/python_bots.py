@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from thousand import SeatedPlayer
@@ -79,4 +81,17 @@ class ThousandOnly(SeatedPlayer):
 
     def act(self, observation: Any) -> object:
         """A random legal action."""
+        return self.rng.choice(observation.legal_actions)
+
+
+class DiesOnce(SeatedPlayer):
+    """Kills its own process at its first decision, once per marker file named in the
+    THOUSAND_TEST_MARKER environment variable; afterwards plays at random."""
+
+    def act(self, observation: Any) -> object:
+        """A random legal action, unless this is the first decision ever made with the marker."""
+        marker = Path(os.environ["THOUSAND_TEST_MARKER"])
+        if not marker.exists():
+            marker.write_text("died once\n")
+            os._exit(1)
         return self.rng.choice(observation.legal_actions)

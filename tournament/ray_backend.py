@@ -1,0 +1,76 @@
+"""Playing a tournament on a Ray cluster (``--backend ray``), for users who outgrow one machine.
+
+Batches of units become Ray tasks; results come back into the same journal as with local
+workers, so a tournament started on one backend can be resumed on the other, and the results
+are the same either way. Ray is an optional extra: ``pip install 'thousand[ray]'``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from tournament.schedule import Config, Unit
+from tournament.units import Played, play_batch
+
+__all__ = ["RETRIES", "RayBackend", "RayMissingError"]
+
+RETRIES = 3
+"""How many times a batch lost with its worker (a crashed process, a lost node) is played again.
+A bot's fault is a result, not a failure, and is never retried."""
+
+
+class RayMissingError(ValueError):
+    """``--backend ray`` without Ray installed."""
+
+
+class RayBackend:
+    """Plays batches as Ray tasks, on a local Ray instance or on the cluster at ``address``."""
+
+    largest_batch = 256
+    """Larger batches than local workers get: a Ray task costs about a millisecond to hand out."""
+
+    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+        self.address = address
+        self.workers = workers
+
+    def run(
+        self,
+        config: Config,
+        batches: Sequence[Sequence[Unit]],
+        keep_records: bool,
+        log_dir: str | None,
+    ) -> Iterator[list[Played]]:
+        """Yield each batch's results as its task finishes."""
+        ray = _import_ray()
+        started = not ray.is_initialized()
+        if started:
+            ray.init(
+                address=self.address,
+                num_cpus=self.workers if self.address is None else None,
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level=logging.ERROR,
+            )
+        task = ray.remote(max_retries=RETRIES, retry_exceptions=False)(play_batch)
+        pending = [task.remote(config, list(batch), keep_records, log_dir) for batch in batches]
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                yield ray.get(done[0])
+        finally:
+            for reference in pending:
+                ray.cancel(reference, force=True)
+            if started:
+                ray.shutdown()
+
+
+def _import_ray() -> Any:
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise RayMissingError(
+            "--backend ray needs Ray: install it with pip install 'thousand[ray]'"
+        ) from None
