@@ -14,14 +14,15 @@ from thousand.external import die_with_parent
 from tournament.schedule import Config, Unit
 from tournament.units import Played, play_batch
 
-__all__ = ["Backend", "InlineBackend", "ProcessBackend", "batches"]
+__all__ = ["DEFAULT_BATCH", "Backend", "InlineBackend", "ProcessBackend", "batches"]
+
+DEFAULT_BATCH = 64
+"""The most units a batch holds unless the backend says otherwise."""
 
 
 class Backend(Protocol):
-    """Plays batches of units somewhere."""
-
-    largest_batch: int
-    """How many units a batch may hold: more where handing out a batch costs more."""
+    """Plays batches of units somewhere. A backend may also say how many units a batch may hold
+    (``largest_batch``, 64 when it does not): more where handing out a batch costs more."""
 
     def run(
         self,
@@ -37,7 +38,7 @@ class Backend(Protocol):
 class InlineBackend:
     """Plays every batch in the calling process, one after the other."""
 
-    largest_batch = 64
+    largest_batch = DEFAULT_BATCH
 
     def run(
         self,
@@ -55,7 +56,7 @@ class ProcessBackend:
     """Plays batches in a pool of local worker processes, which die with the process that
     started them (on Linux), so that a killed tournament leaves none behind."""
 
-    largest_batch = 64
+    largest_batch = DEFAULT_BATCH
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
@@ -87,7 +88,7 @@ class ProcessBackend:
                     future.cancel()
 
 
-def batches(units: Sequence[Unit], workers: int, largest: int = 64) -> list[list[Unit]]:
+def batches(units: Sequence[Unit], workers: int, largest: int = DEFAULT_BATCH) -> list[list[Unit]]:
     """Units cut into batches: large enough to make handing them out cheap (up to ``largest``),
     small enough that every worker gets many (for an even finish and frequent progress)."""
     size = max(1, min(largest, len(units) // (workers * 16)))

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tournament.backends import Backend, InlineBackend, ProcessBackend, batches
+from tournament.backends import DEFAULT_BATCH, Backend, InlineBackend, ProcessBackend, batches
 from tournament.journal import Journal, TournamentDirError, write_text
 from tournament.results import UnitResult
 from tournament.schedule import Config
@@ -67,7 +67,8 @@ def run_tournament(
     if progress is not None:
         progress(len(finished), len(units))
     try:
-        work = batches(todo, max(workers, 1), backend.largest_batch)
+        largest = getattr(backend, "largest_batch", DEFAULT_BATCH)
+        work = batches(todo, max(workers, 1), largest)
         for played in backend.run(config, work, keep_records, log_dir):
             if journal is not None:
                 journal.append((item.result, item.record) for item in played)
