@@ -25,13 +25,31 @@ The journal's share is split by writing the same batches again to a fresh journa
 lines, then writing and ``fsync``-ing them. Medians over the rounds are printed.
 
     python benchmarks/tournament.py [--deals N | --seconds 15] [--rounds 3] [--dir DIR]
+
+With ``--ray``, it compares instead the Ray backend with local worker processes at equal cores:
+a tournament of ``greedy random random`` (Thousand, deals format), sized so that two local
+workers take at least ``--seconds`` (60 by default), played each round by
+
+1. 2 local workers, the default backend;
+2. a local Ray instance with ``num_cpus=2``, through ``RayBackend``. Ray is started with
+   ``ray.init`` before the run and stopped after it, both timed apart: the backend leaves alone a
+   Ray it did not start, so the run's time is the tournament's alone.
+
+Both are timed as above, to the last batch journaled. It prints the units/s of each, Ray's
+throughput as a share of local (target >= 85%), Ray's start-up and the CPU time of its
+processes, and checks that every run wrote the same ``summary.json``. ``--ray-batch N`` tries
+another largest batch for the Ray tasks (a diagnosis: the backend's own is the default).
+
+    python benchmarks/tournament.py --ray [--deals N | --seconds 60] [--rounds 3] [--ray-batch N]
 """
 
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import importlib
 import json
+import logging
 import os
 import resource
 import shutil
@@ -42,11 +60,13 @@ import time
 from collections.abc import Iterator, Sequence
 from itertools import repeat
 from pathlib import Path
+from typing import Any
 
 import attrs
 
-from tournament.backends import batches
+from tournament.backends import DEFAULT_BATCH, Backend, ProcessBackend, batches
 from tournament.journal import Journal
+from tournament.ray_backend import RayBackend
 from tournament.runner import run_tournament
 from tournament.schedule import Config, Unit
 from tournament.setup import Options, configure
@@ -56,11 +76,17 @@ BOTS = ("random", "random", "random")
 CALIBRATION_DEALS = 150
 EFFICIENCY_TARGET = 0.85
 OVERHEAD_TARGET = 0.10
+RAY_BOTS = ("greedy", "random", "random")
+RAY_CORES = 2
+RAY_TARGET = 0.85
+RAY_SECONDS = 60.0
 
 
 class TimedInline:
     """The in-process backend, timing the batches it plays, what the runner does between them,
     and keeping what they played."""
+
+    largest_batch = DEFAULT_BATCH
 
     def __init__(self) -> None:
         self.games = 0.0
@@ -88,14 +114,17 @@ class TimedInline:
 
 
 class Clock:
-    """A progress callback noting when the last unit was reported, and this process's CPU
-    time then."""
+    """A progress callback noting when the first batch and the last unit were reported, and
+    this process's CPU time then."""
 
     def __init__(self) -> None:
+        self.first = 0.0
         self.last = 0.0
         self.cpu = 0.0
 
     def __call__(self, done: int, total: int) -> None:
+        if done > 0 and not self.first:
+            self.first = time.perf_counter()
         if done >= total:
             self.last = time.perf_counter()
             self.cpu = time.process_time()
@@ -107,6 +136,8 @@ class Run:
 
     play: float
     """Seconds from the call to the last batch journaled."""
+    first: float
+    """Seconds from the call to the first batch journaled."""
     after: float
     """Seconds of statistics and output files after it."""
     parent_cpu: float
@@ -122,7 +153,7 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def timed_run(config: Config, workers: int, out: Path, backend: TimedInline | None) -> Run:
+def timed_run(config: Config, workers: int, out: Path, backend: Backend | None) -> Run:
     """Run the tournament into ``out`` and time it."""
     clock = Clock()
     cpu, children = time.process_time(), children_cpu()
@@ -131,6 +162,7 @@ def timed_run(config: Config, workers: int, out: Path, backend: TimedInline | No
     ended = time.perf_counter()
     return Run(
         play=clock.last - began,
+        first=clock.first - began,
         after=ended - clock.last,
         parent_cpu=clock.cpu - cpu,
         workers_cpu=children_cpu() - children,
@@ -152,13 +184,13 @@ def bare_run(config: Config, processes: int) -> float:
     return time.perf_counter() - began
 
 
-def random_tournament(deals: int, seed: int) -> Config:
-    return configure(Options(specs=BOTS, deals=deals, seed=seed))
+def random_tournament(deals: int, seed: int, bots: Sequence[str] = BOTS) -> Config:
+    return configure(Options(specs=tuple(bots), deals=deals, seed=seed))
 
 
-def calibrated_deals(seconds: float, seed: int) -> int:
+def calibrated_deals(seconds: float, seed: int, bots: Sequence[str] = BOTS) -> int:
     """The deals per table that one worker plays in about ``seconds``."""
-    config = random_tournament(CALIBRATION_DEALS, seed)
+    config = random_tournament(CALIBRATION_DEALS, seed, bots)
     began = time.perf_counter()
     play_share(config, config.units())
     per_deal = (time.perf_counter() - began) / CALIBRATION_DEALS
@@ -192,22 +224,214 @@ def line(what: str, seconds: float, games: float) -> str:
     return f"  {what:<54}{seconds:7.2f} s {seconds / games:7.1%}"
 
 
+def import_ray() -> Any:
+    """The ``ray`` module, typed ``Any`` so that this file type-checks without Ray."""
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise SystemExit("--ray needs Ray: pip install 'thousand[ray]'") from None
+
+
+def start_ray(ray: Any) -> float:
+    """Start a new local Ray instance of ``RAY_CORES`` CPUs (even where a cluster is running),
+    quietly; the seconds it took."""
+    began = time.perf_counter()
+    ray.init(
+        address="local",
+        num_cpus=RAY_CORES,
+        include_dashboard=False,
+        log_to_driver=False,
+        logging_level=logging.ERROR,
+    )
+    return time.perf_counter() - began
+
+
+def descendants_cpu() -> dict[int, tuple[str, float]]:
+    """CPU seconds of every live descendant of this process, by pid, with its name (Linux's
+    ``/proc``; empty elsewhere). Ray's processes are: its servers (``gcs_server``, ``raylet``)
+    and helpers started by ``ray.init``, and the workers the raylet starts (``ray::...``)."""
+    parents: dict[int, int] = {}
+    stats: dict[int, tuple[str, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            text = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name, _, rest = text[text.index("(") + 1 :].rpartition(")")
+        fields = rest.split()
+        pid = int(entry.name)
+        parents[pid] = int(fields[1])
+        stats[pid] = (name, (int(fields[11]) + int(fields[12])) / tick)
+    mine = {os.getpid()}
+    grown = True
+    while grown:
+        found = {pid for pid, parent in parents.items() if parent in mine} - mine
+        grown = bool(found)
+        mine |= found
+    return {pid: stats[pid] for pid in mine - {os.getpid()} if pid in stats}
+
+
+def ray_cpu(
+    before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]]
+) -> dict[str, float]:
+    """CPU seconds spent between two snapshots, by kind of process: Ray's workers together
+    (named after the task they play, or ``ray::IDLE``), the others by name."""
+    spent: dict[str, float] = {}
+    for pid, (name, cpu) in after.items():
+        if name in ("ray::IDLE", "ray::play_batch"):
+            kind = "workers"
+        elif name.startswith("python"):
+            kind = "Ray's helpers (python)"
+        else:
+            kind = name
+        spent[kind] = spent.get(kind, 0.0) + cpu - before.get(pid, (name, 0.0))[1]
+    return spent
+
+
+@attrs.frozen
+class RayRun:
+    """One round's Ray run: start-up, the timed tournament, its processes' CPU, shut-down."""
+
+    start: float
+    run: Run
+    cpu: dict[str, float]
+    stop: float
+
+
+def ray_run(ray: Any, config: Config, out: Path, largest: int | None) -> RayRun:
+    """Start Ray, play the tournament into ``out`` through ``RayBackend``, stop Ray."""
+    start = start_ray(ray)
+    try:
+        backend = RayBackend(workers=RAY_CORES)
+        if largest is not None:
+            backend.largest_batch = largest
+        before = descendants_cpu()
+        run = timed_run(config, RAY_CORES, out, backend)
+        cpu = ray_cpu(before, descendants_cpu())
+    finally:
+        began = time.perf_counter()
+        ray.shutdown()
+        stop = time.perf_counter() - began
+    return RayRun(start, run, cpu, stop)
+
+
+def ray_benchmark(args: argparse.Namespace) -> None:
+    """Local worker processes against a local Ray instance, at equal cores."""
+    ray = import_ray()
+    print(f"load average before: {load()}", flush=True)
+    seconds = RAY_SECONDS if args.seconds is None else args.seconds
+    # One worker's speed, doubled: two workers are at most twice as fast, so they take at least
+    # ``seconds``.
+    deals = args.deals or 2 * calibrated_deals(seconds, args.seed, RAY_BOTS)
+    config = random_tournament(deals, args.seed, RAY_BOTS)
+    units = len(config.units())
+    local_batches = batches(config.units(), RAY_CORES, ProcessBackend.largest_batch)
+    largest = args.ray_batch or RayBackend.largest_batch
+    ray_batches = batches(config.units(), RAY_CORES, largest)
+    print(
+        f"{' '.join(RAY_BOTS)}: Thousand (russian), {deals} deals x 6 seatings = {units} units, "
+        f"seed {args.seed}; {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
+        f"Ray {ray.__version__}\n"
+        f"local: {RAY_CORES} worker processes, {len(local_batches)} batches of "
+        f"{len(local_batches[0])}; Ray: a local instance with num_cpus={RAY_CORES}, "
+        f"{len(ray_batches)} tasks of {len(ray_batches[0])} units\n",
+        flush=True,
+    )
+    root = Path(tempfile.mkdtemp(prefix="tournament-bench-", dir=args.dir))
+    locals_: list[Run] = []
+    rays: list[RayRun] = []
+    try:
+        for number in range(args.rounds):
+            # Alternate which goes first, so that both see the same machine.
+            for which in ("local", "ray") if number % 2 == 0 else ("ray", "local"):
+                if which == "local":
+                    locals_.append(timed_run(config, RAY_CORES, root / f"local-{number}", None))
+                else:
+                    rays.append(ray_run(ray, config, root / f"ray-{number}", args.ray_batch))
+            print(
+                f"round {number + 1}: local {locals_[-1].play:.2f} s; Ray {rays[-1].run.play:.2f} "
+                f"s, started in {rays[-1].start:.2f} s",
+                flush=True,
+            )
+            if rays[-1].run.summary != locals_[-1].summary or (
+                locals_[-1].summary != locals_[0].summary
+            ):
+                raise SystemExit("the summary.json of the local and Ray runs differ")
+    finally:
+        shutil.rmtree(root)
+
+    local = statistics.median(run.play for run in locals_)
+    remote = statistics.median(entry.run.play for entry in rays)
+    start = statistics.median(entry.start for entry in rays)
+    stop = statistics.median(entry.stop for entry in rays)
+    ratio = local / remote
+    print(f"\n{'run':<32} {'seconds':>8} {'units/s':>9} {'first batch':>12}   then statistics")
+    for name, runs in (
+        (f"local, {RAY_CORES} worker processes", locals_),
+        (f"Ray, local instance, {RAY_CORES} CPUs", [entry.run for entry in rays]),
+    ):
+        seconds_ = statistics.median(run.play for run in runs)
+        first = statistics.median(run.first for run in runs)
+        after = statistics.median(run.after for run in runs)
+        print(
+            f"{name:<32} {seconds_:>8.2f} {units / seconds_:>9,.0f} {first:>10.2f} s   "
+            f"{after:.2f} s"
+        )
+    print(f"{'Ray start-up (ray.init)':<32} {start:>8.2f}")
+    print(f"{'Ray shut-down (ray.shutdown)':<32} {stop:>8.2f}")
+    verdict = "met" if ratio >= RAY_TARGET else "missed"
+    print(f"\nRay's throughput: {ratio:.1%} of local (target >= {RAY_TARGET:.0%}: {verdict})")
+    print(
+        f"  counting its start-up: {local / (remote + start):.1%}; "
+        f"summary.json identical in all {2 * args.rounds} runs"
+    )
+    per_task = (remote - local) / len(ray_batches)
+    print(f"  Ray's extra time per task: {per_task * 1e3:.2f} ms over {len(ray_batches)} tasks")
+
+    print(f"\nCPU seconds while playing (medians; {RAY_CORES} cores)")
+    parent = statistics.median(run.parent_cpu for run in locals_)
+    workers = statistics.median(run.workers_cpu for run in locals_)
+    print(f"  local: main process {parent:.2f} s, workers {workers:.2f} s")
+    parent = statistics.median(entry.run.parent_cpu for entry in rays)
+    kinds = sorted({kind for entry in rays for kind in entry.cpu})
+    spent = {kind: statistics.median(entry.cpu.get(kind, 0.0) for entry in rays) for kind in kinds}
+    others = ", ".join(
+        f"{kind} {cpu:.2f} s"
+        for kind, cpu in sorted(spent.items(), key=lambda item: -item[1])
+        if cpu >= 0.005
+    )
+    print(f"  Ray: driver {parent:.2f} s, {others or 'its processes not measured'}")
+    print(f"\nload average after: {load()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, help="deals per table (default: sized by --seconds)")
     parser.add_argument(
-        "--seconds", type=float, default=15.0, help="size a 1-worker run to take this long"
+        "--seconds",
+        type=float,
+        help="size a 1-worker run to take this long (15 s; with --ray, 2 workers, 60 s)",
     )
     parser.add_argument("--rounds", type=int, default=3, help="rounds of runs (medians shown)")
     parser.add_argument("--seed", type=int, default=1, help="tournament seed")
     parser.add_argument("--dir", type=Path, help="where to make the temporary directories")
+    parser.add_argument(
+        "--ray", action="store_true", help="compare the Ray backend with local workers instead"
+    )
+    parser.add_argument("--ray-batch", type=int, help="with --ray: the largest batch of a task")
     args = parser.parse_args()
     if args.deals is not None and args.deals < 1:
         parser.error("--deals must be at least 1")
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
+    if args.ray_batch is not None and (args.ray_batch < 1 or not args.ray):
+        parser.error("--ray-batch goes with --ray, and must be at least 1")
+    if args.ray:
+        ray_benchmark(args)
+        return
     print(f"load average before: {load()}", flush=True)
-    deals = args.deals or calibrated_deals(args.seconds, args.seed)
+    deals = args.deals or calibrated_deals(args.seconds or 15.0, args.seed)
     config = random_tournament(deals, args.seed)
     units = len(config.units())
     size = max(len(batch) for batch in batches(config.units(), 1))

@@ -158,3 +158,17 @@ def test_a_batch_lost_with_its_worker_is_played_again(tmp_path: Path, ray_instan
     assert marker.read_text() == "died once\n"
     expected = (tmp_path / "calm" / SUMMARY).read_bytes()
     assert (tmp_path / "died" / SUMMARY).read_bytes() == expected
+
+
+@needs_ray
+def test_a_fault_under_the_raise_policy_is_one_line_on_ray() -> None:
+    """--on-fault raise stops a tournament on Ray with the same one line as on local workers,
+    not Ray's traceback."""
+    arguments = ["tournament", "tests/bots/python_bots.py:Flaky", "random", "random"]
+    arguments += ["--deals", "2", "--on-fault", "raise", "--backend", "ray", "--workers", "2"]
+    result = CliRunner().invoke(app, arguments)
+    assert result.exit_code == 2
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith("error: unit t0-d")
+    assert "tests/bots/python_bots.py:Flaky in seat" in line
+    assert line.endswith("raised RuntimeError: flaky bot tripped")

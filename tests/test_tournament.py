@@ -971,3 +971,17 @@ def test_greedy_beats_random_with_confidence(big_tournament: Path) -> None:
         low, high = row["score_interval"]
         assert low <= row["mean_score"] <= high
     assert sum(row["rating"] for row in document["standings"]) == pytest.approx(4500, abs=0.01)
+
+
+def test_one_run_at_a_time_plays_a_kept_tournament(tmp_path: Path) -> None:
+    """While one run holds a tournament folder, a second one is refused instead of writing the
+    same units into the journal twice."""
+    config = configure(Options(specs=DEFAULT_SPECS, deals=1))
+    first = Journal.create(tmp_path / "kept", config)
+    try:
+        with pytest.raises(TournamentDirError, match="another run is playing"):
+            run_tournament(config, out=tmp_path / "kept", resume=True)
+    finally:
+        first.close()
+    run_tournament(config, out=tmp_path / "kept", resume=True)
+    assert (tmp_path / "kept" / "summary.json").exists()

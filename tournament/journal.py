@@ -8,6 +8,7 @@ played again; nothing is silently lost.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from collections.abc import Iterable
@@ -35,6 +36,13 @@ class Journal:
         self.directory = directory
         self.path = directory / JOURNAL
         self._file = self.path.open("ab")
+        try:
+            fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._file.close()
+            raise TournamentDirError(
+                f"another run is playing the tournament in {directory} right now"
+            ) from None
 
     @classmethod
     def create(cls, directory: Path, config: Config, keep_records: bool = False) -> Journal:

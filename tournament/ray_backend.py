@@ -15,7 +15,7 @@ from typing import Any
 from tournament.schedule import Config, Unit
 from tournament.units import Played, play_batch
 
-__all__ = ["RETRIES", "RayBackend", "RayMissingError"]
+__all__ = ["RETRIES", "RayBackend", "RayBatchLost", "RayMissingError"]
 
 RETRIES = 3
 """How many times a batch lost with its worker (a crashed process, a lost node) is played again.
@@ -26,8 +26,14 @@ class RayMissingError(ValueError):
     """``--backend ray`` without Ray installed."""
 
 
+class RayBatchLost(ValueError):
+    """A batch that Ray could not play, even after its retries."""
+
+
 class RayBackend:
-    """Plays batches as Ray tasks, on a local Ray instance or on the cluster at ``address``."""
+    """Plays batches as Ray tasks, on a new local Ray instance or on the cluster at ``address``
+    (``auto`` for the one this machine belongs to). A bot's exception that stops the tournament
+    comes back as itself, not wrapped by Ray."""
 
     largest_batch = 256
     """Larger batches than local workers get: a Ray task costs about a millisecond to hand out."""
@@ -48,7 +54,7 @@ class RayBackend:
         started = not ray.is_initialized()
         if started:
             ray.init(
-                address=self.address,
+                address=self.address or "local",
                 num_cpus=self.workers if self.address is None else None,
                 include_dashboard=False,
                 log_to_driver=False,
@@ -59,7 +65,17 @@ class RayBackend:
         try:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
-                yield ray.get(done[0])
+                try:
+                    played = ray.get(done[0])
+                except ray.exceptions.RayError as error:
+                    cause = getattr(error, "cause", None)
+                    if isinstance(cause, Exception):
+                        raise cause from None
+                    raise RayBatchLost(
+                        f"Ray lost a batch of units after {RETRIES} retries "
+                        f"({type(error).__name__}); continue the tournament with --resume"
+                    ) from None
+                yield played
         finally:
             for reference in pending:
                 ray.cancel(reference, force=True)

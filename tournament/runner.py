@@ -56,9 +56,9 @@ def run_tournament(
                     f"{out} holds a tournament with another configuration "
                     f"(different {', '.join(changed)}); resume it without changing options"
                 )
+            journal = Journal(out)
             finished = Journal.finished(out)
             keep_records = keep_records or Journal.keeps_records(out)
-            journal = Journal(out)
         else:
             journal = Journal.create(out, config, keep_records)
     if backend is None:
