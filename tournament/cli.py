@@ -149,7 +149,7 @@ def tournament(
     specs: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="[SPEC]...",
+            metavar="SPEC",
             help="The bots, as bot specs; a spec given twice fields two copies. "
             "Default: greedy random random.",
             show_default=False,
@@ -305,7 +305,7 @@ def bots() -> None:
 def match(
     specs: Annotated[
         list[str],
-        typer.Argument(metavar="SPEC...", help="One bot spec per seat, in seat order."),
+        typer.Argument(metavar="SPEC", help="One bot spec per seat, in seat order."),
     ],
     game: GameOption = "thousand",
     rules_spec: Annotated[
