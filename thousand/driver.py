@@ -10,7 +10,7 @@ fault is recorded with the observation it was given, and the fault policy decide
     ...                         seed=1, single_deal=True)
     >>> outcome.statuses
     (<Status.OK: 'ok'>, <Status.OK: 'ok'>, <Status.OK: 'ok'>)
-    >>> thousand.replay(outcome.record) == thousand.replay(outcome.record)
+    >>> thousand.replay(outcome.record).result == outcome.result
     True
 """
 
@@ -42,7 +42,7 @@ from thousand.game import new_deal, new_match
 from thousand.games import BLUFF, GAMES, THOUSAND, GameKind, game_of
 from thousand.layout import Layout
 from thousand.players import Player
-from thousand.record import Record, replay
+from thousand.record import Record
 from thousand.results import DealResult, MatchResult
 from thousand.rules import Rules
 from thousand.specs import load_player
@@ -168,7 +168,7 @@ class Outcome:
         Raises ``KeyError``, ``TypeError`` or ``ValueError`` on malformed data."""
         game = _game_named(data["game"])
         record = game.record_type.from_dict(data["record"])
-        final = _replay(game, record)
+        final = game.replay(record)
         return cls(
             rules=record.rules,
             players=tuple(str(name) for name in data["players"]),
@@ -336,12 +336,6 @@ def _game_named(name: str) -> GameKind:
     return GAMES[name]
 
 
-def _replay(game: GameKind, record: Any) -> Any:
-    if game is BLUFF:
-        return bluff.replay(record)
-    return replay(record)
-
-
 class _Alarm(BaseException):
     """Raised inside a Python bot that ran out of time (not an ``Exception``, so that a bot's
     own ``except Exception`` does not swallow it)."""
@@ -390,9 +384,8 @@ class _Match:
         try:
             start(seat, self.state.rules, rng)
         except Exception as error:
-            status = Status.TIMEOUT if isinstance(error, BotTimeout) else Status.ERROR
             self.gone[seat] = True
-            self.fault(self.state, seat, status, f"failed to start: {_describe(error)}")
+            self.fault(self.state, seat, _status_of(error), f"failed to start: {_describe(error)}")
 
     def run(self) -> Outcome:
         """Play until the game ends or a player forfeits."""
@@ -505,10 +498,9 @@ class _Match:
         self, state: Any, seat: int, observation: AnyObservation, error: Exception
     ) -> Any:
         """A player that raised or ran out of time."""
-        status = Status.TIMEOUT if isinstance(error, BotTimeout) else Status.ERROR
         if isinstance(error, BotFailure) and error.fatal:
             self.gone[seat] = True
-        self.fault(state, seat, status, _describe(error), observation)
+        self.fault(state, seat, _status_of(error), _describe(error), observation)
         return self.after_fault(state, seat)
 
     def handle_illegal(
@@ -624,6 +616,11 @@ def _is_legal(state: Any, action: object) -> bool:
         return bool(state.is_legal(action))
     except Exception:
         return False
+
+
+def _status_of(error: Exception) -> Status:
+    """The status of a player that failed to answer: out of time, or in error."""
+    return Status.TIMEOUT if isinstance(error, BotTimeout) else Status.ERROR
 
 
 def _describe(error: BaseException) -> str:

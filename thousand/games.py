@@ -13,7 +13,7 @@ from thousand.actions import ACTION_TYPES, parse_action
 from thousand.bluff.actions import ACTION_TYPES as BLUFF_ACTION_TYPES
 from thousand.errors import RulesError
 from thousand.observation import Observation
-from thousand.record import Record
+from thousand.record import Record, replay
 from thousand.rules import Rules
 
 __all__ = ["BLUFF", "GAMES", "THOUSAND", "GameKind", "game_of"]
@@ -30,6 +30,8 @@ class GameKind:
     parse_action: Callable[[str], Any]
     action_types: tuple[type, ...]
     record_type: type[Record] | type[bluff.Record]
+    replay: Callable[[Any], Any]
+    """Plays a record of this game again, returning its final state."""
 
     def rules_from_dict(self, data: dict[str, Any]) -> Rules | bluff.Rules:
         """This game's rules from their JSON data."""
@@ -40,9 +42,15 @@ class GameKind:
         return self.observation_type.from_dict(data, rules)  # type: ignore[arg-type]
 
 
-THOUSAND = GameKind("thousand", Rules, Observation, parse_action, ACTION_TYPES, Record)
+THOUSAND = GameKind("thousand", Rules, Observation, parse_action, ACTION_TYPES, Record, replay)
 BLUFF = GameKind(
-    "1000?", bluff.Rules, bluff.Observation, bluff.parse_action, BLUFF_ACTION_TYPES, bluff.Record
+    "1000?",
+    bluff.Rules,
+    bluff.Observation,
+    bluff.parse_action,
+    BLUFF_ACTION_TYPES,
+    bluff.Record,
+    bluff.replay,
 )
 GAMES = {game.name: game for game in (THOUSAND, BLUFF)}
 """Both games by name."""

@@ -16,7 +16,6 @@ from thousand import (
     FaultPolicy,
     PlayerError,
     Rules,
-    RulesError,
     ThousandError,
     available_bots,
     bluff,
@@ -31,7 +30,7 @@ from tournament.journal import Journal
 from tournament.matchlog import match_log
 from tournament.ray_backend import RayBackend
 from tournament.runner import run_tournament, summary_document
-from tournament.setup import Options, configure, load_rules
+from tournament.setup import Options, configure, game_name, load_rules, rules_for
 from tournament.text import table_lines
 
 BLUFF = "1000?"
@@ -333,7 +332,7 @@ def match(
 ) -> None:
     """Play one match among the given bots and print it deal by deal, action by action."""
     try:
-        chosen = match_rules(game, rules_spec, len(specs))
+        chosen = rules_for(game_name(game), rules_spec, len(specs), len(specs))
         outcome = play(
             specs,
             chosen,
@@ -439,36 +438,6 @@ def supported_games(spec: str) -> list[str]:
     if declared is None:
         return list(CHECK_GAMES)
     return [name for name in CHECK_GAMES if (BLUFF if name == "bluff" else name) in declared]
-
-
-def game_name(game: str) -> str:
-    """The game named on the command line (``1000?`` is accepted for ``bluff``)."""
-    name = "bluff" if game == BLUFF else game
-    if name not in CHECK_GAMES:
-        raise ThousandError(f"--game must be thousand or bluff, not {game!r}")
-    return name
-
-
-def match_rules(game: str, spec: str | None, players: int) -> Rules | bluff.Rules:
-    """The rules of a match among ``players`` bots."""
-    if game_name(game) == "bluff":
-        if spec is None:
-            return bluff.Rules(players=players)
-        path = Path(spec)
-        if not path.is_file():
-            raise RulesError(f"'{spec}' is not a 1000? rules JSON file")
-        try:
-            return bluff.Rules.from_json(path.read_text(encoding="utf-8"))
-        except RulesError as error:
-            raise RulesError(f"{spec}: {error}") from None
-    if spec is None:
-        spec = "polish-2p" if players == 2 else "russian"
-    chosen = load_rules(spec)
-    if chosen.players != players:
-        raise RulesError(
-            f"{spec} is played by {chosen.players} players, but {players} bots were given"
-        )
-    return chosen
 
 
 def main() -> None:

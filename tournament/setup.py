@@ -12,7 +12,15 @@ import attrs
 from thousand import Rules, RulesError, bluff, load_player
 from tournament.schedule import Config, entrants_of
 
-__all__ = ["DEFAULT_BOTS", "DEFAULT_PER_TABLE", "Options", "configure", "load_rules"]
+__all__ = [
+    "DEFAULT_BOTS",
+    "DEFAULT_PER_TABLE",
+    "Options",
+    "configure",
+    "game_name",
+    "load_rules",
+    "rules_for",
+]
 
 DEFAULT_BOTS = ("greedy", "random", "random")
 """The entrants when none are given: the built-in bots, random twice to fill a table of three."""
@@ -43,17 +51,13 @@ def configure(options: Options, saved: Config | None = None) -> Config:
     option given. Raises ``ValueError`` (or a library error) with a one-line reason."""
     if saved is not None:
         return _agree(options, saved)
-    game = options.game or "thousand"
-    if game == "1000?":
-        game = "bluff"
-    if game not in ("thousand", "bluff"):
-        raise ValueError(f"--game must be thousand or bluff, not {game!r}")
+    game = game_name(options.game or "thousand")
     if options.deals is not None and options.games is not None:
         raise ValueError("give --deals or --games, not both")
     specs = options.specs or DEFAULT_BOTS
     for spec in dict.fromkeys(specs):
         load_player(spec, isolate=bool(options.isolate))
-    rules = _rules(game, options.rules, options.players, len(specs))
+    rules = rules_for(game, options.rules, options.players, len(specs))
     if options.games is not None:
         format_, per_table = "games", options.games
     elif options.deals is not None:
@@ -77,7 +81,19 @@ def configure(options: Options, saved: Config | None = None) -> Config:
     )
 
 
-def _rules(game: str, spec: str | None, players: int | None, entrants: int) -> Rules | bluff.Rules:
+def game_name(game: str) -> str:
+    """The game named on the command line: ``thousand``, or ``bluff`` (also spelt ``1000?``)."""
+    name = "bluff" if game == "1000?" else game
+    if name not in ("thousand", "bluff"):
+        raise ValueError(f"--game must be thousand or bluff, not {game!r}")
+    return name
+
+
+def rules_for(
+    game: str, spec: str | None, players: int | None, entrants: int
+) -> Rules | bluff.Rules:
+    """The rules a preset or rules file names (by default Russian, two-player Polish for two
+    seats, or 1000? for the entrants, at most four), seating ``players`` when given."""
     if game == "bluff":
         if spec is None:
             return bluff.Rules(players=players or min(4, entrants))
@@ -143,8 +159,8 @@ def _agree(options: Options, saved: Config) -> Config:
         "--on-fault": saved.on_fault,
         "--isolate": saved.isolate,
     }
-    if options.game == "1000?":
-        given["--game"] = "bluff"
+    if options.game is not None:
+        given["--game"] = game_name(options.game)
     for name, value in given.items():
         if value is not None and value != held[name]:
             raise ValueError(
@@ -152,7 +168,7 @@ def _agree(options: Options, saved: Config) -> Config:
                 f"not {_show(value)}; resume it without changing its options"
             )
     if options.rules is not None:
-        rules = _rules(saved.game, options.rules, saved.players, len(saved.entrants))
+        rules = rules_for(saved.game, options.rules, saved.players, len(saved.entrants))
         if json.dumps(rules.to_dict(), sort_keys=True) != saved.rules_json:
             raise ValueError(
                 "the tournament being resumed was started with other rules than "
