@@ -726,11 +726,18 @@ def table_of(output: str) -> tuple[list[str], list[list[str]]]:
     """The header and rows of the printed standings (cells split on two or more spaces)."""
     lines = output.splitlines()
     assert lines[1] == ""
-    assert lines[-1] == "± is half the width of a 95% interval."
-    assert lines[-2] == ""
+    end = lines.index("± is half the width of a 95% interval.")
+    assert lines[end - 1] == ""
     header = re.split(r" {2,}", lines[2])
-    rows = [re.split(r" {2,}", line) for line in lines[3:-2]]
+    rows = [re.split(r" {2,}", line) for line in lines[3 : end - 1]]
     return header, rows
+
+
+def head_to_head_of(output: str) -> list[list[str]]:
+    """The rows of the printed head-to-head table, after its header."""
+    lines = output.splitlines()
+    start = lines.index("Head to head, on the units both played:")
+    return [re.split(r" {2,}", line) for line in lines[start + 3 :] if line]
 
 
 def test_the_standings_table(tmp_path: Path) -> None:
@@ -763,6 +770,16 @@ def test_the_standings_table(tmp_path: Path) -> None:
         assert float(row[5]) > 0
         assert row[6] == "24"
         assert row[8] == "0"
+    names = [entry["name"] for entry in sorted(document["standings"], key=lambda e: e["entrant"])]
+    leads = head_to_head_of(result.output)
+    assert len(leads) == 3
+    for pair, lead, span in leads:
+        better, _, worse = pair.partition(" over ")
+        a, b = names.index(better), names.index(worse)
+        assert float(lead) == pytest.approx(document["crosstable"][a][b], abs=0.05)
+        assert float(lead) >= 0
+        low, high = document["crosstable_intervals"][a][b]
+        assert span == f"{low:+.1f} to {high:+.1f}"
 
 
 def test_json_prints_the_summary_document(tmp_path: Path) -> None:

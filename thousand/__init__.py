@@ -24,6 +24,7 @@ from thousand.actions import (
     parse_action,
 )
 from thousand.cards import DECK, Card, Rank, Suit, cards
+from thousand.determinise import Determiniser, determinise
 from thousand.driver import Fault, FaultPolicy, Outcome, Status, play
 from thousand.errors import (
     BotCrash,
@@ -34,6 +35,7 @@ from thousand.errors import (
     InvalidActionError,
     LayoutError,
     NotationError,
+    NoWorldError,
     PlayerError,
     RecordError,
     RulesError,
@@ -76,6 +78,7 @@ __all__ = [
     "Concession",
     "Contract",
     "DealResult",
+    "Determiniser",
     "Discard",
     "Endgame",
     "ExternalPlayer",
@@ -89,6 +92,7 @@ __all__ = [
     "LayoutError",
     "MarriageDeclaration",
     "MatchResult",
+    "NoWorldError",
     "NotationError",
     "Observation",
     "Origin",
@@ -115,6 +119,7 @@ __all__ = [
     "Trick",
     "available_bots",
     "cards",
+    "determinise",
     "dump_record",
     "load_player",
     "load_record",

@@ -55,6 +55,11 @@ class RecordError(ThousandError, ValueError):
     """A match record that cannot be read or does not replay."""
 
 
+class NoWorldError(ThousandError, ValueError):
+    """No full state agrees with an observation given to a determiniser: the game is over, or
+    the observation cannot have come from a real game."""
+
+
 class BotSpecError(ThousandError, ValueError):
     """A bot spec that names no bot that can be loaded (see :func:`thousand.load_player`)."""
 

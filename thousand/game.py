@@ -98,10 +98,10 @@ def _start(
                 f"with single barrel capacity only one player may start at {threshold}"
             )
     origin = Origin(seed, dealer, start, layout, single_deal)
-    return _deal(rules, origin, 0, dealer, start, barrel, ())
+    return start_of_deal(rules, origin, 0, dealer, start, barrel, ())
 
 
-def _deal(
+def start_of_deal(
     rules: Rules,
     origin: Origin,
     number: int,
@@ -109,10 +109,13 @@ def _deal(
     scores: tuple[int, ...],
     barrel: tuple[int | None, ...],
     deals: tuple[DealResult, ...],
+    layout: Layout | None = None,
 ) -> GameState:
-    """The state at the start of deal ``number``: the forehand holds the opening bid."""
+    """The state at the start of deal ``number``, dealt ``layout`` (by default the origin's
+    first layout or the one its seed gives): the forehand holds the opening bid."""
     players = rules.players
-    layout = origin.layout if number == 0 and origin.layout else None
+    if layout is None and number == 0:
+        layout = origin.layout
     if layout is None:
         layout = Layout.from_seed(players, origin.seed, number)
     forehand = (dealer + 1) % players
@@ -244,7 +247,7 @@ def _end_deal(state: GameState, conceded: bool) -> GameState:
             adjudicated=adjudicated,
         )
     if outcome is None:
-        return _deal(
+        return start_of_deal(
             rules,
             state.origin,
             state.deal_number + 1,

@@ -11,6 +11,10 @@
                             (see :mod:`thousand.external`)
 ==========================  ==============================================================
 
+Any Python bot spec may end with options in parentheses, passed to the class as keyword
+arguments: ``pimc(steps=4000)``, ``mybot.py:Bot(depth=3, style=cautious)``. Values are read as
+whole numbers, decimals, ``true``/``false``/``none``, or else kept as text.
+
     >>> make = load_player("random")
     >>> make().act.__name__
     'act'
@@ -94,11 +98,44 @@ def load_player(spec: str, *, isolate: bool = False, log_dir: str | None = None)
         if not command:
             raise BotSpecError(f"bot spec {spec!r}: no command after 'cmd:'")
         return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir)
+    name, options = _options(spec)
     if isolate:
-        _check_form(spec)
+        _check_form(name)
         command = serve_command(spec)
         return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir)
-    return _python_factory(spec)
+    return _python_factory(name, options, spec)
+
+
+def _options(spec: str) -> tuple[str, dict[str, object]]:
+    """A spec split into the bot it names and the options in its trailing parentheses."""
+    if not spec.endswith(")"):
+        return spec, {}
+    name, bracket, inside = spec[:-1].partition("(")
+    if not bracket or not name.strip():
+        raise BotSpecError(f"bot spec {spec!r}: options go in parentheses after a bot's name")
+    options: dict[str, object] = {}
+    for item in inside.split(","):
+        if not item.strip():
+            continue
+        key, equals, text = (part.strip() for part in item.partition("="))
+        if not equals or not key.isidentifier():
+            raise BotSpecError(
+                f"bot spec {spec!r}: options are written name=value, not {item.strip()!r}"
+            )
+        options[key] = _option_value(text)
+    return name.strip(), options
+
+
+def _option_value(text: str) -> object:
+    words: dict[str, object] = {"true": True, "false": False, "none": None}
+    if text.lower() in words:
+        return words[text.lower()]
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def _check_form(spec: str) -> None:
@@ -134,8 +171,9 @@ def _find_module(name: str) -> object:
         return None
 
 
-def _python_factory(spec: str) -> PlayerFactory:
-    """The class or factory a Python bot spec names, checked to make players."""
+def _python_factory(spec: str, options: dict[str, object], full: str) -> PlayerFactory:
+    """The class or factory a Python bot spec names, checked to make players with ``options``
+    (``full`` is the spec as given, options included, for messages)."""
     location = _location(spec)
     if location is not None:
         where, attribute = location
@@ -152,7 +190,18 @@ def _python_factory(spec: str) -> PlayerFactory:
         raise BotSpecError(f"bot spec {spec!r}: {target!r} is not a class or a function")
     if isinstance(target, type) and not callable(getattr(target, "act", None)):
         raise BotSpecError(f"bot spec {spec!r}: {target.__name__} has no act(observation) method")
-    return _checked(spec, target)
+    if not options:
+        return _checked(spec, target)
+    make = target
+
+    def configured() -> object:
+        return make(**options)
+
+    try:
+        configured()
+    except (TypeError, ValueError) as error:
+        raise BotSpecError(f"bot spec {full!r}: bad options: {_one_line(error)}") from None
+    return _checked(full, configured)
 
 
 def _checked(spec: str, make: Callable[[], object]) -> PlayerFactory:

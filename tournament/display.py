@@ -85,7 +85,31 @@ def standings_lines(config: Config, summary: Summary) -> list[str]:
         f"{' under every seating' if config.format == 'deals' else ', seats rotated'}, "
         f"seed {config.seed}"
     )
-    return [about, "", *table_lines(rows), "", "± is half the width of a 95% interval."]
+    return [
+        about,
+        "",
+        *table_lines(rows),
+        "",
+        "± is half the width of a 95% interval.",
+        *_head_to_head(summary, unit),
+    ]
+
+
+def _head_to_head(summary: Summary, unit: str) -> list[str]:
+    """Each pair of bots that met: how much the better one outscored the other per unit, with
+    the 95% interval of that lead."""
+    rows = [["bots", f"lead/{unit}", "95% interval"]]
+    names = summary.entrants
+    for a, row in enumerate(summary.crosstable):
+        for b, lead in enumerate(row):
+            interval = summary.crosstable_intervals[a][b]
+            if lead is None or lead < 0 or (lead == 0 and a > b):
+                continue
+            span = "-" if interval is None else f"{interval[0]:+.1f} to {interval[1]:+.1f}"
+            rows.append([f"{names[a]} over {names[b]}", f"{lead:+.1f}", span])
+    if len(rows) == 1:
+        return []
+    return ["", "Head to head, on the units both played:", "", *table_lines(rows)]
 
 
 def _plural(noun: str, count: int) -> str:

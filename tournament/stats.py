@@ -49,7 +49,9 @@ SUMMARY_PRIOR = 1.0
 
 _ChoiceSet = tuple[int, ...]
 _Key = tuple[str, "int | _ChoiceSet"]
-"""A deal-group total: ``("set", choice set)``, or ``("win" | "units" | "score", entrant)``."""
+"""A deal-group total: ``("set", choice set)``, ``("win" | "units" | "score", entrant)``, or
+``("met" | "lead", (a, b))`` for two entrants at the same table (``a < b``): the units they
+played together and the sum of ``a``'s score less ``b``'s."""
 
 
 # Plackett–Luce
@@ -434,6 +436,9 @@ class Summary:
     crosstable: tuple[tuple[float | None, ...], ...]
     """``crosstable[a][b]``: entrant ``a``'s mean score minus entrant ``b``'s over the units
     both played; None when they never met (and on the diagonal)."""
+    crosstable_intervals: tuple[tuple[tuple[float, float] | None, ...], ...]
+    """95% bootstrap interval of each ``crosstable`` entry, resampling deal groups: when it
+    excludes 0, ``a`` outscored ``b`` (or the reverse) beyond the luck of the deals."""
 
     def to_dict(self) -> dict[str, Any]:
         """The summary as JSON data."""
@@ -446,6 +451,9 @@ class Summary:
             "seed": self.seed,
             "standings": [standing.to_dict() for standing in self.standings],
             "crosstable": [list(row) for row in self.crosstable],
+            "crosstable_intervals": [
+                [_listed(pair) for pair in row] for row in self.crosstable_intervals
+            ],
         }
 
 
@@ -489,8 +497,14 @@ def summarize(
     ratings = dict(zip(played, elo(anchor), strict=True))
     rating_samples: dict[int, list[float]] = {entrant: [] for entrant in played}
     score_samples: dict[int, list[float]] = {entrant: [] for entrant in played}
+    pairs = [(a, b) for a in range(count) for b in range(a + 1, count) if totals.pair_units[a][b]]
+    lead_samples: dict[tuple[int, int], list[float]] = {pair: [] for pair in pairs}
     for draw in _draws(len(keys), resamples, seed) if keys else ():
         sums = packed.totals(draw)
+        for pair in pairs:
+            met = sums[("met", pair)]
+            if met:
+                lead_samples[pair].append(sums[("lead", pair)] / met)
         logs = _fit(*packed.choices(sums, local), SUMMARY_PRIOR, start=anchor)
         for entrant, rating in zip(played, elo(logs), strict=True):
             units = sums[("units", entrant)]
@@ -532,6 +546,18 @@ def summarize(
         )
         for a in range(count)
     )
+    lead_intervals = {pair: _rounded_pair(_interval(lead_samples[pair])) for pair in pairs}
+    crosstable_intervals = tuple(
+        tuple(
+            lead_intervals.get((a, b))
+            if a < b
+            else _negated(lead_intervals.get((b, a)))
+            if a > b
+            else None
+            for b in range(count)
+        )
+        for a in range(count)
+    )
     return Summary(
         format=format,
         entrants=tuple(entrants),
@@ -541,6 +567,7 @@ def summarize(
         seed=seed,
         standings=ranked,
         crosstable=crosstable,
+        crosstable_intervals=crosstable_intervals,
     )
 
 
@@ -579,6 +606,11 @@ def _add_terms(terms: Counter[_Key], result: UnitResult) -> None:
     for entrant, score in zip(result.seating, result.scores, strict=True):
         terms["units", entrant] += 1
         terms["score", entrant] += score
+    for seat, entrant in enumerate(result.seating):
+        for other_seat, other in enumerate(result.seating):
+            if entrant < other:
+                terms["met", (entrant, other)] += 1
+                terms["lead", (entrant, other)] += result.scores[seat] - result.scores[other_seat]
 
 
 class _Packed:
@@ -678,6 +710,10 @@ def _rounded_pair(pair: tuple[float, float] | None) -> tuple[float, float] | Non
     if pair is None:
         return None
     return round(pair[0], DIGITS) + 0.0, round(pair[1], DIGITS) + 0.0
+
+
+def _negated(pair: tuple[float, float] | None) -> tuple[float, float] | None:
+    return None if pair is None else (-pair[1], -pair[0])
 
 
 def _listed(pair: tuple[float, float] | None) -> list[float] | None:

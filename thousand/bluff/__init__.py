@@ -12,6 +12,7 @@ True
 
 from thousand.bluff.actions import Action, Believe, Challenge, Hide, Pass, Play, parse_action
 from thousand.bluff.cards import Card, cards
+from thousand.bluff.determinise import Determiniser, determinise
 from thousand.bluff.game import new_game
 from thousand.bluff.layout import Layout
 from thousand.bluff.observation import Observation, observe
@@ -33,6 +34,7 @@ __all__ = [
     "Card",
     "Challenge",
     "ChallengeRestart",
+    "Determiniser",
     "EmptyDrawPile",
     "Hide",
     "LastCardFaceDown",
@@ -48,6 +50,7 @@ __all__ = [
     "State",
     "TableCard",
     "cards",
+    "determinise",
     "dump_record",
     "load_record",
     "new_game",

@@ -16,8 +16,8 @@ from functools import lru_cache
 from thousand.bluff.actions import Action, Believe, Challenge, Hide, Pass, Play
 from thousand.bluff.cards import Card, beats
 from thousand.bluff.observation import Observation
-from thousand.bluff.rules import EmptyDrawPile, Rules
-from thousand.bluff.state import Phase, TableCard
+from thousand.bluff.state import Phase
+from thousand.bluff.tracking import track
 
 __all__ = ["choose"]
 
@@ -139,48 +139,5 @@ def _unseen(observation: Observation) -> Counter[Card]:
     unseen = Counter(observation.rules.deck)
     unseen.subtract(observation.hand)
     unseen.subtract(entry.card for entry in observation.table if entry.card is not None)
-    unseen.subtract(_known_discards(observation))
+    unseen.subtract(card for card in track(observation).discards if card is not None)
     return +unseen
-
-
-def _known_discards(observation: Observation) -> list[Card]:
-    """Replays the table through the history: cleared climbs go to the discard pile with the
-    cards that were seen, and a reshuffle of the discards into the draw pile forgets them."""
-    rules: Rules = observation.rules
-    players = rules.players
-    reshuffle = rules.empty_draw_pile is EmptyDrawPile.RESHUFFLE
-    pile = len(rules.deck) - players * rules.hand_size
-    discarded = 0
-    known: list[Card] = []
-    table: list[TableCard] = []
-
-    def draw(count: int) -> None:
-        nonlocal pile, discarded, known
-        while count:
-            if not pile:
-                if not reshuffle or not discarded:
-                    return
-                pile, discarded, known = discarded, 0, []
-            taken = min(count, pile)
-            pile -= taken
-            count -= taken
-
-    def clear() -> None:
-        nonlocal discarded
-        discarded += len(table)
-        known.extend(entry.card for entry in table if entry.card is not None)
-        table.clear()
-
-    for actor, action in observation.history:
-        if isinstance(action, Play):
-            table.append(TableCard(action.card, actor, False, False))
-        elif isinstance(action, Hide):
-            table.append(TableCard(action.card, actor, True, False))
-        elif isinstance(action, Challenge):
-            draw(3)
-            clear()
-        elif isinstance(action, Pass):
-            draw(1)
-            if table and table[-1].owner == (actor + 1) % players:
-                clear()
-    return known

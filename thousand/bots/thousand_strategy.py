@@ -27,6 +27,7 @@ from thousand.cards import (
     indices,
     mask_of,
 )
+from thousand.inference import above, deduce
 from thousand.marriages import MARRIAGE_POINTS
 from thousand.observation import Observation
 from thousand.rules import Concession, Endgame, Rules, SetAside
@@ -278,11 +279,6 @@ def _contract(observation: Observation, legal: Sequence[Action]) -> Action:
 # Trick play ---------------------------------------------------------------------------------
 
 
-def _above(card: Card) -> int:
-    """The cards of the same suit higher than ``card``."""
-    return SUIT_MASKS[card.suit] & ~((2 << card.index) - 1)
-
-
 def _beats(card: Card, best: Card, trump: int) -> bool:
     """Whether ``card`` beats ``best``, the trick's winning card so far."""
     if card.suit == best.suit:
@@ -307,30 +303,10 @@ class _Deal:
         self.partner = -1
         if players == 3 and declarer is not None and declarer != seat:
             self.partner = 3 - seat - declarer
-        played = 0
-        lacks = [0] * players
-        trump = -1
-        trick: list[Card] = []
-        for actor, action in observation.history:
-            if not isinstance(action, Play):
-                continue
-            card = action.card
-            played |= card.bit
-            if not trick:
-                if action.marriage:
-                    trump = card.suit
-            elif card.suit != trick[0].suit:
-                lacks[actor] |= SUIT_MASKS[trick[0].suit]
-                if rules.must_trump and trump >= 0 and card.suit != trump:
-                    lacks[actor] |= SUIT_MASKS[trump]
-            elif rules.must_beat and not any(c.suit == trump != card.suit for c in trick):
-                best = max((c for c in trick if c.suit == card.suit), key=lambda c: c.rank)
-                if card.rank < best.rank:
-                    lacks[actor] |= _above(best)
-            trick.append(card)
-            if len(trick) == players:
-                trick = []
-        self.trump = trump
+        deductions = deduce(observation)
+        played = deductions.played
+        lacks = list(deductions.lacks)
+        self.trump = deductions.trump
         out = self.out = FULL_MASK & ~hand & ~played & ~mask_of(observation.set_aside)
         known = [0] * players
         for card, to in observation.given:
@@ -360,7 +336,7 @@ class _Deal:
     def beaten_by(self, seat: int, best: Card, led: int) -> float:
         """The chance that ``seat``, still to play to a trick led in ``led``, beats ``best``."""
         trump = self.trump
-        higher = self.holds_any(seat, self.out & _above(best))
+        higher = self.holds_any(seat, self.out & above(best.index))
         if best.suit == led and (trump < 0 or led == trump):
             return higher
         void = 1.0 - self.holds_any(seat, self.out & SUIT_MASKS[led])
@@ -372,7 +348,7 @@ class _Deal:
 
     def master(self, card: Card) -> bool:
         """Whether no card still out is higher in the card's suit, while some are out in it."""
-        return not self.out & _above(card) and bool(self.out & SUIT_MASKS[card.suit])
+        return not self.out & above(card.index) and bool(self.out & SUIT_MASKS[card.suit])
 
     def in_marriage(self, card: Card) -> bool:
         """Whether the card belongs to a marriage still in hand: a king or queen with its

@@ -1,0 +1,112 @@
+"""The ``ismcts`` bot: information-set Monte Carlo tree search, for both games.
+
+One tree is grown over the decisions that follow, from its own seat's point of view. Each
+iteration samples a full state consistent with what its seat has seen (see
+:mod:`thousand.determinise`), walks down the tree choosing among the actions legal in that world
+by the UCB rule (each action's count of chances to be chosen stands in for the parent's visits,
+since a different world allows different actions), adds one new action, plays the rest out with
+the ``greedy`` strategy and credits the result to every seat's choices on the way. It then plays
+the action chosen most often at the root.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from thousand.bots.search import Budget, game_of, playout
+from thousand.players import SeatedPlayer
+
+__all__ = ["IsmctsPlayer"]
+
+DEFAULT_STEPS = 1000
+
+
+class _Node:
+    """An action in the tree: who took it, how often it was tried and available, its value."""
+
+    __slots__ = ("available", "children", "player", "total", "visits")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        self.children: dict[Any, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+
+
+class IsmctsPlayer(SeatedPlayer):
+    """Information-set Monte Carlo tree search over sampled worlds, with greedy playouts.
+
+    Args:
+        steps: simulated actions per decision (tree steps and playouts together).
+        seconds: think this long per decision instead (decisions then depend on the machine).
+        exploration: the UCB constant; values are about -1 to 1.
+    """
+
+    def __init__(
+        self, steps: int = DEFAULT_STEPS, seconds: float | None = None, exploration: float = 0.7
+    ) -> None:
+        self.budget = Budget(steps, seconds)
+        self.exploration = exploration
+
+    def act(self, observation: Any) -> object:
+        """The root action tried most often."""
+        game = game_of(observation)
+        choices = game.choices(observation.phase, observation.legal_actions)
+        if len(choices) == 1:
+            return choices[0]
+        sample = game.worlds(observation)
+        rng = self.rng
+        budget = self.budget
+        exploration = self.exploration
+        root = _Node(observation.seat)
+        budget.begin()
+        while True:
+            state = sample(rng)
+            node = root
+            path = []
+            steps = 0
+            while not state.is_over:
+                legal = game.choices(state.phase, state.legal_actions())
+                children = node.children
+                untried = [action for action in legal if action not in children]
+                for action in legal:
+                    child = children.get(action)
+                    if child is not None:
+                        child.available += 1
+                if untried:
+                    action = untried[rng.randrange(len(untried))]
+                    child = children[action] = _Node(state.player)
+                    child.available = 1
+                    path.append(child)
+                    state = state.apply(action)
+                    steps += 1
+                    break
+                best = None
+                score = -math.inf
+                for action in legal:
+                    child = children[action]
+                    value = child.total / child.visits + exploration * math.sqrt(
+                        math.log(child.available) / child.visits
+                    )
+                    if value > score:
+                        best, score = action, value
+                node = children[best]
+                path.append(node)
+                state = state.apply(best)
+                steps += 1
+            end, more = playout(game, state, rng, observation.seat)
+            values = game.values(end, observation)
+            for child in path:
+                child.visits += 1
+                child.total += values[child.player]
+            budget.spend(steps + more)
+            if not budget.left:
+                break
+        return max(choices, key=lambda action: _visits(root, action))
+
+
+def _visits(root: _Node, action: Any) -> int:
+    child = root.children.get(action)
+    return child.visits if child is not None else -1

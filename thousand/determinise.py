@@ -1,0 +1,298 @@
+"""The determiniser: full game states consistent with everything one seat has seen.
+
+A search bot cannot look at the other hands, so it imagines them: it samples complete states
+("worlds") that agree with its observation, searches each as if the cards were face up, and
+combines the answers. A sampled world respects the seat's own hand, the talon or musik it was
+shown, the cards it gave or received, every card played, the suits and cards other seats showed
+they lack (by not following, not trumping, not beating where they had to, leading a king or queen
+without declaring), the marriages declared, and the bids (a bid above the cap base needs its
+marriages). Every placement of the unseen cards that is consistent with all of that is equally
+likely.
+
+    >>> import random
+    >>> from thousand import Rules, new_deal, parse_action
+    >>> state = new_deal(Rules.preset("russian"), seed=7)
+    >>> state = state.apply(parse_action("bid 110"))
+    >>> seen = state.observation(2)
+    >>> world = Determiniser(seen).sample(random.Random(1))
+    >>> world.observation(2) == seen, world.hands[2] == state.hands[2]
+    (True, True)
+
+The world is the rest of the current deal: earlier deals are not part of the observation, so the
+sampled game ends with this deal (its ``result`` is then the deal's :class:`DealResult`, with the
+match scores and barrel rules applied).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, overload
+
+from thousand.actions import Action, Bid, Discard, Give, Take
+from thousand.cards import DECK, FULL_MASK, Card, cards_of, mask_of
+from thousand.errors import IllegalActionError, NoWorldError
+from thousand.game import start_of_deal
+from thousand.inference import deduce
+from thousand.layout import Layout
+from thousand.marriages import ceiling
+from thousand.observation import Observation
+from thousand.placement import NoPlacement, Placement
+from thousand.state import GameState, Origin, Phase
+
+if TYPE_CHECKING:
+    from thousand import bluff
+
+__all__ = ["Determiniser", "determinise"]
+
+ATTEMPTS = 10_000
+"""Samples tried before giving up on an observation that no world seems to fit."""
+
+
+@overload
+def determinise(observation: Observation, rng: random.Random) -> GameState: ...
+
+
+@overload
+def determinise(observation: bluff.Observation, rng: random.Random) -> bluff.State: ...
+
+
+def determinise(
+    observation: Observation | bluff.Observation, rng: random.Random
+) -> GameState | bluff.State:
+    """One full state consistent with ``observation`` (of either game), drawn with ``rng``.
+
+    To draw many worlds for the same observation, make one :class:`Determiniser` (or
+    :class:`thousand.bluff.Determiniser`) and call its ``sample`` repeatedly: the constraints are
+    worked out once.
+    """
+    if isinstance(observation, Observation):
+        return Determiniser(observation).sample(rng)
+    from thousand.bluff.determinise import Determiniser as BluffDeterminiser
+
+    return BluffDeterminiser(observation).sample(rng)
+
+
+class Determiniser:
+    """Samples full states consistent with one seat's observation of a Thousand deal.
+
+    Raises:
+        NoWorldError: the game is over, or nothing consistent can be dealt (an observation that
+            no real game produces).
+    """
+
+    def __init__(self, observation: Observation) -> None:
+        if observation.phase is Phase.OVER:
+            raise NoWorldError("the game is over: there is nothing left to sample")
+        self.observation = observation
+        rules = self.rules = observation.rules
+        players = rules.players
+        seat = observation.seat
+        declarer = observation.declarer
+        deductions = deduce(observation)
+        self._played_by = deductions.played_by
+        hand = mask_of(observation.hand)
+        talon = mask_of(observation.talon)
+        self._talon = talon
+        self._bids = _highest_bids(observation, players)
+        history = observation.history
+        self._musik = next((a.musik for _, a in history if isinstance(a, Take)), 0)
+        self._gives = [action for _, action in history if isinstance(action, Give)]
+        self._discards = sum(isinstance(action, Discard) for _, action in history)
+        known = hand | deductions.played
+        others = [other for other in range(players) if other != seat]
+        sizes = [observation.hand_sizes[other] for other in others]
+        allowed = [FULL_MASK & ~deductions.lacks[other] for other in others]
+        # Places: the other hands first, then the hidden talon piles or set-aside cards.
+        self._others = others
+        self._talon_places = 0
+        self._set_aside_place = -1
+        self._unseen_to: int | None = None
+        self._forced = [0] * players
+        if declarer is None or observation.phase is Phase.MUSIK:
+            piles = 1 if players == 3 else 2
+            self._talon_places = piles
+            sizes += [3] if players == 3 else [2, 2]
+            allowed += [FULL_MASK] * piles
+        elif seat == declarer:
+            known |= talon | mask_of(observation.set_aside)
+            for card, to in observation.given:
+                if not deductions.played & card.bit:
+                    sizes[others.index(to)] -= 1
+                    self._forced[to] |= card.bit
+                    known |= card.bit
+            if players == 2:
+                self._talon_places = 1
+                sizes.append(2)
+                allowed.append(FULL_MASK)
+        else:
+            received = observation.received
+            if received is not None:
+                known |= received.bit
+            owner = others.index(declarer)
+            # Talon cards stay with the declarer unless given away (3 players) or laid aside.
+            for position in range(len(others)):
+                if position != owner and not (players == 3 and self._hidden_give()):
+                    allowed[position] &= ~talon
+            if players == 2:
+                self._talon_places = 1
+                sizes += [2, self._discards]
+                allowed += [FULL_MASK & ~talon, FULL_MASK]
+                self._set_aside_place = len(others) + 1
+            else:
+                self._unseen_to = 3 - seat - declarer
+        self._pool = FULL_MASK & ~known
+        self._declarer = declarer
+        self._hand = hand
+        try:
+            self._placement = Placement(self._pool, sizes, allowed)
+        except NoPlacement as error:
+            raise NoWorldError(f"no deal agrees with this observation: {error}") from None
+
+    def _hidden_give(self) -> bool:
+        """Three players, an opponent observing: whether the declarer already gave the other
+        opponent its card (face down, unseen by this seat)."""
+        return any(give.card is None for give in self._gives)
+
+    def sample(self, rng: random.Random) -> GameState:
+        """One consistent full state, every consistent placement of the unseen cards equally
+        likely; the deal's hidden actions (cards given or laid aside unseen) are filled in.
+
+        Raises:
+            NoWorldError: no consistent state was found in many attempts.
+        """
+        for _ in range(ATTEMPTS):
+            world = self._attempt(rng)
+            if world is not None:
+                return world
+        raise NoWorldError(f"no deal agrees with this observation after {ATTEMPTS} tries")
+
+    def _attempt(self, rng: random.Random) -> GameState | None:
+        observation = self.observation
+        rules = self.rules
+        players = rules.players
+        seat = observation.seat
+        places = self._placement.sample(rng)
+        current = [0] * players
+        current[seat] = self._hand
+        for position, other in enumerate(self._others):
+            current[other] = places[position] | self._forced[other]
+        # What each seat received after the deal, and what it gave away or laid aside.
+        received = [0] * players
+        gave = [0] * players
+        declarer = self._declarer
+        talon_piles: list[tuple[Card, ...]]
+        hidden: list[int] = []
+        first_hidden = len(self._others)
+        if declarer is None or observation.phase is Phase.MUSIK:
+            talon_piles = [
+                cards_of(pile) for pile in places[first_hidden : first_hidden + self._talon_places]
+            ]
+        else:
+            assert declarer is not None
+            received[declarer] = self._talon
+            if players == 3:
+                talon_piles = [observation.talon]
+                for card, to in observation.given:
+                    gave[seat] |= card.bit
+                    received[to] |= card.bit
+                if observation.received is not None:
+                    gave[declarer] |= observation.received.bit
+                    received[seat] |= observation.received.bit
+                if self._unseen_to is not None and self._hidden_give():
+                    given = self._unseen_give(current, rng)
+                    if given is None:
+                        return None
+                    gave[declarer] |= given
+                    received[self._unseen_to] |= given
+                    hidden = [given]
+            else:
+                unseen = places[first_hidden]
+                if seat == declarer:
+                    gave[seat] = mask_of(observation.set_aside)
+                else:
+                    laid = places[self._set_aside_place]
+                    gave[declarer] = laid
+                    hidden = [1 << index for index in _shuffled(laid, rng)]
+                musiki = [observation.talon, cards_of(unseen)]
+                talon_piles = musiki if self._musik == 1 else musiki[::-1]
+        dealt = [
+            (current[other] | self._played_by[other] | gave[other]) & ~received[other]
+            for other in range(players)
+        ]
+        for other, bid in enumerate(self._bids):
+            if bid > rules.cap_base and ceiling(rules, dealt[other]) < bid:
+                return None
+        return self._replay(dealt, talon_piles, hidden, rng)
+
+    def _unseen_give(self, current: Sequence[int], rng: random.Random) -> int | None:
+        """The card the declarer gave the other opponent, unseen by this seat: a talon card if
+        that opponent holds or played one, else any card it has held since."""
+        assert self._unseen_to is not None
+        had = current[self._unseen_to] | self._played_by[self._unseen_to]
+        from_talon = had & self._talon
+        if from_talon:
+            return from_talon if from_talon.bit_count() == 1 else None
+        choices = list(_shuffled(had, rng))
+        return 1 << choices[0] if choices else None
+
+    def _replay(
+        self,
+        dealt: Sequence[int],
+        talon: Sequence[tuple[Card, ...]],
+        hidden: Sequence[int],
+        rng: random.Random,
+    ) -> GameState | None:
+        """The deal replayed from the sampled layout with the hidden actions filled in, or
+        ``None`` if the rules refuse one of its actions."""
+        observation = self.observation
+        rules = self.rules
+        layout = Layout(hands=[cards_of(mask) for mask in dealt], talon=talon)
+        origin = Origin(
+            seed=rng.getrandbits(63),
+            dealer=observation.dealer,
+            scores=observation.scores,
+            layout=layout,
+            single_deal=True,
+        )
+        state = start_of_deal(
+            rules,
+            origin,
+            observation.deal_number,
+            observation.dealer,
+            observation.scores,
+            observation.barrel,
+            (),
+            layout,
+        )
+        filled = iter(hidden)
+        try:
+            for _, action in observation.history:
+                state = state.apply(_filled(action, filled))
+        except IllegalActionError:
+            return None
+        return state
+
+
+def _filled(action: Action, hidden: Iterator[int]) -> Action:
+    """The action with its unseen card taken from ``hidden`` (card masks, in order)."""
+    if isinstance(action, Give) and action.card is None:
+        return Give(DECK[next(hidden).bit_length() - 1], action.to)
+    if isinstance(action, Discard) and action.card is None:
+        return Discard(DECK[next(hidden).bit_length() - 1])
+    return action
+
+
+def _shuffled(mask: int, rng: random.Random) -> list[int]:
+    order = [index for index in range(24) if mask >> index & 1]
+    rng.shuffle(order)
+    return order
+
+
+def _highest_bids(observation: Observation, players: int) -> tuple[int, ...]:
+    """Each seat's highest bid in this deal's auction (0 for none)."""
+    bids = [0] * players
+    for actor, action in observation.history:
+        if isinstance(action, Bid):
+            bids[actor] = max(bids[actor], action.amount)
+    return tuple(bids)

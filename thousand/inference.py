@@ -1,0 +1,106 @@
+"""What one seat can deduce from the play of a deal: who played which cards, and which cards each
+seat can no longer hold because the rules would have made it play them.
+
+Following rules reveal a lot: a seat that does not follow suit holds none of that suit; one that
+then does not trump holds no trump (where trumping is compulsory); one that follows with a low card
+where it had to beat the trick holds nothing higher; and under automatic declaration a king or
+queen led plain means its partner is not in hand. These deductions are shared by the card-counting
+``greedy`` bot and by the determiniser.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from thousand.actions import Play
+from thousand.cards import MARRIAGE_MASKS, SUIT_MASKS, Rank
+from thousand.observation import Observation
+from thousand.rules import MarriageDeclaration, Rules
+from thousand.tricks import trick_winner
+
+__all__ = ["Deductions", "above", "deduce"]
+
+
+@attrs.frozen
+class Deductions:
+    """Card masks deduced from a deal's plays, each indexed by seat where it is a tuple."""
+
+    played: int
+    """Every card played this deal, the current trick included."""
+    played_by: tuple[int, ...]
+    """The cards each seat has played."""
+    lacks: tuple[int, ...]
+    """Cards each seat cannot hold now, as shown by its plays (its own played cards aside)."""
+    trump: int
+    """The trump suit number after the plays so far, -1 before any marriage."""
+
+
+def above(index: int) -> int:
+    """The cards of the same suit ranked above the card with this index."""
+    return SUIT_MASKS[index // 6] & ~((2 << index) - 1)
+
+
+def deduce(observation: Observation) -> Deductions:
+    """The deductions every seat can make from the plays in ``observation``'s history."""
+    rules: Rules = observation.rules
+    players = rules.players
+    automatic = rules.marriage_declaration is MarriageDeclaration.AUTOMATIC
+    played_by = [0] * players
+    lacks = [0] * players
+    won = [False] * players
+    trump = -1
+    trick: list[int] = []
+    leader = 0
+    for actor, action in observation.history:
+        if not isinstance(action, Play):
+            continue
+        index = action.card.index
+        if not trick:
+            leader = actor
+            if action.marriage:
+                trump = index // 6
+            elif (
+                automatic
+                and action.card.rank in (Rank.QUEEN, Rank.KING)
+                and (won[actor] or not rules.marriage_requires_trick)
+            ):
+                lacks[actor] |= MARRIAGE_MASKS[index // 6] & ~(1 << index)
+        else:
+            lacks[actor] |= _shown_lacking(rules, trick, index, trump)
+        played_by[actor] |= 1 << index
+        trick.append(index)
+        if len(trick) == players:
+            won[(leader + trick_winner(tuple(trick), trump)) % players] = True
+            trick = []
+    played = 0
+    for cards in played_by:
+        played |= cards
+    return Deductions(
+        played=played,
+        played_by=tuple(played_by),
+        lacks=tuple(mask & ~played for mask in lacks),
+        trump=trump,
+    )
+
+
+def _shown_lacking(rules: Rules, trick: list[int], index: int, trump: int) -> int:
+    """The cards a seat shows it lacks by playing ``index`` to ``trick`` (the following rules of
+    :func:`thousand.tricks.playable`, read backwards)."""
+    led = trick[0] // 6
+    suit = index // 6
+    if suit == led:
+        trumped = trump >= 0 and trump != led and any(card // 6 == trump for card in trick)
+        if rules.must_beat and not trumped:
+            best = max(card for card in trick if card // 6 == led)
+            if index < best:
+                return above(best)
+        return 0
+    lacking = SUIT_MASKS[led]
+    if rules.must_trump and trump >= 0:
+        if suit != trump:
+            lacking |= SUIT_MASKS[trump]
+        elif rules.must_overtrump:
+            trumps = [card for card in trick if card // 6 == trump]
+            if trumps and index < max(trumps):
+                lacking |= above(max(trumps))
+    return lacking
