@@ -23,6 +23,11 @@ EXPECTED: dict[str, list[str]] = {
         "winner: seat",
         "cards left: ",
     ],
+    "sampling_bot.py": [
+        "sampling bot, 6 deals, 8 worlds per decision",
+        "mean deal score: sampling bot ",
+        "mean deal score: random bots ",
+    ],
 }
 """Text each example must print when run without arguments."""
 

@@ -506,3 +506,224 @@ def test_summary_is_fast_on_a_large_tournament() -> None:
     summary = summarize(results, ["a", "b", "c"], format="deals", seed=0, resamples=1000)
     assert time.perf_counter() - start < 10
     assert [standing.name for standing in summary.standings] == ["a", "b", "c"]
+
+
+# Head to head: intervals of the crosstable
+
+
+def lead_cover(interval: tuple[float, float] | None, value: float) -> bool:
+    assert interval is not None
+    return interval[0] <= value <= interval[1]
+
+
+def test_crosstable_intervals_bracket_the_crosstable() -> None:
+    """Every pair that met has an interval around its lead, the mirror image of the reverse
+    pair's; the diagonal has none."""
+    rng = random.Random(21)
+    results = simulated(rng, [0.6, 0.2, -0.2, -0.6], seats=3, groups=40, per_group=3)
+    summary = summarize(results, list("abcd"), format="deals", seed=2, resamples=200)
+    table, intervals = summary.crosstable, summary.crosstable_intervals
+    assert [len(row) for row in intervals] == [4, 4, 4, 4]
+    for a in range(4):
+        assert intervals[a][a] is None
+        for b in range(4):
+            if a == b:
+                continue
+            lead, interval = table[a][b], intervals[a][b]
+            assert lead is not None
+            assert interval is not None
+            low, high = interval
+            assert low < lead < high
+            assert intervals[b][a] == (-high, -low)
+    # The strongest entrant leads the weakest beyond the luck of the deals.
+    low, high = intervals[0][3] or (0.0, 0.0)
+    assert low > 0
+
+
+def test_crosstable_intervals_are_the_bootstrap_of_each_pairs_lead() -> None:
+    """The interval of a's lead over b is bootstrap() over the (table, group) deal groups, with
+    the summary's seed, of a's mean score minus b's on the units both played; resamples where
+    they never meet are left out."""
+    rng = random.Random(6)
+    results = simulated(rng, [0.5, 0.0, -0.2, -0.5], seats=3, groups=24, per_group=3)
+    summary = summarize(results, list("abcd"), format="deals", seed=13, resamples=300)
+    groups: dict[tuple[int, int], list[UnitResult]] = {}
+    for result in sorted(results, key=lambda result: result.unit):
+        groups.setdefault((result.table, result.group), []).append(result)
+    ordered = [groups[key] for key in sorted(groups)]
+    for a, b in itertools.permutations(range(4), 2):
+
+        def lead(sample: list[list[UnitResult]], a: int = a, b: int = b) -> float | None:
+            leads = [
+                result.scores[result.seating.index(a)] - result.scores[result.seating.index(b)]
+                for group in sample
+                for result in group
+                if a in result.seating and b in result.seating
+            ]
+            return sum(leads) / len(leads) if leads else None
+
+        expected = bootstrap(ordered, lead, resamples=300, seed=13)
+        assert expected is not None
+        assert summary.crosstable_intervals[a][b] == pytest.approx(expected, abs=1e-6)
+
+
+def test_crosstable_intervals_are_none_where_nothing_was_measured() -> None:
+    """Pairs that never met, entrants that never played and a summary without resamples have
+    no interval."""
+    summary = summarize(small_tournament(), NAMES, format="deals", seed=1, resamples=60)
+    intervals = summary.crosstable_intervals
+    assert intervals[1][3] is None
+    assert intervals[3][1] is None
+    for a, b in [(0, 1), (0, 2), (1, 2), (0, 3)]:
+        assert intervals[a][b] is not None
+        lead = summary.crosstable[a][b]
+        assert lead is not None
+        assert lead_cover(intervals[a][b], lead)
+        assert lead_cover(intervals[b][a], -lead)
+    unplayed = summarize(
+        [unit("u1", (0, 1), (10, 0)), unit("u2", (1, 0), (0, 20))],
+        ["a", "b", "c"],
+        format="deals",
+        seed=0,
+        resamples=20,
+    )
+    assert unplayed.crosstable_intervals[2] == (None, None, None)
+    assert [row[2] for row in unplayed.crosstable_intervals] == [None, None, None]
+    # One deal group: every resample is that group, whose lead is 15.
+    assert unplayed.crosstable_intervals[0][1] == (15.0, 15.0)
+    assert unplayed.crosstable_intervals[1][0] == (-15.0, -15.0)
+    bare = summarize(small_tournament(), NAMES, format="deals", seed=1, resamples=0)
+    assert all(interval is None for row in bare.crosstable_intervals for interval in row)
+
+
+def test_identical_entrants_lead_each_other_by_nothing_most_of_the_time() -> None:
+    """Three entrants of equal strength over 40 simulated tournaments: the 95% intervals of
+    their leads hold 0 about 95% of the time; an entrant much stronger than two equal ones leads
+    both beyond doubt."""
+    rng = random.Random(31)
+    covered = total = 0
+    for tournament in range(40):
+        results = simulated(rng, [0.0, 0.0, 0.0], seats=3, groups=30, per_group=3)
+        summary = summarize(results, list("abc"), format="deals", seed=tournament, resamples=200)
+        for a, b in itertools.combinations(range(3), 2):
+            covered += lead_cover(summary.crosstable_intervals[a][b], 0.0)
+            total += 1
+    assert 0.85 <= covered / total < 1
+    for tournament in range(5):
+        results = simulated(rng, [1.5, 0.0, 0.0], seats=3, groups=30, per_group=3)
+        summary = summarize(results, list("abc"), format="deals", seed=tournament, resamples=200)
+        for other in (1, 2):
+            low, high = summary.crosstable_intervals[0][other] or (0.0, 0.0)
+            assert low > 0
+            assert summary.crosstable_intervals[other][0] == (-high, -low)
+
+
+def test_summary_json_has_the_crosstable_intervals() -> None:
+    """JSON: [low, high] per pair, null on the diagonal and where entrants never met."""
+    summary = summarize(small_tournament(), NAMES, format="deals", seed=4, resamples=80)
+    data = json.loads(json.dumps(summary.to_dict(), allow_nan=False))
+    listed = data["crosstable_intervals"]
+    assert len(listed) == 4
+    for a, row in enumerate(listed):
+        assert len(row) == 4
+        for b, pair in enumerate(row):
+            interval = summary.crosstable_intervals[a][b]
+            assert pair == (None if interval is None else list(interval))
+    assert listed[0][0] is None
+    assert listed[1][3] is None
+    assert listed[0][1] is not None
+
+
+def head_to_head_rows(lines: list[str]) -> list[list[str]]:
+    """The rows of the head-to-head table as [pair, lead, interval]."""
+    start = next(number for number, line in enumerate(lines) if line.startswith("Head to head"))
+    rows = []
+    for line in lines[start + 3 :]:
+        if not line.strip():
+            break
+        pair, lead, span = (cell.strip() for cell in line.split("  ") if cell.strip())
+        rows.append([pair, lead, span])
+    return rows
+
+
+def test_standings_show_each_pair_once_with_its_interval() -> None:
+    """Each pair that met appears once, the one that scored more first, with a lead inside its
+    interval; a pair that never met does not appear."""
+    from thousand import Rules
+    from tournament.display import standings_lines
+    from tournament.schedule import Config, entrants_of
+
+    config = Config(
+        game="thousand",
+        rules=Rules.preset("russian").to_dict(),
+        entrants=entrants_of(NAMES),
+        players=3,
+        format="deals",
+        per_table=1,
+        seed=1,
+    )
+    summary = summarize(small_tournament(), NAMES, format="deals", seed=1, resamples=60)
+    lines = standings_lines(config, summary)
+    assert "Head to head, on the units both played:" in lines
+    start = lines.index("Head to head, on the units both played:")
+    assert lines[start + 2].split() == ["bots", "lead/deal", "95%", "interval"]
+    rows = head_to_head_rows(lines)
+    pairs = sorted(row[0] for row in rows)
+    assert pairs == sorted(
+        ["beta over alpha", "gamma over alpha", "gamma over beta", "delta over alpha"]
+    )
+    for pair, lead, span in rows:
+        better, _, worse = pair.partition(" over ")
+        a, b = NAMES.index(better), NAMES.index(worse)
+        value = summary.crosstable[a][b]
+        assert value is not None
+        assert value >= 0
+        assert lead == f"{value:+.1f}"
+        interval = summary.crosstable_intervals[a][b]
+        assert interval is not None
+        assert span == f"{interval[0]:+.1f} to {interval[1]:+.1f}"
+        assert interval[0] <= value <= interval[1]
+
+
+def test_standings_head_to_head_edge_cases() -> None:
+    """A tied pair appears once; without resamples the interval is '-'; entrants that never met
+    give no table at all."""
+    from thousand import Rules
+    from tournament.display import standings_lines
+    from tournament.schedule import Config, entrants_of
+
+    config = Config(
+        game="thousand",
+        rules=Rules.preset("polish-2p").to_dict(),
+        entrants=entrants_of(["a", "b", "c"]),
+        players=2,
+        format="deals",
+        per_table=1,
+        seed=1,
+    )
+    tied = [unit("u1", (0, 1), (10, 0)), unit("u2", (1, 0), (10, 0))]
+    summary = summarize(tied, ["a", "b", "c"], format="deals", seed=0, resamples=0)
+    assert head_to_head_rows(standings_lines(config, summary)) == [["a over b", "+0.0", "-"]]
+    alone = [unit("u1", (0,), (10,))]
+    summary = summarize(alone, ["a", "b", "c"], format="deals", seed=0, resamples=10)
+    assert not any(line.startswith("Head to head") for line in standings_lines(config, summary))
+
+
+def test_tournament_prints_the_head_to_head_table() -> None:
+    """A small tournament through the command line ends with greedy's lead over random."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    result = CliRunner().invoke(
+        app, ["tournament", "greedy", "random", "random", "--deals", "5", "--workers", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "Head to head, on the units both played:" in lines
+    rows = {row[0]: row for row in head_to_head_rows(lines)}
+    assert len(rows) == 3
+    assert "greedy over random" in rows
+    _, lead, span = rows["greedy over random"]
+    low, _, high = span.partition(" to ")
+    assert float(low) <= float(lead) <= float(high)

@@ -101,6 +101,8 @@ def load_player(spec: str, *, isolate: bool = False, log_dir: str | None = None)
     name, options = _options(spec)
     if isolate:
         _check_form(name)
+        if options and name in BUILTIN:
+            _python_factory(name, options, spec)
         command = serve_command(spec)
         return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir)
     return _python_factory(name, options, spec)
@@ -122,6 +124,8 @@ def _options(spec: str) -> tuple[str, dict[str, object]]:
             raise BotSpecError(
                 f"bot spec {spec!r}: options are written name=value, not {item.strip()!r}"
             )
+        if key in options:
+            raise BotSpecError(f"bot spec {spec!r}: option {key!r} is given twice")
         options[key] = _option_value(text)
     return name.strip(), options
 

@@ -40,7 +40,8 @@ class IsmctsPlayer(SeatedPlayer):
 
     Args:
         steps: simulated actions per decision (tree steps and playouts together).
-        seconds: think this long per decision instead (decisions then depend on the machine).
+        seconds: think this long per decision instead (decisions then depend on the machine);
+            the first iteration is always finished, so a decision takes at least that long.
         exploration: the UCB constant; values are about -1 to 1.
     """
 
@@ -61,7 +62,7 @@ class IsmctsPlayer(SeatedPlayer):
         budget = self.budget
         exploration = self.exploration
         root = _Node(observation.seat)
-        budget.begin()
+        budget.start()
         while True:
             state = sample(rng)
             node = root
@@ -102,7 +103,7 @@ class IsmctsPlayer(SeatedPlayer):
                 child.visits += 1
                 child.total += values[child.player]
             budget.spend(steps + more)
-            if not budget.left:
+            if budget.used >= 1:
                 break
         return max(choices, key=lambda action: _visits(root, action))
 

@@ -13,6 +13,7 @@ the contract or a concession, the cards to play; in 1000? plays, bluffs and chal
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from thousand.bots.search import Budget, game_of, playout
@@ -29,7 +30,8 @@ class PimcPlayer(SeatedPlayer):
     Args:
         steps: simulated actions per decision (the default keeps the median decision well
             under 100 ms on one core).
-        seconds: think this long per decision instead (decisions then depend on the machine).
+        seconds: think this long per decision instead (decisions then depend on the machine);
+            the first playout is always finished, so a decision takes at least that long.
     """
 
     def __init__(self, steps: int = DEFAULT_STEPS, seconds: float | None = None) -> None:
@@ -51,20 +53,25 @@ class PimcPlayer(SeatedPlayer):
         rounds = (len(choices) - 1).bit_length()
 
         def mean(index: int) -> float:
-            return totals[index] / weights[index] if weights[index] else 0.0
+            # An action a time budget left untried ranks last.
+            return totals[index] / weights[index] if weights[index] else -math.inf
 
+        budget.start()
         for round_number in range(rounds):
-            budget.begin(1 / rounds)
-            while True:
+            share = (round_number + 1) / rounds
+            # Each round plays at least one world; a time budget may cut a world short.
+            fresh = True
+            while fresh or budget.used < share:
+                fresh = False
                 world = sample(rng)
-                weight = game.weight(world, observation)
+                weight = game.weight(world, observation) or math.ulp(0.0)
                 for index in alive:
+                    if budget.timed and budget.used >= share and weights[alive[0]]:
+                        break
                     end, steps = playout(game, world.apply(choices[index]), rng, seat)
                     totals[index] += weight * game.values(end, observation)[seat]
                     weights[index] += weight
                     budget.spend(steps + 1)
-                if not budget.left:
-                    break
             if round_number < rounds - 1:
                 alive.sort(key=mean, reverse=True)
                 alive = alive[: (len(alive) + 1) // 2]

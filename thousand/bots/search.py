@@ -23,8 +23,9 @@ from thousand.state import GameState, Phase
 
 __all__ = ["Budget", "Game", "game_of", "playout"]
 
-PLAYOUT_LIMIT = 400
-"""A 1000? playout is stopped after this many actions and judged by the cards left in hand."""
+PLAYOUT_LIMIT = 100
+"""A 1000? playout is stopped after this many actions and judged by the cards left in hand (a
+three-player game takes about 40 actions from the deal)."""
 
 
 class World(Protocol):
@@ -173,29 +174,32 @@ class Budget:
     or ``seconds`` of thinking when given (faster or slower machines then decide differently)."""
 
     def __init__(self, steps: int, seconds: float | None) -> None:
-        if steps < 1:
-            raise ValueError(f"a search needs a budget of at least 1 step, not {steps}")
-        if seconds is not None and seconds <= 0:
-            raise ValueError(f"a time budget must be positive, not {seconds}")
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+            raise ValueError(f"a search needs a budget of at least 1 step, not {steps!r}")
+        if seconds is not None and (isinstance(seconds, bool) or not seconds > 0):
+            raise ValueError(f"a time budget must be a positive number of seconds, not {seconds!r}")
         self.steps = steps
         self.seconds = seconds
         self._spent = 0
-        self._deadline = 0.0
+        self._began = 0.0
 
-    def begin(self, share: float = 1.0) -> None:
-        """Start spending ``share`` of the budget."""
+    def start(self) -> None:
+        """A decision begins: nothing is spent yet."""
         self._spent = 0
-        self._limit = self.steps * share
-        if self.seconds is not None:
-            self._deadline = time.perf_counter() + self.seconds * share
+        self._began = time.perf_counter()
 
     def spend(self, steps: int) -> None:
         """Count ``steps`` simulated actions (at least one per playout)."""
         self._spent += max(1, steps)
 
     @property
-    def left(self) -> bool:
-        """Whether some of the budget begun is left."""
+    def used(self) -> float:
+        """The share of the decision's budget spent so far (1 or more when it is all spent)."""
         if self.seconds is not None:
-            return time.perf_counter() < self._deadline
-        return self._spent < self._limit
+            return (time.perf_counter() - self._began) / self.seconds
+        return self._spent / self.steps
+
+    @property
+    def timed(self) -> bool:
+        """Whether the budget is a time limit."""
+        return self.seconds is not None
