@@ -26,7 +26,7 @@ match scores and barrel rules applied).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, overload
 
 from thousand.actions import Action, Bid, Discard, Give, Take
@@ -154,20 +154,33 @@ class Determiniser:
         opponent its card (face down, unseen by this seat)."""
         return any(give.card is None for give in self._gives)
 
-    def sample(self, rng: random.Random) -> GameState:
+    def sample(
+        self,
+        rng: random.Random,
+        likelihood: Callable[[tuple[int, ...]], float] | None = None,
+    ) -> GameState:
         """One consistent full state, every consistent placement of the unseen cards equally
         likely; the deal's hidden actions (cards given or laid aside unseen) are filled in.
+
+        Args:
+            rng: draws the placement.
+            likelihood: a bot's own belief about the deal: given the hands as dealt (a card
+                mask per seat), the chance, from 0 to 1, that the others would have acted as
+                they did. Deals are then drawn in proportion to it (by rejection), so a bot can
+                read the bids, say, as its opponents' habits suggest.
 
         Raises:
             NoWorldError: no consistent state was found in many attempts.
         """
         for _ in range(ATTEMPTS):
-            world = self._attempt(rng)
+            world = self._attempt(rng, likelihood)
             if world is not None:
                 return world
         raise NoWorldError(f"no deal agrees with this observation after {ATTEMPTS} tries")
 
-    def _attempt(self, rng: random.Random) -> GameState | None:
+    def _attempt(
+        self, rng: random.Random, likelihood: Callable[[tuple[int, ...]], float] | None
+    ) -> GameState | None:
         observation = self.observation
         rules = self.rules
         players = rules.players
@@ -200,7 +213,7 @@ class Determiniser:
                     gave[declarer] |= observation.received.bit
                     received[seat] |= observation.received.bit
                 if self._unseen_to is not None and self._hidden_give():
-                    given = self._unseen_give(current, rng)
+                    given = self._unseen_give(current, gave[declarer], rng)
                     if given is None:
                         return None
                     gave[declarer] |= given
@@ -223,17 +236,33 @@ class Determiniser:
         for other, bid in enumerate(self._bids):
             if bid > rules.cap_base and ceiling(rules, dealt[other]) < bid:
                 return None
+        if likelihood is not None and rng.random() >= likelihood(tuple(dealt)):
+            return None
         return self._replay(dealt, talon_piles, hidden, rng)
 
-    def _unseen_give(self, current: Sequence[int], rng: random.Random) -> int | None:
+    def _unseen_give(self, current: Sequence[int], gave: int, rng: random.Random) -> int | None:
         """The card the declarer gave the other opponent, unseen by this seat: a talon card if
-        that opponent holds or played one, else any card it has held since."""
-        assert self._unseen_to is not None
-        had = current[self._unseen_to] | self._played_by[self._unseen_to]
+        that opponent holds or played one, else any card it has held since, as long as both
+        hands as dealt allow the bids made with them (``gave``: the declarer's other gifts).
+        Every such card is as likely; ``None`` when there is none."""
+        receiver = self._unseen_to
+        declarer = self._declarer
+        assert receiver is not None
+        assert declarer is not None
+        had = current[receiver] | self._played_by[receiver]
         from_talon = had & self._talon
-        if from_talon:
-            return from_talon if from_talon.bit_count() == 1 else None
-        choices = list(_shuffled(had, rng))
+        if from_talon.bit_count() > 1:
+            return None
+        rules = self.rules
+        kept = (current[declarer] | self._played_by[declarer] | gave) & ~self._talon
+        need_receiver = self._bids[receiver] if self._bids[receiver] > rules.cap_base else 0
+        need_declarer = self._bids[declarer] if self._bids[declarer] > rules.cap_base else 0
+        choices = [
+            index
+            for index in _shuffled(from_talon or had, rng)
+            if (not need_receiver or ceiling(rules, had & ~(1 << index)) >= need_receiver)
+            and (not need_declarer or ceiling(rules, kept | (1 << index)) >= need_declarer)
+        ]
         return 1 << choices[0] if choices else None
 
     def _replay(

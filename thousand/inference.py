@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import attrs
 
-from thousand.actions import Play
 from thousand.cards import MARRIAGE_MASKS, SUIT_MASKS, Rank
 from thousand.observation import Observation
 from thousand.rules import MarriageDeclaration, Rules
@@ -45,32 +44,49 @@ def deduce(observation: Observation) -> Deductions:
     rules: Rules = observation.rules
     players = rules.players
     automatic = rules.marriage_declaration is MarriageDeclaration.AUTOMATIC
+    need_trick = rules.marriage_requires_trick
+    must_beat = rules.must_beat
+    must_trump = rules.must_trump
+    must_overtrump = rules.must_overtrump
     played_by = [0] * players
     lacks = [0] * players
     won = [False] * players
     trump = -1
     trick: list[int] = []
     leader = 0
-    for actor, action in observation.history:
-        if not isinstance(action, Play):
-            continue
+    for actor, action in observation._plays:
         index = action.card.index
         if not trick:
             leader = actor
             if action.marriage:
                 trump = index // 6
-            elif (
-                automatic
-                and action.card.rank in (Rank.QUEEN, Rank.KING)
-                and (won[actor] or not rules.marriage_requires_trick)
-            ):
+            elif automatic and index % 6 in _MARRIED_RANKS and (won[actor] or not need_trick):
                 lacks[actor] |= MARRIAGE_MASKS[index // 6] & ~(1 << index)
         else:
-            lacks[actor] |= _shown_lacking(rules, trick, index, trump)
+            led = trick[0] // 6
+            suit = index // 6
+            if suit == led:
+                if must_beat and not (
+                    trump >= 0 and trump != led and any(card // 6 == trump for card in trick)
+                ):
+                    best = max(card for card in trick if card // 6 == led)
+                    if index < best:
+                        lacks[actor] |= above(best)
+            else:
+                lacking = SUIT_MASKS[led]
+                if must_trump and trump >= 0:
+                    if suit != trump:
+                        lacking |= SUIT_MASKS[trump]
+                    elif must_overtrump:
+                        trumps = [card for card in trick if card // 6 == trump]
+                        if trumps and index < max(trumps):
+                            lacking |= above(max(trumps))
+                lacks[actor] |= lacking
         played_by[actor] |= 1 << index
         trick.append(index)
         if len(trick) == players:
-            won[(leader + trick_winner(tuple(trick), trump)) % players] = True
+            if automatic:
+                won[(leader + trick_winner(tuple(trick), trump)) % players] = True
             trick = []
     played = 0
     for cards in played_by:
@@ -83,24 +99,4 @@ def deduce(observation: Observation) -> Deductions:
     )
 
 
-def _shown_lacking(rules: Rules, trick: list[int], index: int, trump: int) -> int:
-    """The cards a seat shows it lacks by playing ``index`` to ``trick`` (the following rules of
-    :func:`thousand.tricks.playable`, read backwards)."""
-    led = trick[0] // 6
-    suit = index // 6
-    if suit == led:
-        trumped = trump >= 0 and trump != led and any(card // 6 == trump for card in trick)
-        if rules.must_beat and not trumped:
-            best = max(card for card in trick if card // 6 == led)
-            if index < best:
-                return above(best)
-        return 0
-    lacking = SUIT_MASKS[led]
-    if rules.must_trump and trump >= 0:
-        if suit != trump:
-            lacking |= SUIT_MASKS[trump]
-        elif rules.must_overtrump:
-            trumps = [card for card in trick if card // 6 == trump]
-            if trumps and index < max(trumps):
-                lacking |= above(max(trumps))
-    return lacking
+_MARRIED_RANKS = (Rank.QUEEN, Rank.KING)

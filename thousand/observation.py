@@ -173,6 +173,25 @@ class Observation(View):
         return self._seen[2]
 
     @field
+    def _plays(self) -> tuple[tuple[int, Play], ...]:
+        """This deal's card plays in order, read from the end of the history (they are public,
+        so nothing needs hiding, and the auction and exchange are not walked through)."""
+        state: GameState | None = self.__dict__.get("_state")
+        if state is None:
+            return tuple(
+                (actor, action) for actor, action in self.history if isinstance(action, Play)
+            )
+        count = len(state.trick_cards) + sum(mask.bit_count() for mask in state.taken_masks)
+        plays: list[tuple[int, Play]] = []
+        node = state.history
+        for _ in range(count):
+            assert node is not None
+            node, actor, action = node
+            plays.append((actor, action))  # type: ignore[arg-type]
+        plays.reverse()
+        return tuple(plays)
+
+    @field
     def legal_actions(self) -> tuple[Action, ...]:
         """The observer's legal actions (empty when it is not the observer's turn)."""
         state = self._state

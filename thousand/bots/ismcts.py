@@ -12,9 +12,11 @@ the action chosen most often at the root.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
-from thousand.bots.search import Budget, game_of, playout
+from thousand.bots.search import Budget, Game, game_of, playout
+from thousand.errors import NoWorldError
 from thousand.players import SeatedPlayer
 
 __all__ = ["IsmctsPlayer"]
@@ -57,6 +59,14 @@ class IsmctsPlayer(SeatedPlayer):
         choices = game.choices(observation.phase, observation.legal_actions)
         if len(choices) == 1:
             return choices[0]
+        try:
+            return self._search(game, observation, choices)
+        except NoWorldError:
+            # An observation whose hidden cards can hardly be dealt (bids needing rare
+            # marriages): play as greedy does rather than search.
+            return game.fallback(observation, self.rng)
+
+    def _search(self, game: Game, observation: Any, choices: Sequence[Any]) -> object:
         sample = game.worlds(observation)
         rng = self.rng
         budget = self.budget

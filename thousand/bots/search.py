@@ -7,7 +7,6 @@ the same seed gives the same decisions on any machine; a time limit can be set i
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -18,6 +17,7 @@ from thousand.actions import Bid, Pass
 from thousand.bluff.determinise import Determiniser as BluffDeterminiser
 from thousand.bots import bluff_strategy, thousand_strategy
 from thousand.determinise import Determiniser
+from thousand.game import start_of_deal
 from thousand.observation import Observation
 from thousand.state import GameState, Phase
 
@@ -57,6 +57,10 @@ class Game:
         """The playout policy's action in ``state``, for a search made by ``seat``."""
         raise NotImplementedError
 
+    def fallback(self, observation: Any, rng: random.Random) -> Any:
+        """The greedy strategy's action, for an observation no world could be drawn for."""
+        raise NotImplementedError
+
     def values(self, state: Any, start: Any) -> tuple[float, ...]:
         """What the end of a playout is worth to each seat, about -1 to 1."""
         raise NotImplementedError
@@ -72,12 +76,37 @@ class ThousandGame(Game):
     others' average gain (in hundreds of points)."""
 
     def worlds(self, observation: Observation) -> Callable[[random.Random], GameState]:
-        return Determiniser(observation).sample
+        determiniser = Determiniser(observation)
+        rules = observation.rules
+        seat = observation.seat
+        auction: list[tuple[int, int, bool]] = []
+        bid = rules.opening_bid
+        for actor, action in observation.history:
+            if not isinstance(action, Bid | Pass):
+                break
+            amount = action.amount if isinstance(action, Bid) else bid + rules.bid_step
+            if actor != seat:
+                auction.append((actor, amount, isinstance(action, Bid)))
+            if isinstance(action, Bid):
+                bid = amount
+
+        def likelihood(dealt: tuple[int, ...]) -> float:
+            # The other bidders are taken to bid as the greedy strategy does, but not always.
+            chance = 1.0
+            for actor, amount, bids in auction:
+                if thousand_strategy.would_bid(rules, dealt[actor], amount) != bids:
+                    chance *= OTHERS_STRAY
+            return chance
+
+        return lambda rng: determiniser.sample(rng, likelihood if auction else None)
 
     def choices(self, phase: Any, legal: Sequence[Any]) -> Sequence[Any]:
         # In the auction, raising by one step now or passing are the real choices: a higher
         # bid can be made on a later turn.
         return legal[:2] if phase is Phase.AUCTION else legal
+
+    def fallback(self, observation: Observation, rng: random.Random) -> Any:
+        return thousand_strategy.choose(observation, rng)
 
     def policy(self, state: GameState, rng: random.Random, seat: int) -> Any:
         # The searching seat's bid is the one being tried: in the playout it bids no higher.
@@ -86,23 +115,29 @@ class ThousandGame(Game):
         return thousand_strategy.choose(state.observation(state.player), rng)
 
     def weight(self, world: GameState, start: Observation) -> float:
-        # Bidders are taken to raise when their hand is clearly worth more than the bid.
-        rules = world.rules
-        hands = world.layout.hand_masks()
-        estimates: dict[int, float] = {}
-        bid = rules.opening_bid
+        # The other seats are taken to play like the greedy strategy, but not always (their
+        # bids are read when the world is drawn).
+        state = start_of_deal(
+            world.rules,
+            world.origin,
+            world.deal_number,
+            world.dealer,
+            world.scores,
+            world.barrel,
+            (),
+            world.layout,
+        )
         weight = 1.0
-        for actor, action in start.history:
-            if not isinstance(action, Bid | Pass):
-                break
-            amount = action.amount if isinstance(action, Bid) else bid + rules.bid_step
-            if actor != start.seat:
-                if actor not in estimates:
-                    estimates[actor] = thousand_strategy.bidding_estimate(rules, hands[actor])
-                raising = 1.0 / (1.0 + math.exp((amount + BID_MARGIN - estimates[actor]) / 15.0))
-                weight *= raising if isinstance(action, Bid) else 1.0 - raising
-            if isinstance(action, Bid):
-                bid = amount
+        for actor, action in world.actions:
+            if (
+                actor != start.seat
+                and state.phase is not Phase.MUSIK
+                and state.phase is not Phase.AUCTION
+                and len(state.legal_actions()) > 1
+                and thousand_strategy.choose(state.observation(actor), _UNUSED) != action
+            ):
+                weight *= OTHERS_STRAY
+            state = state.apply(action)
         return weight
 
     def values(self, state: GameState, start: Observation) -> tuple[float, ...]:
@@ -113,14 +148,31 @@ class ThousandGame(Game):
 
 
 class BluffGame(Game):
-    """1000?: a win is worth 1 against the others' average; a playout cut short goes to the
+    """1000?: a win, plus the cards the others still hold against one's own (a seventh of a win
+    per card of a hand of seven), against the others' average; a playout cut short goes to the
     fewest cards in hand, as an adjudicated game does."""
 
     def worlds(self, observation: bluff.Observation) -> Callable[[random.Random], bluff.State]:
         return BluffDeterminiser(observation).sample
 
+    def fallback(self, observation: bluff.Observation, rng: random.Random) -> Any:
+        return bluff_strategy.choose(observation)
+
     def policy(self, state: bluff.State, rng: random.Random, seat: int) -> Any:
         return bluff_strategy.choose(state.observation(state.player))
+
+    def weight(self, world: bluff.State, start: bluff.Observation) -> float:
+        # A card just played face down by a player who could have beaten the card below face up
+        # (with anything but a 1000) is unlikely: that player is taken to bluff, as greedy does.
+        if start.phase is not bluff.Phase.RESPONSE:
+            return 1.0
+        kind, owner, _, _ = world.table_entries[-1]
+        below, _, _, believed = world.table_entries[-2]
+        kinds = world.kinds
+        for held in (*world.hand_kinds[owner], kind):
+            if not kinds.cards[held].is_thousand and (believed or kinds.beats[below][held]):
+                return OTHERS_STRAY
+        return 1.0
 
     def values(self, state: bluff.State, start: bluff.Observation) -> tuple[float, ...]:
         if state.result is not None:
@@ -129,16 +181,20 @@ class BluffGame(Game):
             sizes = [len(hand) for hand in state.hand_kinds]
             fewest = min(sizes)
             winners = tuple(seat for seat, size in enumerate(sizes) if size == fewest)
-        wins = [
-            1.0 / len(winners) if seat in winners else 0.0 for seat in range(len(state.hand_kinds))
+        size = state.rules.hand_size
+        worth = [
+            (1.0 / len(winners) if seat in winners else 0.0) - len(hand) / size
+            for seat, hand in enumerate(state.hand_kinds)
         ]
-        return _against_average(wins, 1.0)
+        return _against_average(worth, 1.0)
 
 
 PASS = Pass()
-BID_MARGIN = 30.0
-"""How much more than a bid a hand is taken to be worth, by the deal points it should make,
-before a player makes that bid (about even odds at this margin)."""
+OTHERS_STRAY = 0.2
+"""How much less likely a world is for each action another seat took there that the greedy
+strategy would not have taken."""
+_UNUSED = random.Random(0)
+"""The greedy strategy draws only to pick between unseen musiki, which the weighing skips."""
 THOUSAND_SEARCH = ThousandGame()
 BLUFF_SEARCH = BluffGame()
 

@@ -208,6 +208,12 @@ def _needed(observation: Observation) -> int:
     return observation.rules.target - observation.scores[observation.seat]
 
 
+def would_bid(rules: Rules, hand: int, amount: int) -> bool:
+    """Whether this strategy, holding ``hand`` as dealt, bids ``amount`` when defending counts
+    (off the barrel and below the lock)."""
+    return _chance(bidding_estimate(rules, hand), amount, _BID_SPREAD) >= _BID_CONFIDENCE
+
+
 def _auction(observation: Observation, legal: Sequence[Action]) -> Action:
     """The lowest bid the hand is likely enough to make (and, on the barrel, the contract that
     would win), else pass."""
