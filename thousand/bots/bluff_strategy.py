@@ -39,7 +39,7 @@ _RACE = 2
 
 
 @lru_cache(maxsize=16)
-def _usefulness(deck: tuple[Card, ...]) -> dict[Card, int]:
+def usefulness(deck: tuple[Card, ...]) -> dict[Card, int]:
     """For each card of the deck, how many cards of the deck it may be played on face up: cards
     that go on few others are the ones to get rid of first."""
     return {card: sum(beats(card, top) for top in deck) for card in set(deck)}
@@ -58,7 +58,7 @@ def choose(observation: Observation) -> Action:
 
 def _start(observation: Observation, plays: list[Play]) -> Action:
     """Open a climb with the card that is least use later (never a 1000 while another will do)."""
-    useful = _usefulness(observation.rules.deck)
+    useful = usefulness(observation.rules.deck)
     return min(plays, key=lambda play: (play.card.is_thousand, useful[play.card], play.card.value))
 
 
@@ -69,7 +69,7 @@ def _climb(observation: Observation, plays: list[Play]) -> Action:
     hand = observation.hand
     if len(hand) == 1:
         return plays[0] if plays else Hide(hand[0])
-    useful = _usefulness(observation.rules.deck)
+    useful = usefulness(observation.rules.deck)
     top = observation.table[-1]
     if top.believed or (top.card is not None and top.card.is_thousand):
         worst = min(hand, key=lambda card: (card.is_thousand, useful[card], card.value))

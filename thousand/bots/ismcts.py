@@ -56,7 +56,7 @@ class IsmctsPlayer(SeatedPlayer):
     def act(self, observation: Any) -> object:
         """The root action tried most often."""
         game = game_of(observation)
-        choices = game.choices(observation.phase, observation.legal_actions)
+        choices = game.choices(observation, observation.legal_actions)
         if len(choices) == 1:
             return choices[0]
         try:
@@ -79,7 +79,7 @@ class IsmctsPlayer(SeatedPlayer):
             path = []
             steps = 0
             while not state.is_over:
-                legal = game.choices(state.phase, state.legal_actions())
+                legal = game.choices(state, state.legal_actions())
                 children = node.children
                 untried = [action for action in legal if action not in children]
                 for action in legal:

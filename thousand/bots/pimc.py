@@ -42,7 +42,7 @@ class PimcPlayer(SeatedPlayer):
     def act(self, observation: Any) -> object:
         """The candidate action with the best average playout over sampled worlds."""
         game = game_of(observation)
-        choices = game.choices(observation.phase, observation.legal_actions)
+        choices = game.choices(observation, observation.legal_actions)
         if len(choices) == 1:
             return choices[0]
         try:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
+
+import attrs
 
 from thousand import bluff
 from thousand.actions import Bid, Pass
@@ -23,9 +25,11 @@ from thousand.state import GameState, Phase
 
 __all__ = ["Budget", "Game", "game_of", "playout"]
 
-PLAYOUT_LIMIT = 100
-"""A 1000? playout is stopped after this many actions and judged by the cards left in hand (a
-three-player game takes about 40 actions from the deal)."""
+BLUFF_PLAYOUT = 16
+"""A 1000? playout is stopped after this many actions and judged by the cards in hand (a
+three-player game takes about 40 actions from the deal): more, shorter playouts judge better."""
+BLUFF_CHOICES = 2
+"""The cards a 1000? search considers playing face down."""
 
 
 class World(Protocol):
@@ -44,13 +48,16 @@ class World(Protocol):
 class Game:
     """How a search treats one game: sampling worlds, playing them out, valuing the end."""
 
+    playout_limit = 1000
+    """A playout stops after this many actions (a Thousand deal always ends well before)."""
+
     def worlds(self, observation: Any) -> Callable[[random.Random], Any]:
         """A sampler of full states consistent with ``observation``."""
         raise NotImplementedError
 
-    def choices(self, phase: Any, legal: Sequence[Any]) -> Sequence[Any]:
-        """The actions worth searching among ``legal`` in ``phase`` (all unless some are
-        redundant)."""
+    def choices(self, where: Any, legal: Sequence[Any]) -> Sequence[Any]:
+        """The actions worth searching among ``legal`` in ``where`` (an observation or a state;
+        all unless some are not worth the budget)."""
         return legal
 
     def policy(self, state: Any, rng: random.Random, seat: int) -> Any:
@@ -100,10 +107,10 @@ class ThousandGame(Game):
 
         return lambda rng: determiniser.sample(rng, likelihood if auction else None)
 
-    def choices(self, phase: Any, legal: Sequence[Any]) -> Sequence[Any]:
+    def choices(self, where: Any, legal: Sequence[Any]) -> Sequence[Any]:
         # In the auction, raising by one step now or passing are the real choices: a higher
         # bid can be made on a later turn.
-        return legal[:2] if phase is Phase.AUCTION else legal
+        return legal[:2] if where.phase is Phase.AUCTION else legal
 
     def fallback(self, observation: Observation, rng: random.Random) -> Any:
         return thousand_strategy.choose(observation, rng)
@@ -152,8 +159,25 @@ class BluffGame(Game):
     per card of a hand of seven), against the others' average; a playout cut short goes to the
     fewest cards in hand, as an adjudicated game does."""
 
+    playout_limit = BLUFF_PLAYOUT
+
     def worlds(self, observation: bluff.Observation) -> Callable[[random.Random], bluff.State]:
         return BluffDeterminiser(observation).sample
+
+    def choices(self, where: Any, legal: Sequence[Any]) -> Sequence[Any]:
+        # Every card face up and the pass; face down only the cards hardest to play face up
+        # later (those that go on the fewest others), since a bluff is best spent on them.
+        hides = [action for action in legal if isinstance(action, bluff.Hide)]
+        if len(hides) <= BLUFF_CHOICES:
+            return legal
+        useful = bluff_strategy.usefulness(where.rules.deck)
+
+        def spare(hide: bluff.Hide) -> tuple[bool, int, int]:
+            card = cast(bluff.Card, hide.card)
+            return card.is_thousand, useful[card], card.value
+
+        kept = sorted(hides, key=spare)[:BLUFF_CHOICES]
+        return [action for action in legal if not isinstance(action, bluff.Hide) or action in kept]
 
     def fallback(self, observation: bluff.Observation, rng: random.Random) -> Any:
         return bluff_strategy.choose(observation)
@@ -162,17 +186,26 @@ class BluffGame(Game):
         return bluff_strategy.choose(state.observation(state.player))
 
     def weight(self, world: bluff.State, start: bluff.Observation) -> float:
-        # A card just played face down by a player who could have beaten the card below face up
-        # (with anything but a 1000) is unlikely: that player is taken to bluff, as greedy does.
+        # The card just played face down is read as the greedy strategy would have played it
+        # (a bluff when it could not beat the card below, a trap against a challenger).
         if start.phase is not bluff.Phase.RESPONSE:
             return 1.0
         kind, owner, _, _ = world.table_entries[-1]
-        below, _, _, believed = world.table_entries[-2]
-        kinds = world.kinds
-        for held in (*world.hand_kinds[owner], kind):
-            if not kinds.cards[held].is_thousand and (believed or kinds.beats[below][held]):
-                return OTHERS_STRAY
-        return 1.0
+        assert world.history is not None
+        before = attrs.evolve(
+            world,
+            phase=bluff.Phase.CLIMB,
+            player=owner,
+            hand_kinds=tuple(
+                tuple(sorted((*hand, kind))) if seat == owner else hand
+                for seat, hand in enumerate(world.hand_kinds)
+            ),
+            table_entries=world.table_entries[:-1],
+            turns=world.turns - 1,
+            history=world.history[0],
+        )
+        hidden = bluff_strategy.choose(before.observation(owner))
+        return 1.0 if hidden == bluff.Hide(world.kinds.cards[kind]) else OTHERS_STRAY
 
     def values(self, state: bluff.State, start: bluff.Observation) -> tuple[float, ...]:
         if state.result is not None:
@@ -219,7 +252,8 @@ def playout(game: Game, state: Any, rng: random.Random, seat: int) -> tuple[Any,
     """Play ``state`` out with the playout policy of a search by ``seat``: the final (or
     cut-off) state and the number of actions taken."""
     steps = 0
-    while not state.is_over and steps < PLAYOUT_LIMIT:
+    limit = game.playout_limit
+    while not state.is_over and steps < limit:
         state = state.apply(game.policy(state, rng, seat))
         steps += 1
     return state, steps
