@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, cast
+from typing import Any, cast
 
 import attrs
 
@@ -30,19 +30,12 @@ BLUFF_PLAYOUT = 16
 three-player game takes about 40 actions from the deal): more, shorter playouts judge better."""
 BLUFF_CHOICES = 2
 """The cards a 1000? search considers playing face down."""
-
-
-class World(Protocol):
-    """A full state of either game, as the search uses it."""
-
-    player: int
-
-    @property
-    def is_over(self) -> bool: ...
-
-    def legal_actions(self) -> tuple[Any, ...]: ...
-
-    def apply(self, action: Any) -> Any: ...
+OTHERS_STRAY = 0.2
+"""How much less likely a world is for each action another seat took there that the greedy
+strategy would not have taken."""
+PASS = Pass()
+_UNUSED = random.Random(0)
+"""The greedy strategy draws only to pick between unseen musiki, which the weighing skips."""
 
 
 class Game:
@@ -222,12 +215,6 @@ class BluffGame(Game):
         return _against_average(worth, 1.0)
 
 
-PASS = Pass()
-OTHERS_STRAY = 0.2
-"""How much less likely a world is for each action another seat took there that the greedy
-strategy would not have taken."""
-_UNUSED = random.Random(0)
-"""The greedy strategy draws only to pick between unseen musiki, which the weighing skips."""
 THOUSAND_SEARCH = ThousandGame()
 BLUFF_SEARCH = BluffGame()
 
