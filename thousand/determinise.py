@@ -25,17 +25,18 @@ match scores and barrel rules applied).
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, overload
 
 from thousand.actions import Action, Bid, Discard, Give, Take
-from thousand.cards import DECK, FULL_MASK, Card, cards_of, mask_of
+from thousand.cards import ACES_MASK, DECK, FULL_MASK, MARRIAGE_MASKS, Card, cards_of, mask_of
 from thousand.errors import IllegalActionError, NoWorldError
 from thousand.game import start_of_deal
 from thousand.inference import deduce
 from thousand.layout import Layout
-from thousand.marriages import ceiling
+from thousand.marriages import MARRIAGE_POINTS, ceiling
 from thousand.observation import Observation
 from thousand.placement import NoPlacement, Placement
 from thousand.state import GameState, Origin, Phase
@@ -47,6 +48,8 @@ __all__ = ["Determiniser", "determinise"]
 
 ATTEMPTS = 10_000
 """Samples tried before giving up on an observation that no world seems to fit."""
+MISSES_BEFORE_MARRIAGES = 100
+"""Placements turned away by bid ceilings before the needed marriages are placed first."""
 
 
 @overload
@@ -142,10 +145,15 @@ class Determiniser:
             else:
                 self._unseen_to = 3 - seat - declarer
         self._pool = FULL_MASK & ~known
+        self._before_talon = declarer is None or observation.phase is Phase.MUSIK
+        self._misses = 0
+        self._marriage_sets: list[tuple[Placement, tuple[tuple[int, int], ...]]] | None = None
         self._declarer = declarer
         self._hand = hand
         try:
             self._placement = Placement(self._pool, sizes, allowed)
+            self._sizes = sizes
+            self._allowed = allowed
         except NoPlacement as error:
             raise NoWorldError(f"no deal agrees with this observation: {error}") from None
 
@@ -185,7 +193,9 @@ class Determiniser:
         rules = self.rules
         players = rules.players
         seat = observation.seat
-        places = self._placement.sample(rng)
+        places = self._places(rng)
+        if places is None:
+            return None
         current = [0] * players
         current[seat] = self._hand
         for position, other in enumerate(self._others):
@@ -235,10 +245,76 @@ class Determiniser:
         ]
         for other, bid in enumerate(self._bids):
             if bid > rules.cap_base and ceiling(rules, dealt[other]) < bid:
+                self._misses += 1
                 return None
         if likelihood is not None and rng.random() >= likelihood(tuple(dealt)):
             return None
         return self._replay(dealt, talon_piles, hidden, rng)
+
+    def _places(self, rng: random.Random) -> list[int] | None:
+        """The unseen cards placed uniformly. Before the talon is shown, once bids above the cap
+        base have turned many placements away, the marriages those bids need are placed first
+        (Karp and Luby's way of drawing uniformly from a union: draw a set of marriages in
+        proportion to its placements, then keep the placement with one chance in the number of
+        such sets it satisfies), so that rare hands are still found."""
+        if self._misses < MISSES_BEFORE_MARRIAGES or not self._before_talon:
+            return self._placement.sample(rng)
+        if self._marriage_sets is None:
+            self._marriage_sets = self._bid_marriages()
+        options = self._marriage_sets
+        if not options:
+            return self._placement.sample(rng)
+        pick = rng.randrange(sum(placement.count for placement, _ in options))
+        chosen = options[-1][0]
+        for placement, _ in options:
+            if pick < placement.count:
+                chosen = placement
+                break
+            pick -= placement.count
+        places = chosen.sample(rng)
+        met = sum(
+            all(places[position] & cards == cards for position, cards in needs)
+            for _, needs in options
+        )
+        return places if rng.randrange(met) == 0 else None
+
+    def _bid_marriages(self) -> list[tuple[Placement, tuple[tuple[int, int], ...]]]:
+        """For every choice of marriages that would let each other bidder make its bid: the
+        placements that put them in its hand, and the marriage cards per place."""
+        rules = self.rules
+        groups = list(zip(MARRIAGE_POINTS, MARRIAGE_MASKS, strict=True))
+        if rules.ace_marriage:
+            groups.append((rules.ace_marriage, ACES_MASK))
+        families: list[list[tuple[int, int]]] = []
+        for position, other in enumerate(self._others):
+            need = self._bids[other] - rules.cap_base
+            if need <= 0:
+                continue
+            choices = []
+            for chosen in itertools.product((False, True), repeat=len(groups)):
+                picked = [group for group, take in zip(groups, chosen, strict=True) if take]
+                value = sum(points for points, _ in picked)
+                cards = 0
+                for _, pair in picked:
+                    cards |= pair
+                if value >= need and not cards & ~self._pool:
+                    choices.append((position, cards))
+            families.append(choices)
+        options = []
+        for needs in itertools.product(*families):
+            allowed = list(self._allowed)
+            for position, cards in needs:
+                for place in range(len(allowed)):
+                    if place != position:
+                        allowed[place] &= ~cards
+            if any(cards & ~allowed[position] for position, cards in needs):
+                continue
+            try:
+                placement = Placement(self._pool, self._sizes, allowed)
+            except NoPlacement:
+                continue
+            options.append((placement, needs))
+        return options
 
     def _unseen_give(self, current: Sequence[int], gave: int, rng: random.Random) -> int | None:
         """The card the declarer gave the other opponent, unseen by this seat: a talon card if

@@ -39,6 +39,11 @@ class Placement:
         if not self._count(0, self._sizes):
             raise NoPlacement("no placement satisfies the constraints")
 
+    @property
+    def count(self) -> int:
+        """How many placements there are."""
+        return self._count(0, self._sizes)
+
     def sample(self, rng: random.Random) -> list[int]:
         """One placement, as a card mask per place, every consistent placement equally likely."""
         places = [0] * len(self._sizes)
