@@ -42,7 +42,7 @@ from thousand import (
     new_deal,
 )
 from thousand.bots import GreedyPlayer
-from thousand.game import start_of_deal
+from thousand.game import deal_as_dealt, start_of_deal
 from thousand.inference import deduce
 from thousand.marriages import marriage_value
 from thousand.placement import NoPlacement, Placement
@@ -134,16 +134,7 @@ def check_world(world: GameState, observation: Observation, truth: GameState) ->
     assert [len(hand) for hand in world.layout.hands] == [rules.hand_size] * rules.players
     # (c) Legal: the deal replayed from the world's layout is the world, action by action, and
     # the hidden cards of the history are filled in.
-    replayed = start_of_deal(
-        rules,
-        world.origin,
-        world.deal_number,
-        world.dealer,
-        world.scores,
-        world.barrel,
-        (),
-        world.layout,
-    )
+    replayed = deal_as_dealt(world)
     assert len(world.actions) == len(observation.history)
     for (actor, action), (seen_actor, seen) in zip(world.actions, observation.history, strict=True):
         assert actor == seen_actor == replayed.current_player
@@ -611,9 +602,7 @@ def test_declared_marriage_partner_was_held() -> None:
     ace_with_two = False
     for world in worlds(observation, 200):
         assert world.hand_masks[1] & bits_of("QH")
-        replayed = start_of_deal(
-            RUSSIAN, world.origin, 0, world.dealer, world.scores, world.barrel, (), world.layout
-        )
+        replayed = deal_as_dealt(world)
         for _, action in world.actions:
             if action == Play(Card.parse("KH"), marriage=True):
                 assert replayed.hand_masks[1] & bits_of("QH KH") == bits_of("QH KH")

@@ -100,7 +100,11 @@ class Determiniser:
         self._bids = _highest_bids(observation, players)
         history = observation.history
         self._musik = next((a.musik for _, a in history if isinstance(a, Take)), 0)
-        self._gives = [action for _, action in history if isinstance(action, Give)]
+        # Three players, an opponent observing: whether the declarer already gave the other
+        # opponent its card (face down, unseen by this seat).
+        self._hidden_give = any(
+            isinstance(action, Give) and action.card is None for _, action in history
+        )
         self._discards = sum(isinstance(action, Discard) for _, action in history)
         known = hand | deductions.played
         others = [other for other in range(players) if other != seat]
@@ -135,7 +139,7 @@ class Determiniser:
             owner = others.index(declarer)
             # Talon cards stay with the declarer unless given away (3 players) or laid aside.
             for position in range(len(others)):
-                if position != owner and not (players == 3 and self._hidden_give()):
+                if position != owner and not (players == 3 and self._hidden_give):
                     allowed[position] &= ~talon
             if players == 2:
                 self._talon_places = 1
@@ -156,11 +160,6 @@ class Determiniser:
             self._allowed = allowed
         except NoPlacement as error:
             raise NoWorldError(f"no deal agrees with this observation: {error}") from None
-
-    def _hidden_give(self) -> bool:
-        """Three players, an opponent observing: whether the declarer already gave the other
-        opponent its card (face down, unseen by this seat)."""
-        return any(give.card is None for give in self._gives)
 
     def sample(
         self,
@@ -222,7 +221,7 @@ class Determiniser:
                 if observation.received is not None:
                     gave[declarer] |= observation.received.bit
                     received[seat] |= observation.received.bit
-                if self._unseen_to is not None and self._hidden_give():
+                if self._unseen_to is not None and self._hidden_give:
                     given = self._unseen_give(current, gave[declarer], rng)
                     if given is None:
                         return None

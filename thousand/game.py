@@ -147,6 +147,21 @@ def start_of_deal(
     )
 
 
+def deal_as_dealt(state: GameState) -> GameState:
+    """The state at the start of ``state``'s deal, with the same cards dealt (replaying the
+    deal's actions on it leads back to ``state``)."""
+    return start_of_deal(
+        state.rules,
+        state.origin,
+        state.deal_number,
+        state.dealer,
+        state.scores,
+        state.barrel,
+        state.deals,
+        state.layout,
+    )
+
+
 _LEGAL: dict[Phase, Callable[[GameState], tuple[Action, ...]]] = {
     Phase.AUCTION: bidding.legal_actions,
     Phase.MUSIK: talon.legal_takes,

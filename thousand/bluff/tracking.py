@@ -12,12 +12,11 @@ import attrs
 
 from thousand.bluff.actions import Believe, Challenge, Hide, Pass, Play
 from thousand.bluff.cards import Card, beats
+from thousand.bluff.challenge import PENALTY
 from thousand.bluff.observation import Observation
 from thousand.bluff.rules import EmptyDrawPile
 
 __all__ = ["Tracked", "track"]
-
-PENALTY = 3
 
 
 @attrs.frozen

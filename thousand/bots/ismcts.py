@@ -15,9 +15,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from thousand.bots.search import Budget, Game, game_of, playout
-from thousand.errors import NoWorldError
-from thousand.players import SeatedPlayer
+from thousand.bots.search import Budget, Game, SearchPlayer, playout
 
 __all__ = ["IsmctsPlayer"]
 
@@ -37,7 +35,7 @@ class _Node:
         self.total = 0.0
 
 
-class IsmctsPlayer(SeatedPlayer):
+class IsmctsPlayer(SearchPlayer):
     """Information-set Monte Carlo tree search over sampled worlds, with greedy playouts.
 
     Args:
@@ -53,20 +51,8 @@ class IsmctsPlayer(SeatedPlayer):
         self.budget = Budget(steps, seconds)
         self.exploration = exploration
 
-    def act(self, observation: Any) -> object:
+    def search(self, game: Game, observation: Any, choices: Sequence[Any]) -> object:
         """The root action tried most often."""
-        game = game_of(observation)
-        choices = game.choices(observation, observation.legal_actions)
-        if len(choices) == 1:
-            return choices[0]
-        try:
-            return self._search(game, observation, choices)
-        except NoWorldError:
-            # An observation whose hidden cards can hardly be dealt (bids needing rare
-            # marriages): play as greedy does rather than search.
-            return game.fallback(observation, self.rng)
-
-    def _search(self, game: Game, observation: Any, choices: Sequence[Any]) -> object:
         sample = game.worlds(observation)
         rng = self.rng
         budget = self.budget

@@ -17,16 +17,14 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from thousand.bots.search import Budget, Game, game_of, playout
-from thousand.errors import NoWorldError
-from thousand.players import SeatedPlayer
+from thousand.bots.search import Budget, Game, SearchPlayer, playout
 
 __all__ = ["PimcPlayer"]
 
 DEFAULT_STEPS = 1000
 
 
-class PimcPlayer(SeatedPlayer):
+class PimcPlayer(SearchPlayer):
     """Perfect-information Monte Carlo: samples worlds, plays each action out, keeps the best.
 
     Args:
@@ -39,20 +37,8 @@ class PimcPlayer(SeatedPlayer):
     def __init__(self, steps: int = DEFAULT_STEPS, seconds: float | None = None) -> None:
         self.budget = Budget(steps, seconds)
 
-    def act(self, observation: Any) -> object:
+    def search(self, game: Game, observation: Any, choices: Sequence[Any]) -> object:
         """The candidate action with the best average playout over sampled worlds."""
-        game = game_of(observation)
-        choices = game.choices(observation, observation.legal_actions)
-        if len(choices) == 1:
-            return choices[0]
-        try:
-            return self._search(game, observation, choices)
-        except NoWorldError:
-            # An observation whose hidden cards can hardly be dealt (bids needing rare
-            # marriages): play as greedy does rather than search.
-            return game.fallback(observation, self.rng)
-
-    def _search(self, game: Game, observation: Any, choices: Sequence[Any]) -> object:
         sample = game.worlds(observation)
         seat = observation.seat
         rng = self.rng

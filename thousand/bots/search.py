@@ -19,11 +19,13 @@ from thousand.actions import Bid, Pass
 from thousand.bluff.determinise import Determiniser as BluffDeterminiser
 from thousand.bots import bluff_strategy, thousand_strategy
 from thousand.determinise import Determiniser
-from thousand.game import start_of_deal
+from thousand.errors import NoWorldError
+from thousand.game import deal_as_dealt
 from thousand.observation import Observation
+from thousand.players import SeatedPlayer
 from thousand.state import GameState, Phase
 
-__all__ = ["Budget", "Game", "game_of", "playout"]
+__all__ = ["Budget", "Game", "SearchPlayer", "game_of", "playout"]
 
 BLUFF_PLAYOUT = 16
 """A 1000? playout is stopped after this many actions and judged by the cards in hand (a
@@ -117,16 +119,7 @@ class ThousandGame(Game):
     def weight(self, world: GameState, start: Observation) -> float:
         # The other seats are taken to play like the greedy strategy, but not always (their
         # bids are read when the world is drawn).
-        state = start_of_deal(
-            world.rules,
-            world.origin,
-            world.deal_number,
-            world.dealer,
-            world.scores,
-            world.barrel,
-            (),
-            world.layout,
-        )
+        state = deal_as_dealt(world)
         weight = 1.0
         for actor, action in world.actions:
             if (
@@ -280,3 +273,26 @@ class Budget:
     def timed(self) -> bool:
         """Whether the budget is a time limit."""
         return self.seconds is not None
+
+
+class SearchPlayer(SeatedPlayer):
+    """What both search bots do around their search: a forced action is played at once, and an
+    observation no world can be drawn for (bids needing marriages so rare that sampling cannot
+    find them) is played as greedy plays it."""
+
+    budget: Budget
+
+    def act(self, observation: Any) -> object:
+        """The search's choice among the actions worth searching."""
+        game = game_of(observation)
+        choices = game.choices(observation, observation.legal_actions)
+        if len(choices) == 1:
+            return choices[0]
+        try:
+            return self.search(game, observation, choices)
+        except NoWorldError:
+            return game.fallback(observation, self.rng)
+
+    def search(self, game: Game, observation: Any, choices: Sequence[Any]) -> object:
+        """One of ``choices`` (at least two), chosen by searching sampled worlds."""
+        raise NotImplementedError
