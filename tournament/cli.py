@@ -225,8 +225,11 @@ def tournament(
         ),
     ] = None,
 ) -> None:
-    """Rank bots: every table of bots plays the same deals under every seating, and the
-    standings give each bot a rating and a mean score with 95% intervals."""
+    """Rank bots: every table plays the same deals under every seating.
+
+    Standings: each bot's rating and mean score with 95% intervals, then each pair's lead.
+
+    A bot's options follow its name, as in "pimc(steps=4000)"."""
     options = Options(
         specs=tuple(specs or ()),
         game=game,
