@@ -3,6 +3,7 @@ determinism, outcomes as JSON, names, errors, and observations that survive a JS
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import signal
@@ -652,6 +653,59 @@ def test_keyboard_interrupt_propagates_after_ending_with_none(game: Game, timed:
     assert other.seen
     assert bot.ended == [None]
     assert other.ended == [None]
+
+
+# Watching ------------------------------------------------------------------------------------
+
+
+def _steps(states: list[Any]) -> list[tuple[int, Any]]:
+    """The action between each watched state and the next, checked to be the one applied."""
+    steps = []
+    for before, after in itertools.pairwise(states):
+        matches = [action for action in before.legal_actions() if before.apply(action) == after]
+        assert len(matches) == 1
+        steps.append((before.player, matches[0]))
+    return steps
+
+
+@pytest.mark.parametrize("timed", [False, True])
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.name)
+def test_watch_sees_every_state_in_order(game: Game, timed: bool) -> None:
+    """The watcher gets the start state, then the state after each action, substituted ones
+    included: the record's actions are exactly the steps between them."""
+    states: list[Any] = []
+    bot = Misbehaving(illegal, 1)
+    options: dict[str, Any] = {"time_limit": 5.0} if timed else {}
+    outcome = run(game, lineup(game, bot), on_fault="substitute", watch=states.append, **options)
+    assert outcome.substitutions[FAULTY] == 1
+    assert states[-1].result == outcome.result
+    assert _steps(states) == recorded_actions(outcome.record)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.name)
+def test_watch_keeps_the_game_so_far_when_interrupted(game: Game) -> None:
+    """After a KeyboardInterrupt the last watched state records the game up to the interrupt,
+    and that record replays."""
+
+    def interrupt(observation: Any) -> object:
+        raise KeyboardInterrupt
+
+    states: list[Any] = []
+    bot = Misbehaving(interrupt, game.at)
+    with pytest.raises(KeyboardInterrupt):
+        run(game, lineup(game, bot), watch=states.append)
+    last = states[-1]
+    assert last.player == FAULTY
+    assert not last.is_over
+    if isinstance(last, bluff.State):
+        replayed: Any = bluff.replay(
+            bluff.Record.from_json(bluff.Record.from_state(last).to_json())
+        )
+    else:
+        replayed = thousand.replay(
+            thousand.Record.from_json(thousand.Record.from_state(last).to_json())
+        )
+    assert replayed == last
 
 
 # Outcomes ------------------------------------------------------------------------------------

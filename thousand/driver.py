@@ -23,7 +23,7 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -208,6 +208,7 @@ def play(
     player_seeds: Sequence[int] | None = None,
     isolate: bool = False,
     log_dir: str | None = None,
+    watch: Callable[[Any], object] | None = None,
 ) -> Outcome:
     """Play one match of either game among ``players`` and return its :class:`Outcome`.
 
@@ -228,6 +229,9 @@ def play(
         isolate: run the Python bots given as specs in their own processes, speaking the
             external bot protocol, so that they cannot reach hidden state.
         log_dir: where external bots' error output is kept (see :mod:`thousand.external`).
+        watch: called with the starting state and then with the state after every action,
+            whoever took it: for a display, or to keep the game so far when play is
+            interrupted. It sees every card, so a player must not be given it.
 
     A player is at fault when it raises, exceeds ``time_limit`` or ``time_quota``, or answers
     with anything but one of ``observation.legal_actions``. In the main thread of a Unix
@@ -245,7 +249,7 @@ def play(
     if seeds is not None and len(seeds) != rules.players:
         raise SeatError(f"{len(seeds)} player seeds were given for {rules.players} seats")
     names, bots = _seat_players(players, isolate, log_dir)
-    match = _Match(game, state, bots, names, policy, time_limit, time_quota, seed)
+    match = _Match(game, state, bots, names, policy, time_limit, time_quota, seed, watch)
     outcome: Outcome | None = None
     try:
         for seat, bot in enumerate(bots):
@@ -358,6 +362,7 @@ class _Match:
         time_limit: float | None,
         time_quota: float | None,
         seed: int,
+        watch: Callable[[Any], object] | None = None,
     ) -> None:
         seats = len(bots)
         self.game = game
@@ -375,6 +380,16 @@ class _Match:
         self.substitutions = [0] * seats
         self.think_time = [0.0] * seats
         self.forfeited: int | None = None
+        self.watch = watch
+        if watch is not None:
+            watch(state)
+
+    def advance(self, state: Any, action: Any) -> Any:
+        """``state`` after ``action``, shown to the watcher if there is one."""
+        state = state.apply(action)
+        if self.watch is not None:
+            self.watch(state)
+        return state
 
     def start(self, seat: int, bot: Player, rng: random.Random) -> None:
         """Tell a player its seat; a player that fails here is played for all match long."""
@@ -422,7 +437,7 @@ class _Match:
                 continue
             think[seat] += clock() - began
             try:
-                state = state.apply(action)
+                state = self.advance(state, action)
             except Exception as error:
                 state = self.handle_illegal(state, seat, observation, action, error)
                 if self.forfeited is not None:
@@ -450,7 +465,7 @@ class _Match:
                     state = self.handle_error(state, seat, observation, answer.error)
                 else:
                     try:
-                        state = state.apply(answer)
+                        state = self.advance(state, answer)
                     except Exception as error:
                         state = self.handle_illegal(state, seat, observation, answer, error)
                 if self.forfeited is not None:
@@ -544,7 +559,7 @@ class _Match:
         self.substitutions[seat] += 1
         if self.substitute_rng is None:
             self.substitute_rng = random.Random(f"thousand substitute {self.seed}")
-        return state.apply(self.substitute_rng.choice(state.legal_actions()))
+        return self.advance(state, self.substitute_rng.choice(state.legal_actions()))
 
     def outcome(self) -> Outcome:
         """The match's outcome as it stands."""

@@ -3,6 +3,7 @@ bot protocol) can treat either one alike."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -11,12 +12,13 @@ import attrs
 from thousand import bluff
 from thousand.actions import ACTION_TYPES, parse_action
 from thousand.bluff.actions import ACTION_TYPES as BLUFF_ACTION_TYPES
-from thousand.errors import RulesError
+from thousand.bluff.record import FORMAT as BLUFF_FORMAT
+from thousand.errors import RecordError, RulesError
 from thousand.observation import Observation
 from thousand.record import Record, replay
 from thousand.rules import Rules
 
-__all__ = ["BLUFF", "GAMES", "THOUSAND", "GameKind", "game_of"]
+__all__ = ["BLUFF", "GAMES", "THOUSAND", "GameKind", "game_of", "record_from_json"]
 
 
 @attrs.frozen
@@ -63,3 +65,18 @@ def game_of(rules: object) -> GameKind:
     if isinstance(rules, bluff.Rules):
         return BLUFF
     raise RulesError(f"expected thousand.Rules or thousand.bluff.Rules, not {type(rules).__name__}")
+
+
+def record_from_json(text: str) -> Record | bluff.Record:
+    """A record of either game from its JSON text, told apart by its ``format``.
+
+    Raises:
+        RecordError: the text is not a valid record of either game.
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"the record is not valid JSON: {error}") from None
+    if isinstance(data, dict) and data.get("format") == BLUFF_FORMAT:
+        return bluff.Record.from_dict(data)
+    return Record.from_dict(data)

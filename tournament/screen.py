@@ -1,0 +1,214 @@
+"""The table as one player sees it, drawn as lines of text for the terminal game, and the menu of
+that player's legal actions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from thousand import (
+    Bid,
+    Card,
+    Concede,
+    Contract,
+    Discard,
+    Give,
+    Observation,
+    Pass,
+    Play,
+    Suit,
+    Take,
+    bluff,
+)
+from thousand.actions import Action
+from thousand.state import Phase
+from tournament.faces import bluff_face, bluff_faces, face, faces, sorted_hand, who
+
+__all__ = ["action_text", "bluff_action_text", "bluff_table", "menu_lines", "thousand_table"]
+
+
+def thousand_table(
+    observation: Observation, names: Sequence[str], colour: bool = False
+) -> list[str]:
+    """What the observing seat sees of a Thousand deal: scores, the auction, the talon, the
+    contract, trump and marriages, tricks taken, the trick in progress and its own hand."""
+    seat = observation.seat
+    rules = observation.rules
+    seats = range(rules.players)
+
+    def name(other: int) -> str:
+        return who(other, names, seat)
+
+    def cards(shown: Sequence[Card], sort: bool = False) -> str:
+        return faces(shown, colour, sort)
+
+    lines = [
+        f"Deal {observation.deal_number + 1}, dealt by {name(observation.dealer)}"
+        f" ({observation.phase.value})"
+    ]
+    scores = []
+    for other in seats:
+        text = f"{name(other)} {observation.scores[other]}"
+        spent = observation.barrel[other]
+        if spent is not None:
+            text += f" (on the barrel, deal {spent + 1} of {rules.barrel_deals})"
+        scores.append(text)
+    lines.append("Scores: " + ", ".join(scores))
+    lines.append("Bids: " + ", ".join(_bids(observation, name)))
+    declarer = observation.declarer
+    if declarer is not None:
+        label = "Talon" if rules.players == 3 else "Musik"
+        if observation.talon:
+            lines.append(f"{label}: {cards(observation.talon)} (taken by {name(declarer)})")
+        contract = observation.contract
+        terms = f"contract {contract}" if contract is not None else f"bid {observation.bid}"
+        lines.append(f"Declarer: {name(declarer)}, {terms}")
+    if observation.received is not None:
+        lines.append(f"You received {face(observation.received, colour)}")
+    for card, to in observation.given:
+        lines.append(f"You gave {face(card, colour)} to {name(to)}")
+    if observation.set_aside:
+        lines.append(f"You laid aside {cards(observation.set_aside)}")
+    if observation.melds or observation.trump is not None:
+        trump = observation.trump
+        marriages = ", ".join(
+            f"{name(owner)} {_marriage(suit)}" for owner, suit in observation.melds
+        )
+        lines.append(
+            f"Trump: {trump.symbol if trump is not None else 'none'}"
+            + (f"; marriages: {marriages}" if marriages else "")
+        )
+    if observation.phase is Phase.PLAY or observation.tricks:
+        taken = [0] * rules.players
+        for trick in observation.tricks:
+            taken[trick.winner] += 1
+        lines.append(
+            "Tricks: "
+            + ", ".join(
+                f"{name(other)} {taken[other]} ({observation.points_taken[other]} points)"
+                for other in seats
+            )
+        )
+        if observation.trick:
+            played = ", ".join(
+                f"{name(owner)} {face(card, colour)}" for owner, card in observation.trick
+            )
+            lines.append(f"On the table: {played}")
+    others = ", ".join(
+        f"{name(other)} {observation.hand_sizes[other]}" for other in seats if other != seat
+    )
+    lines.append(f"Cards in hand: {others}")
+    lines.append(f"Your hand: {_grouped(observation.hand, colour)}")
+    return lines
+
+
+def bluff_table(observation: bluff.Observation, names: Sequence[str]) -> list[str]:
+    """What the observing seat sees of a 1000? game: hand sizes, the piles, the climb on the
+    table (face-down cards as ``[??]`` unless its own) and its own hand."""
+    seat = observation.seat
+    seats = range(observation.rules.players)
+    sizes = ", ".join(
+        f"{who(other, names, seat)} {observation.hand_sizes[other]}" for other in seats
+    )
+    lines = [
+        f"Cards in hand: {sizes}",
+        f"Draw pile: {observation.draw_pile_size}, discards: {observation.discard_pile_size}",
+    ]
+    if observation.table:
+        climb = []
+        for entry in observation.table:
+            text = f"{bluff_face(entry.card)} by {who(entry.owner, names, seat)}"
+            if entry.face_down:
+                text += " (face down, believed)" if entry.believed else " (face down)"
+            climb.append(text)
+        lines.append("Climb, bottom first: " + ", ".join(climb))
+        lines.append(f"Top card: {bluff_face(observation.table[-1].card)}")
+    else:
+        lines.append("The table is empty: a new climb starts.")
+    if observation.must_start_with:
+        lines.append(f"Start with one of: {bluff_faces(observation.must_start_with)}")
+    lines.append(f"Your hand: {bluff_faces(observation.hand, sort=True)}")
+    return lines
+
+
+def action_text(action: Action, names: Sequence[str], seat: int, colour: bool = False) -> str:
+    """A Thousand action offered to ``seat``, in words."""
+    if isinstance(action, Play):
+        text = f"play {face(action.card, colour)}"
+        if action.marriage:
+            text += f" and declare the {action.card.suit.symbol} marriage"
+        elif action.aces:
+            text += " and declare the four aces"
+        return text
+    if isinstance(action, Bid):
+        return f"bid {action.amount}"
+    if isinstance(action, Pass):
+        return "pass"
+    if isinstance(action, Give):
+        assert action.card is not None
+        return f"give {face(action.card, colour)} to {who(action.to, names, seat)}"
+    if isinstance(action, Discard):
+        assert action.card is not None
+        return f"lay {face(action.card, colour)} aside"
+    if isinstance(action, Take):
+        return f"take musik {action.musik}"
+    if isinstance(action, Contract):
+        return f"contract {action.amount}"
+    assert isinstance(action, Concede)
+    return "concede (give up the deal)"
+
+
+def bluff_action_text(action: bluff.Action) -> str:
+    """A 1000? action offered to a player, in words."""
+    if isinstance(action, bluff.Play):
+        return f"play {bluff_face(action.card)} face up"
+    if isinstance(action, bluff.Hide):
+        return f"play {bluff_face(action.card)} face down"
+    if isinstance(action, bluff.Believe):
+        return "believe the face-down card"
+    if isinstance(action, bluff.Challenge):
+        return "challenge: turn the card over"
+    return "pass and draw a card"
+
+
+def menu_lines(texts: Sequence[str], width: int = 78) -> list[str]:
+    """The numbered choices, as many to a line as fit in ``width`` columns."""
+    cells = [f"{number:>2}. {text}" for number, text in enumerate(texts, start=1)]
+    widest = max(len(_visible(cell)) for cell in cells) + 3
+    per_line = max(1, width // widest)
+    lines = []
+    for start in range(0, len(cells), per_line):
+        row = cells[start : start + per_line]
+        padded = [cell + " " * (widest - len(_visible(cell))) for cell in row[:-1]] + row[-1:]
+        lines.append("  " + "".join(padded))
+    return lines
+
+
+def _visible(text: str) -> str:
+    """``text`` without its colour codes, to measure its width on screen."""
+    return text.replace("\x1b[31m", "").replace("\x1b[0m", "")
+
+
+def _bids(observation: Observation, name: Callable[[int], str]) -> list[str]:
+    """Each seat's last bid or pass in the auction, in the order they first spoke."""
+    said: dict[int, str] = {}
+    for actor, action in observation.history:
+        if isinstance(action, Bid):
+            said[actor] = str(action.amount)
+        elif isinstance(action, Pass):
+            said[actor] = "passed"
+    return [f"{name(actor)} {text}" for actor, text in said.items()] or ["none yet"]
+
+
+def _marriage(suit: Suit | None) -> str:
+    return "the four aces" if suit is None else f"{suit.symbol} marriage"
+
+
+def _grouped(hand: Sequence[Card], colour: bool) -> str:
+    """The hand sorted and split by suit with ``|``."""
+    groups: list[list[Card]] = []
+    for card in sorted_hand(hand):
+        if groups and groups[-1][0].suit == card.suit:
+            groups[-1].append(card)
+        else:
+            groups.append([card])
+    return " | ".join(faces(group, colour) for group in groups) or "-"
