@@ -267,9 +267,11 @@ def bluff_answer(text: str, observation: bluff.Observation) -> bluff.Action | Hi
             words = ["play", word]
         elif word.startswith("#") or word.isdigit():
             picked = _pick(word, legal)
-            if picked is None:
-                return _unknown(text.strip(), len(legal))
-            return picked
+            if picked is not None:
+                return picked
+            if len(word) >= 2 and word.isdigit():
+                return Hint(f"You do not hold {bluff_face(bluff.Card(word))}.")
+            return _unknown(text.strip(), len(legal))
     try:
         action = bluff.parse_action(" ".join(words))
     except ThousandError:

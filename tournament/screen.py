@@ -189,14 +189,16 @@ def _visible(text: str) -> str:
 
 
 def _bids(observation: Observation, name: Callable[[int], str]) -> list[str]:
-    """Each seat's last bid or pass in the auction, in the order they first spoke."""
-    said: dict[int, str] = {}
+    """Each seat's last bid or pass in the auction, in the order they first spoke (the
+    forehand's opening bid first)."""
+    forehand = (observation.dealer + 1) % observation.rules.players
+    said = {forehand: str(observation.rules.opening_bid)}
     for actor, action in observation.history:
         if isinstance(action, Bid):
             said[actor] = str(action.amount)
         elif isinstance(action, Pass):
             said[actor] = "passed"
-    return [f"{name(actor)} {text}" for actor, text in said.items()] or ["none yet"]
+    return [f"{name(actor)} {text}" for actor, text in said.items()]
 
 
 def _marriage(suit: Suit | None) -> str:
