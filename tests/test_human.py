@@ -77,8 +77,8 @@ def test_a_number_picks_from_the_list() -> None:
 
 
 def test_in_the_auction_a_number_is_a_bid() -> None:
-    state = play(deal())  # seat 0 must bid or pass after its forced 100? seat 1 speaks first
-    observation = state.observation(state.current_player)
+    state = deal()
+    observation = state.observation(state.player)
     assert thousand_answer("105", observation) == Bid(105)
     assert thousand_answer("pass", observation) == Pass()
     hint = thousand_answer("103", observation)
@@ -143,7 +143,7 @@ def _deck() -> str:
 
 
 def banswer(state: bluff.State, text: str) -> object:
-    return bluff_answer(text, state.observation(state.current_player))
+    return bluff_answer(text, state.observation(state.player))
 
 
 def test_bluff_a_label_plays_face_up_and_hide_plays_face_down() -> None:

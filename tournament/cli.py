@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -22,12 +24,17 @@ from thousand import (
     load_player,
     play,
 )
+from thousand.games import record_from_json
 from tournament.backends import Backend
 from tournament.checkbot import GAMES as CHECK_GAMES
 from tournament.checkbot import check_bot
 from tournament.display import ProgressBar, standings_lines
+from tournament.html_replay import html_page
 from tournament.journal import Journal
 from tournament.matchlog import match_log
+from tournament.matchlog import standings_lines as final_standings
+from tournament.narration import replay_lines
+from tournament.playing import play_at_terminal
 from tournament.ray_backend import RayBackend
 from tournament.runner import run_tournament, summary_document
 from tournament.setup import Options, configure, game_name, load_rules, rules_for
@@ -356,6 +363,131 @@ def match(
         typer.echo(f"record saved to {record}")
 
 
+@app.command("play")
+def play_command(
+    game: GameOption = "thousand",
+    rules_spec: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            "-r",
+            help="A preset or a rules JSON file; by default russian (polish-2p with one "
+            "opponent), and the standard 1000? rules.",
+        ),
+    ] = None,
+    opponents: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--vs",
+            metavar="BOT",
+            help="An opponent, as a bot spec; repeat for each seat. Default: greedy in "
+            "every other seat (three of them in 1000?).",
+            show_default=False,
+        ),
+    ] = None,
+    seat: Annotated[
+        int, typer.Option("--seat", min=0, help="Your seat (0 plays first after the dealer).")
+    ] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", help="Seeds the cards and the bots; by default a new game each time."
+        ),
+    ] = None,
+    deal: Annotated[
+        bool, typer.Option("--deal", help="Thousand: play one deal instead of a match.")
+    ] = False,
+    record: Annotated[
+        Path | None,
+        typer.Option("--record", help="Where to save the record (default: a new file here)."),
+    ] = None,
+    pace: Annotated[
+        float, typer.Option("--pace", min=0.0, help="Seconds between the bots' actions.")
+    ] = 0.6,
+) -> None:
+    """Play against bots in the terminal: the table as your seat sees it, your choices
+    numbered; type a number, a card (KH, 10h, k♥; 06 in 1000?) or ? for help."""
+    name = game_name_or_fail(game)
+    try:
+        specs = list(opponents or [])
+        players = len(specs) + 1 if specs else None
+        chosen = rules_for(name, rules_spec, players, 4)
+        specs = specs or ["greedy"] * (chosen.players - 1)
+        if seat >= chosen.players:
+            raise ValueError(
+                f"--seat must be 0 to {chosen.players - 1} for {chosen.players} players"
+            )
+        for spec in specs:
+            load_player(spec)
+    except (ThousandError, ValueError) as error:
+        raise fail(str(error)) from None
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+    if record is None:
+        record = Path(f"thousand-{name}-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json")
+    colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    typer.echo(f"Seed {seed}. Type ? for help, quit or Ctrl-C to stop.")
+    try:
+        played = play_at_terminal(
+            chosen, specs, seat, seed, record, single_deal=deal, pace=pace, colour=colour
+        )
+    except PlayerError as error:
+        raise fail(f"a bot failed: {error}") from None
+    except (ThousandError, OSError) as error:
+        raise fail(str(error)) from None
+    if played.outcome is None:
+        typer.echo(f"\nStopped. The game so far is saved in {played.record_path}")
+        typer.echo(f"Watch it again with: thousand replay {played.record_path}")
+        raise typer.Exit(code=130)
+    typer.echo("")
+    typer.echo("\n".join(final_standings(attrs.evolve(played.outcome, players=played.names))))
+    typer.echo(f"The record is saved in {played.record_path}")
+    typer.echo(f"Watch it again with: thousand replay {played.record_path}")
+
+
+@app.command()
+def replay(
+    record_path: Annotated[
+        Path, typer.Argument(metavar="RECORD", help="A match record (JSON) of either game.")
+    ],
+    seat: Annotated[
+        int | None,
+        typer.Option("--seat", min=0, help="Show only what this seat could see."),
+    ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option(
+            "--html",
+            help="Write one web page that steps through the match, all hands shown, "
+            "instead of printing it.",
+        ),
+    ] = None,
+) -> None:
+    """Watch a recorded match again: deal by deal and trick by trick with the scores."""
+    try:
+        text = record_path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise fail(f"cannot read {record_path}: {error.strerror or error}") from None
+    try:
+        loaded = record_from_json(text)
+        if seat is not None and seat >= loaded.rules.players:
+            raise ValueError(
+                f"--seat must be 0 to {loaded.rules.players - 1}: "
+                f"the record has {loaded.rules.players} players"
+            )
+        if html is not None:
+            html.write_text(html_page(loaded), encoding="utf-8")
+            typer.echo(f"wrote {html}")
+            return
+        colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        lines = replay_lines(loaded, viewer=seat, colour=colour)
+    except (ThousandError, ValueError) as error:
+        raise fail(f"{record_path}: {error}") from None
+    except OSError as error:
+        raise fail(str(error)) from None
+    typer.echo("\n".join(lines))
+
+
 @app.command("check-bot")
 def check_bot_command(
     spec: Annotated[str, typer.Argument(help="The bot to check, as a bot spec.")],
@@ -441,6 +573,14 @@ def supported_games(spec: str) -> list[str]:
     if declared is None:
         return list(CHECK_GAMES)
     return [name for name in CHECK_GAMES if (BLUFF if name == "bluff" else name) in declared]
+
+
+def game_name_or_fail(game: str) -> str:
+    """The game named by ``--game``, or a one-line error."""
+    try:
+        return game_name(game)
+    except ValueError as error:
+        raise fail(str(error)) from None
 
 
 def main() -> None:

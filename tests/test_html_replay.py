@@ -1,0 +1,335 @@
+"""The HTML replay page: frames computed from a record, a self-contained page, and the page
+stepping through every action in a real headless Chromium."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+import thousand
+from tests.browser import browser_page, chromium, file_url, watch_errors  # noqa: F401
+from thousand import RecordError, Rules, bluff
+from tournament.faces import bluff_face, face, sorted_hand
+from tournament.html_replay import Frame, frames, html_page
+
+AnyRecord = thousand.Record | bluff.Record
+
+
+@cache
+def thousand_record(preset: str, seed: int, single_deal: bool) -> thousand.Record:
+    rules = Rules.preset(preset)
+    bots = ["greedy"] + ["random"] * (rules.players - 1)
+    record = thousand.play(bots, rules, seed=seed, single_deal=single_deal).record
+    assert isinstance(record, thousand.Record)
+    return record
+
+
+@cache
+def bluff_record(players: int, seed: int) -> bluff.Record:
+    record = thousand.play(["random"] * players, bluff.Rules(players=players), seed=seed).record
+    assert isinstance(record, bluff.Record)
+    return record
+
+
+# A whole Russian match (11 deals, 218 actions, marriages and concessions included), single
+# deals under the other presets, and 1000? at three and four players.
+RECORDS: dict[str, Callable[[], AnyRecord]] = {
+    "russian match": lambda: thousand_record("russian", 35, False),
+    "russian deal": lambda: thousand_record("russian", 5, True),
+    "polish deal": lambda: thousand_record("polish", 3, True),
+    "polish-2p deal": lambda: thousand_record("polish-2p", 4, True),
+    "1000? for 3": lambda: bluff_record(3, 0),
+    "1000? for 4": lambda: bluff_record(4, 4),
+}
+
+
+def actions_of(record: AnyRecord) -> list[tuple[int, Any]]:
+    if isinstance(record, thousand.Record):
+        return [pair for deal in record.deals for pair in deal.actions]
+    return list(record.actions)
+
+
+def final_result(record: AnyRecord) -> tuple[list[int], list[int]]:
+    """The scores and winners the page must end with, from the record and from a replay."""
+    if isinstance(record, thousand.Record):
+        result = thousand.replay(record).result
+        assert result is not None
+        assert record.result is not None
+        assert list(result.scores) == record.result["scores"]
+        winners = list(result.winners) if isinstance(result, thousand.MatchResult) else []
+        return list(result.scores), winners
+    final = bluff.replay(record).result
+    assert final is not None
+    assert record.result is not None
+    assert list(final.hand_sizes) == record.result["hand_sizes"]
+    assert list(final.winners) == record.result["winners"]
+    return list(final.hand_sizes), list(final.winners)
+
+
+def dealt_hands(record: AnyRecord) -> list[list[tuple[str, bool]]]:
+    """Each seat's starting hand as the page must show it: sorted faces, red suits marked."""
+    red = (thousand.Suit.HEARTS, thousand.Suit.DIAMONDS)
+    if isinstance(record, thousand.Record):
+        return [
+            [(face(card), card.suit in red) for card in sorted_hand(hand)]
+            for hand in record.deals[0].layout.hands
+        ]
+    start = bluff.new_game(
+        record.rules, seed=record.seed, layout=record.layout, dealer=record.dealer
+    )
+    return [
+        [(bluff_face(card), False) for card in sorted(hand, key=lambda card: card.value)]
+        for hand in start.hands
+    ]
+
+
+# Frames, without a browser ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(RECORDS))
+def test_one_frame_per_action_ending_with_the_recorded_result(name: str) -> None:
+    record = RECORDS[name]()
+    steps = frames(record)
+    actions = actions_of(record)
+    assert len(steps) == len(actions) + 1
+    scores, winners = final_result(record)
+    assert list(steps[-1].scores) == scores
+    assert list(steps[-1].winners) == winners
+    assert all(not step.winners for step in steps[:-1])
+    for (seat, _), step in zip(actions, steps[1:], strict=True):
+        assert step.description.startswith(f"seat {seat} ")
+        assert step.description.endswith(".")
+        assert step.view["a"] == seat
+
+
+def test_thousand_descriptions_name_the_bids_marriages_and_deal_ends() -> None:
+    record = thousand_record("russian", 35, False)
+    steps = frames(record)
+    deal_ends = 0
+    marriages = 0
+    for (seat, action), step in zip(actions_of(record), steps[1:], strict=True):
+        text = step.description
+        if isinstance(action, thousand.Bid):
+            assert text.startswith(f"seat {seat} bids {action.amount}")
+        elif isinstance(action, thousand.Pass):
+            assert text.startswith(f"seat {seat} passes")
+        elif isinstance(action, thousand.Give):
+            assert action.card is not None
+            assert text.startswith(f"seat {seat} gives {face(action.card)} to seat {action.to}")
+        elif isinstance(action, thousand.Contract):
+            assert text.startswith(f"seat {seat} fixes the contract at {action.amount}")
+        elif isinstance(action, thousand.Concede):
+            assert text.startswith(f"seat {seat} concedes the bid of ")
+        elif isinstance(action, thousand.Play):
+            played = f"seat {seat} plays {face(action.card)}"
+            if action.marriage:
+                marriages += 1
+                suit = action.card.suit
+                points = {"♠": 40, "♣": 60, "♦": 80, "♥": 100}[suit.symbol]
+                played += f" and declares the {suit.symbol} marriage ({points})"
+            assert text.startswith(played)
+        deal_ends += " is over: " in text
+    assert marriages > 0
+    assert deal_ends == len(record.deals)
+    assert steps[-1].description.endswith(f"after {len(record.deals)} deals.")
+    assert "wins the match with " in steps[-1].description
+
+
+def test_a_finished_trick_and_deal_stay_visible_with_the_scores_they_left() -> None:
+    record = thousand_record("russian", 35, False)
+    state = thousand.replay(record)
+    steps = frames(record)
+    ends = [index for index, step in enumerate(steps) if " is over: " in step.description]
+    assert [steps[index].scores for index in ends] == [deal.scores for deal in state.deals]
+    played = [
+        (index, deal) for index, deal in zip(ends, state.deals, strict=True) if not deal.conceded
+    ]
+    assert played
+    for index, deal in played:
+        view = steps[index].view
+        assert all(hand == [] for hand, _ in view["s"])
+        rows = dict(view["t"])
+        assert rows["Trick"][-1].endswith(" takes it")
+        assert [card for card in rows["Trick"] if isinstance(card, int)] != []
+        notes = [f"deal {score:+d}" if score else "deal 0" for score in deal.deal_scores]
+        assert [note.split(",")[0] for note in view["x"]] == notes
+
+
+def test_bluff_descriptions_tell_draws_and_challenges() -> None:
+    record = bluff_record(3, 3)
+    steps = frames(record)
+    for (seat, action), step in zip(actions_of(record), steps[1:], strict=True):
+        text = step.description
+        if isinstance(action, bluff.Challenge):
+            assert " was a bluff" in text or " was honest" in text
+        elif isinstance(action, bluff.Hide):
+            assert action.card is not None
+            assert text.startswith(f"seat {seat} plays {bluff_face(action.card)} face down")
+        elif isinstance(action, bluff.Pass):
+            assert text.startswith(f"seat {seat} passes")
+    assert "wins the game" in steps[-1].description
+
+
+def test_names_must_name_every_seat() -> None:
+    record = thousand_record("russian", 5, True)
+    assert frames(record, ["ann", "bob", "cy"])[1].description.startswith("cy ")
+    with pytest.raises(ValueError, match="3 seats but 2 names"):
+        html_page(record, ["ann", "bob"])
+
+
+def test_a_record_that_does_not_replay_is_refused() -> None:
+    record = thousand_record("polish", 3, True)
+    wrong = attrs.evolve(record, result={"deal_scores": [1, 2, 3], "scores": [1, 2, 3]})
+    with pytest.raises(RecordError):
+        html_page(wrong)
+
+
+# The page, without a browser -------------------------------------------------------------------
+
+
+def embedded_data(page: str) -> dict[str, Any]:
+    found = re.search(
+        r'<script type="application/json" id="replay-data">(.*?)</script>', page, re.S
+    )
+    assert found is not None
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
+
+
+@pytest.mark.parametrize("name", list(RECORDS))
+def test_the_page_needs_nothing_from_outside(name: str) -> None:
+    page = html_page(RECORDS[name]())
+    assert page.startswith("<!DOCTYPE html>")
+    for pattern in (r"https?://", r"\bsrc\s*=", r"\bhref\s*=", r"@import", r"url\(", r"//cdn"):
+        assert re.search(pattern, page, re.I) is None, pattern
+    assert page.count("<script") == 2
+    assert '<script type="application/json" id="replay-data">' in page
+
+
+def test_hostile_names_and_titles_are_escaped() -> None:
+    record = thousand_record("russian", 5, True)
+    names = ["</script><b>x", "a & <b>", "<!-- \u2028"]
+    title = "</title><script>alert(1)</script>"
+    page = html_page(record, names, title=title)
+    assert page.count("</script>") == 2
+    assert "<b>x" not in page
+    assert "<script>alert" not in page
+    assert "<!-- " not in page
+    assert f"<title>{html.escape(title)}</title>" in page
+    data = embedded_data(page)
+    assert data["names"] == names
+    assert data["frames"][1]["d"] == frames(record, names)[1].description
+
+
+def test_a_whole_match_page_stays_small() -> None:
+    record = thousand_record("polish", 0, False)
+    assert len(record.deals) >= 20
+    page = html_page(record)
+    assert len(page.encode()) < 1_000_000
+    assert len(embedded_data(page)["frames"]) == 1 + len(actions_of(record))
+
+
+# The page in Chromium --------------------------------------------------------------------------
+
+READ = """() => ({
+  step: document.getElementById("step").textContent,
+  description: document.getElementById("description").textContent,
+  scores: Array.from(document.querySelectorAll("#scores [data-seat]"))
+    .map((node) => [Number(node.dataset.seat), Number(node.dataset.score)]),
+  winners: Array.from(document.querySelectorAll("#scores .winner"))
+    .map((node) => Number(node.dataset.seat)),
+})"""
+HANDS = """() => Array.from(document.querySelectorAll("#seats .seat")).map((seat) =>
+  Array.from(seat.querySelectorAll(".hand .card"))
+    .map((card) => [card.textContent, card.classList.contains("red")]))"""
+BUTTONS = """() => ["first", "prev", "next", "last"]
+  .map((id) => document.getElementById(id).disabled)"""
+
+
+def shown(step: int, count: int, frame: Frame) -> dict[str, Any]:
+    return {
+        "step": f"step {step} of {count}",
+        "description": frame.description,
+        "scores": [[seat, score] for seat, score in enumerate(frame.scores)],
+        "winners": list(frame.winners),
+    }
+
+
+def open_page(page: Any, tmp_path: Path, record: AnyRecord, **options: Any) -> list[str]:
+    target = tmp_path / "replay.html"
+    target.write_text(html_page(record, **options), encoding="utf-8")
+    errors = watch_errors(page)
+    page.goto(file_url(target))
+    return errors
+
+
+@pytest.mark.parametrize("name", list(RECORDS))
+def test_the_page_steps_through_every_action(
+    name: str,
+    browser_page: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    page = browser_page
+    record = RECORDS[name]()
+    expected = frames(record)
+    count = len(expected) - 1
+    errors = open_page(page, tmp_path, record)
+    assert page.evaluate(READ) == shown(0, count, expected[0])
+    assert page.evaluate(HANDS) == [[list(card) for card in hand] for hand in dealt_hands(record)]
+    assert page.evaluate(BUTTONS) == [True, True, False, False]
+
+    for step in range(1, count + 1):
+        page.click("#next")
+        assert page.evaluate(READ) == shown(step, count, expected[step])
+    scores, winners = final_result(record)
+    final = page.evaluate(READ)
+    assert [score for _, score in final["scores"]] == scores
+    assert final["winners"] == winners
+    assert page.evaluate(BUTTONS) == [False, False, True, True]
+
+    for step in range(count - 1, -1, -1):
+        page.click("#prev")
+        assert page.evaluate(READ) == shown(step, count, expected[step])
+
+    page.click("#last")
+    assert page.evaluate(READ) == shown(count, count, expected[count])
+    page.click("#first")
+    assert page.evaluate(READ) == shown(0, count, expected[0])
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(READ) == shown(1, count, expected[1])
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(READ) == shown(0, count, expected[0])
+    page.keyboard.press("End")
+    assert page.evaluate(READ)["step"] == f"step {count} of {count}"
+    assert errors == []
+
+
+def test_hostile_names_show_as_text(
+    browser_page: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    page = browser_page
+    names = ["</script><b>x", "<img src=x onerror=alert(1)>", "a & b"]
+    title = "</title><script>alert(1)</script>"
+    record = thousand_record("russian", 5, True)
+    errors = open_page(page, tmp_path, record, names=names, title=title)
+    assert page.title() == title
+    assert (
+        page.evaluate("() => document.querySelectorAll('img, #seats b, #description b').length")
+        == 0
+    )
+    labels = page.evaluate(
+        "() => Array.from(document.querySelectorAll('#seats .name')).map((n) => n.textContent)"
+    )
+    assert labels == names
+    page.click("#next")
+    assert page.text_content("#description") == frames(record, names)[1].description
+    assert errors == []

@@ -1,0 +1,766 @@
+"""A recorded game as one self-contained HTML page that steps through it action by action.
+
+The frames are computed here by replaying the record with the library: frame 0 is the start,
+then one frame per action, each holding what a spectator of the whole game sees after that
+action (every hand, the talon, the trick, the scores) and a sentence saying what happened. The
+page embeds them as compact JSON and draws them with a little inline script: no network, no
+external fonts, scripts or images.
+
+    >>> import thousand
+    >>> record = thousand.play(
+    ...     ["greedy", "random", "random"], thousand.Rules.preset("russian"),
+    ...     seed=3, single_deal=True).record
+    >>> steps = frames(record)
+    >>> len(steps) == 1 + len(record.deals[0].actions)
+    True
+    >>> steps[-1].scores == tuple(record.result["scores"])
+    True
+    >>> html_page(record).startswith("<!DOCTYPE html>")
+    True
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, TypeAlias
+
+import attrs
+
+from thousand import (
+    DECK,
+    Action,
+    Bid,
+    Card,
+    Concede,
+    Contract,
+    DealResult,
+    Discard,
+    Endgame,
+    GameState,
+    Give,
+    MatchResult,
+    Pass,
+    Phase,
+    Play,
+    Record,
+    Suit,
+    Take,
+    bluff,
+    new_deal,
+    new_match,
+    replay,
+)
+from thousand import tricks as trick_play
+from thousand.bluff.challenge import is_honest
+from thousand.marriages import MARRIAGE_POINTS
+from tournament.faces import bluff_face, face, sorted_hand
+
+__all__ = ["Frame", "frames", "html_page"]
+
+Item: TypeAlias = "int | str"
+"""One piece of a displayed row: a card number (negative: the card lies face down) or text."""
+Row: TypeAlias = "list[Any]"
+"""A labelled row of the table area: ``[label, [item, ...]]``."""
+
+_SUIT_NAMES = ("spades", "clubs", "diamonds", "hearts")
+_ACES = 4
+"""The suit number the engine records for the four-ace marriage."""
+
+
+@attrs.frozen
+class Frame:
+    """One step of the replay: the sentence for the action that led here, the scores shown
+    after it, the winners once the game is over, and the page's drawing data."""
+
+    description: str
+    scores: tuple[int, ...]
+    """Match scores (Thousand) or cards left in hand (1000?) per seat."""
+    winners: tuple[int, ...]
+    view: dict[str, Any] = attrs.field(eq=False, repr=False)
+    """Compact drawing data: ``g`` heading, ``a`` acting seat, ``n`` seat to act next,
+    ``s`` per seat ``[hand items, info]``, ``t`` table rows, ``x`` per seat score notes."""
+
+
+def frames(record: Record | bluff.Record, names: Sequence[str] | None = None) -> list[Frame]:
+    """The replay's frames: the start, then one per recorded action.
+
+    Raises:
+        RecordError: the record does not replay (an illegal action, a wrong result...).
+        ValueError: ``names`` does not name every seat.
+    """
+    seats = _names(record, names)
+    if isinstance(record, Record):
+        return _thousand_frames(record, seats)
+    return _bluff_frames(record, seats)
+
+
+def html_page(
+    record: Record | bluff.Record,
+    names: Sequence[str] | None = None,
+    title: str | None = None,
+) -> str:
+    """The whole replay as one HTML page (inline style, script and data).
+
+    Args:
+        record: a Thousand record (a match or a single deal) or a 1000? record.
+        names: the players' names by seat; by default ``seat 0``, ``seat 1``...
+        title: the page title; by default the game and the players.
+    """
+    seats = _names(record, names)
+    steps = frames(record, seats)
+    if isinstance(record, Record):
+        game = "Thousand"
+        summary = _thousand_summary(record)
+        cards = [[face(card), card.suit in (Suit.HEARTS, Suit.DIAMONDS)] for card in DECK]
+    else:
+        game = "1000?"
+        summary = _bluff_summary(record.rules)
+        cards = [[bluff_face(card), False] for card in record.rules.kinds.cards]
+    heading = title if title is not None else f"{game}: {', '.join(seats)}"
+    data = {
+        "names": seats,
+        "cards": cards,
+        "frames": [
+            {**step.view, "d": step.description, "c": list(step.scores), "w": list(step.winners)}
+            for step in steps
+        ],
+    }
+    return (
+        _TEMPLATE.replace("@TITLE@", html.escape(heading))
+        .replace("@SUMMARY@", html.escape(summary))
+        .replace("@STYLE@", _STYLE)
+        .replace("@SCRIPT@", _SCRIPT)
+        .replace("@DATA@", _script_json(data))
+    )
+
+
+def _script_json(data: object) -> str:
+    """JSON safe inside a ``<script>`` element: no ``<``, ``>`` or ``&`` appear literally."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    for char, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+        text = text.replace(char, escaped)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def _names(record: Record | bluff.Record, names: Sequence[str] | None) -> list[str]:
+    players = record.rules.players
+    if names is None:
+        return [f"seat {seat}" for seat in range(players)]
+    if len(names) != players:
+        raise ValueError(f"the game has {players} seats but {len(names)} names were given")
+    return [str(name) for name in names]
+
+
+def _list(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+# Thousand --------------------------------------------------------------------------------------
+
+
+def _thousand_summary(record: Record) -> str:
+    rules = record.rules
+    preset = rules.preset_name()
+    kind = f"{preset} rules" if preset is not None else "custom rules"
+    if rules.endgame is Endgame.BARREL:
+        endgame = f"barrel at {rules.barrel_threshold} for {rules.barrel_deals} deals"
+    elif rules.endgame is Endgame.LOCK:
+        endgame = f"lock above {rules.lock_threshold}"
+    else:
+        endgame = "no barrel or lock"
+    game = (
+        "a single deal"
+        if record.single_deal
+        else f"a match to {rules.target} (at most {rules.max_deals} deals)"
+    )
+    return (
+        f"Thousand, {rules.players} players, {kind}: {game}; opening bid {rules.opening_bid}, "
+        f"bids in steps of {rules.bid_step}, {endgame}."
+    )
+
+
+def _thousand_frames(record: Record, names: list[str]) -> list[Frame]:
+    final = replay(record)  # checks every action and the recorded result first
+    start = new_deal if record.single_deal else new_match
+    state = start(
+        record.rules,
+        seed=record.seed,
+        layout=record.start_layout,
+        dealer=record.dealer,
+        scores=record.scores,
+    )
+    forehand = (state.dealer + 1) % state.rules.players
+    opening = (
+        f"Deal 1: {names[state.dealer]} deals; {names[forehand]} holds the opening bid of "
+        f"{state.rules.opening_bid} and {names[state.player]} speaks first."
+    )
+    shown = [_thousand_frame(state, state, names, opening, actor=-1)]
+    for deal in record.deals:
+        for seat, action in deal.actions:
+            before = state
+            state = state.apply(action)
+            shown.append(_thousand_step(before, seat, action, state, names))
+    assert state == final
+    return shown
+
+
+def _thousand_step(
+    before: GameState, seat: int, action: Action, after: GameState, names: list[str]
+) -> Frame:
+    """The frame after ``seat`` took ``action`` in ``before``."""
+    rules = before.rules
+    text = _thousand_action_text(before, names[seat], action, names)
+    ended = after.deal_number != before.deal_number or after.phase is Phase.OVER
+    board = after
+    finished = None
+    if ended:
+        # The engine scores a finished deal and deals the next one in the same step: show the
+        # finished deal (its last trick collected) with the scores it left.
+        finished = after.deals[-1]
+        board = trick_play.play(before, action) if isinstance(action, Play) else before
+    completed: tuple[tuple[int, Card], ...] = ()
+    if isinstance(action, Play) and len(before.trick_cards) == rules.players - 1:
+        completed = (*before.trick, (seat, action.card))
+        text += f"; {names[board.player]} takes the trick"
+    if before.phase is Phase.AUCTION and after.phase is not Phase.AUCTION:
+        text += f"; {names[after.bidder]} wins the auction at {after.bid}"
+        if rules.players == 3:
+            text += " and takes the talon " + _faces(after.layout.talon[0])
+    if finished is not None:
+        text += f"; deal {finished.number + 1} is over: {_deal_summary(finished, names)}"
+        if isinstance(after.result, MatchResult):
+            text += "; " + _match_summary(after.result, names)
+    return _thousand_frame(
+        board, after, names, text + ".", actor=seat, finished=finished, completed=completed
+    )
+
+
+def _faces(cards: Sequence[Card]) -> str:
+    return " ".join(face(card) for card in sorted_hand(cards))
+
+
+def _thousand_action_text(before: GameState, who: str, action: Action, names: list[str]) -> str:
+    if isinstance(action, Pass):
+        return f"{who} passes"
+    if isinstance(action, Bid):
+        return f"{who} bids {action.amount}"
+    if isinstance(action, Take):
+        return f"{who} takes musik {action.musik}: {_faces(before.talon[action.musik - 1])}"
+    if isinstance(action, Give):
+        card = "a card" if action.card is None else face(action.card)
+        return f"{who} gives {card} to {names[action.to]}"
+    if isinstance(action, Discard):
+        card = "a card" if action.card is None else face(action.card)
+        return f"{who} lays {card} aside"
+    if isinstance(action, Contract):
+        return f"{who} fixes the contract at {action.amount}"
+    if isinstance(action, Concede):
+        return f"{who} concedes the bid of {before.bid}"
+    text = f"{who} plays {face(action.card)}"
+    if action.marriage:
+        suit = action.card.suit
+        text += f" and declares the {suit.symbol} marriage ({MARRIAGE_POINTS[suit]})"
+    elif action.aces:
+        text += f" and declares the four aces ({before.rules.ace_marriage})"
+    return text
+
+
+def _deal_summary(result: DealResult, names: list[str]) -> str:
+    declarer = names[result.declarer]
+    if result.conceded:
+        verdict = f"{declarer} conceded the bid of {result.bid}"
+    else:
+        made = "made" if result.made else "failed"
+        verdict = (
+            f"{declarer} {made} the contract of {result.contract} "
+            f"with {result.points[result.declarer]} points"
+        )
+    deal = " / ".join(_signed(score) for score in result.deal_scores)
+    return f"{verdict} (deal scores {deal})"
+
+
+def _match_summary(result: MatchResult, names: list[str]) -> str:
+    winners = _list([names[seat] for seat in result.winners])
+    verb = "wins" if len(result.winners) == 1 else "win"
+    best = result.scores[result.winners[0]]
+    how = " (deal limit reached)" if result.adjudicated else ""
+    return f"{winners} {verb} the match with {best} after {result.deals} deals{how}"
+
+
+def _thousand_frame(
+    board: GameState,
+    after: GameState,
+    names: list[str],
+    text: str,
+    *,
+    actor: int,
+    finished: DealResult | None = None,
+    completed: tuple[tuple[int, Card], ...] = (),
+) -> Frame:
+    """A frame drawing the deal of ``board`` with the scores and result of ``after``:
+    ``finished`` is the deal's result when the action ended it, ``completed`` the trick the
+    action completed (``board`` has it collected already)."""
+    rules = board.rules
+    players = rules.players
+    auction = board.phase is Phase.AUCTION
+    points = _deal_points(board) if finished is None else finished.points
+    seats: list[list[Any]] = []
+    for seat in range(players):
+        info = []
+        if seat == board.dealer:
+            info.append("dealer")
+        if auction:
+            if seat == board.bidder:
+                info.append(f"high bid {board.bid}")
+            elif board.passed_mask >> seat & 1:
+                info.append("passed")
+        elif seat == board.bidder:
+            info.append("declarer")
+        taken = board.taken_masks[seat].bit_count() // players
+        if board.phase is Phase.PLAY or finished is not None:
+            info.append(f"{taken} trick{'s' if taken != 1 else ''}, {points[seat]} points")
+        hand = [card.index for card in sorted_hand(board.hands[seat])]
+        seats.append([hand, " · ".join(info)])
+    rows = _thousand_rows(board, names, finished, completed)
+    next_seat = -1 if finished is not None or after.is_over else after.player
+    deal = f"Deal {board.deal_number + 1}, dealt by {names[board.dealer]}"
+    phase = "deal over" if finished is not None else str(board.phase)
+    if board.phase is Phase.PLAY and finished is None:
+        played = sum(mask.bit_count() for mask in board.taken_masks) // players
+        phase += f", trick {played + 1} of {rules.tricks_per_deal}"
+    notes = []
+    for seat in range(players):
+        note = []
+        if finished is not None:
+            note.append(f"deal {_signed(finished.deal_scores[seat])}")
+        spent = after.barrel[seat]
+        if spent is not None:
+            note.append(f"on the barrel, {spent} of {rules.barrel_deals} deals used")
+        notes.append(", ".join(note))
+    winners = after.result.winners if isinstance(after.result, MatchResult) else ()
+    view = {"g": f"{deal} · {phase}", "a": actor, "n": next_seat, "s": seats, "t": rows, "x": notes}
+    return Frame(text, after.scores, winners, view)
+
+
+def _deal_points(state: GameState) -> tuple[int, ...]:
+    """Card points won plus marriages declared so far this deal, per seat."""
+    points = list(state.points_taken)
+    for seat, suit in state.melds:
+        points[seat] += state.rules.ace_marriage if suit == _ACES else MARRIAGE_POINTS[suit]
+    return tuple(points)
+
+
+def _cards(cards: Sequence[Card]) -> list[Item]:
+    return [card.index for card in sorted_hand(cards)]
+
+
+def _thousand_rows(
+    board: GameState,
+    names: list[str],
+    finished: DealResult | None,
+    completed: tuple[tuple[int, Card], ...],
+) -> list[Row]:
+    rules = board.rules
+    auction = board.phase is Phase.AUCTION
+    declarer = names[board.bidder]
+    rows: list[Row] = []
+    if auction:
+        passed = [names[seat] for seat in range(rules.players) if board.passed_mask >> seat & 1]
+        text = f"high bid {board.bid} by {declarer}"
+        if passed:
+            text += f"; passed: {_list(passed)}"
+        rows.append(["Auction", [text]])
+    else:
+        rows.append(["Auction", [f"won by {declarer} at {board.bid}"]])
+    if rules.players == 3:
+        status = "face down" if auction else f"shown, taken by {declarer}"
+        rows.append(["Talon", [*_cards(board.layout.talon[0]), status]])
+    else:
+        for pile, cards in enumerate(board.layout.talon):
+            if board.musik == 0:
+                status = "face down"
+            elif board.musik == pile + 1:
+                status = f"shown, taken by {declarer}"
+            else:
+                status = "stays face down"
+            rows.append([f"Musik {pile + 1}", [*_cards(cards), status]])
+    gifts: list[Item] = []
+    for _, action in board.actions:
+        if isinstance(action, Give) and action.card is not None:
+            gifts += [action.card.index, f"to {names[action.to]}"]
+    if gifts:
+        rows.append(["Given", gifts])
+    if board.set_aside:
+        rows.append(["Laid aside", [*_cards(board.set_aside), f"by {declarer}"]])
+    if finished is not None and finished.conceded:
+        rows.append(["Contract", [f"conceded by {declarer}"]])
+    elif board.contract is not None:
+        rows.append(["Contract", [f"{board.contract} by {declarer}"]])
+    trump = board.trump
+    rows.append(
+        ["Trump", [f"{trump.symbol} {_SUIT_NAMES[trump]}" if trump is not None else "none"]]
+    )
+    marriages = [
+        f"{names[seat]}: four aces ({rules.ace_marriage})"
+        if suit == _ACES
+        else f"{names[seat]}: {Suit(suit).symbol} ({MARRIAGE_POINTS[suit]})"
+        for seat, suit in board.melds
+    ]
+    if marriages:
+        rows.append(["Marriages", ["; ".join(marriages)]])
+    rows.append(["Trick", _trick_items(board, names, completed)])
+    if finished is not None:
+        rows.append(["Result", [_deal_summary(finished, names)]])
+    return rows
+
+
+def _trick_items(
+    board: GameState, names: list[str], completed: tuple[tuple[int, Card], ...]
+) -> list[Item]:
+    """The trick in progress, or the trick just completed and who took it."""
+    items: list[Item] = []
+    for seat, card in completed or board.trick:
+        items += [f"{names[seat]}:", card.index]
+    if completed:
+        items.append(f"→ {names[board.player]} takes it")
+    return items or ["-"]
+
+
+# 1000? -----------------------------------------------------------------------------------------
+
+
+def _bluff_summary(rules: bluff.Rules) -> str:
+    restart = (
+        "a card just drawn"
+        if rules.challenge_restart is bluff.ChallengeRestart.DRAWN_CARD
+        else "any card"
+    )
+    last = (
+        "may be challenged"
+        if rules.last_card_face_down is bluff.LastCardFaceDown.CHALLENGEABLE
+        else "wins at once"
+    )
+    return (
+        f"1000?, {rules.players} players, {rules.hand_size} cards each from a deck of "
+        f"{len(rules.deck)}; the loser of a challenge restarts with {restart}; a last card "
+        f"played face down {last}; at most {rules.max_turns} turns."
+    )
+
+
+def _bluff_frames(record: bluff.Record, names: list[str]) -> list[Frame]:
+    final = bluff.replay(record)  # checks every action and the recorded result first
+    state = bluff.new_game(
+        record.rules, seed=record.seed, layout=record.layout, dealer=record.dealer
+    )
+    opening = (
+        f"{names[record.dealer]} deals {record.rules.hand_size} cards each; "
+        f"{names[state.player]} starts the first climb."
+    )
+    shown = [_bluff_frame(state, names, opening, actor=-1)]
+    for seat, action in record.actions:
+        before = state
+        state = state.apply(action)
+        text = _bluff_action_text(before, seat, action, state, names)
+        shown.append(_bluff_frame(state, names, text, actor=seat))
+    assert state == final
+    return shown
+
+
+def _drawn(before: bluff.State, after: bluff.State, seat: int) -> list[bluff.Card]:
+    gained = Counter(after.hands[seat]) - Counter(before.hands[seat])
+    return sorted(gained.elements(), key=lambda card: card.value)
+
+
+def _bluff_cards(cards: Sequence[bluff.Card]) -> str:
+    return " ".join(bluff_face(card) for card in cards)
+
+
+def _bluff_action_text(
+    before: bluff.State, seat: int, action: bluff.Action, after: bluff.State, names: list[str]
+) -> str:
+    who = names[seat]
+    top = before.table[-1] if before.table else None
+    top_text = bluff_face(top.card) if top is not None else ""
+    if top is not None and top.face_down and top.believed:
+        top_text = "a believed face-down card"
+    if isinstance(action, bluff.Play):
+        if before.phase is bluff.Phase.START:
+            text = f"{who} starts a climb with {bluff_face(action.card)}"
+        else:
+            text = f"{who} plays {bluff_face(action.card)} on {top_text}"
+    elif isinstance(action, bluff.Hide):
+        text = f"{who} plays {bluff_face(action.card)} face down on {top_text}"
+    elif isinstance(action, bluff.Believe):
+        owner = names[before.table[-1].owner]
+        text = f"{who} believes the face-down card of {owner}"
+    elif isinstance(action, bluff.Challenge):
+        hidden = before.table[-1]
+        owner = names[hidden.owner]
+        text = f"{who} challenges the face-down card of {owner}: {bluff_face(hidden.card)}"
+        if after.result is not None and not after.result.adjudicated:
+            text += " was honest"
+        else:
+            honest = is_honest(before)
+            loser = seat if honest else hidden.owner
+            text += " was honest" if honest else " was a bluff"
+            drawn = _drawn(before, after, loser)
+            if drawn:
+                text += f"; {names[loser]} draws {_bluff_cards(drawn)}"
+            else:
+                text += f"; {names[loser]} has nothing to draw"
+            if not after.is_over:
+                text += f"; {names[after.player]} starts a new climb"
+    else:
+        drawn = _drawn(before, after, seat)
+        text = f"{who} passes and draws {_bluff_cards(drawn)}" if drawn else f"{who} passes"
+        if not drawn:
+            text += " (nothing left to draw)"
+        if after.reshuffles > before.reshuffles:
+            text += " after the discards are reshuffled into a new draw pile"
+        if after.phase is bluff.Phase.START:
+            text += f"; the climb is over and {names[after.player]} starts a new one"
+    result = after.result
+    if result is not None:
+        if result.adjudicated:
+            winners = _list([names[player] for player in result.winners])
+            text += f"; the turn limit is reached: fewest cards left wins ({winners})"
+        else:
+            text += f"; {names[result.winners[0]]} has no cards left and wins the game"
+    return text + "."
+
+
+def _bluff_frame(state: bluff.State, names: list[str], text: str, *, actor: int) -> Frame:
+    rules = state.rules
+    number = rules.kinds.number
+    seats: list[list[Any]] = []
+    for seat, hand in enumerate(state.hands):
+        info = []
+        if seat == state.origin.dealer:
+            info.append("dealer")
+        info.append(f"{len(hand)} card{'s' if len(hand) != 1 else ''}")
+        ordered = sorted(hand, key=lambda card: (card.value, card.label))
+        seats.append([[number[card] for card in ordered], " · ".join(info)])
+    climb: list[Item] = []
+    for entry in state.table:
+        kind = number[entry.card] if entry.card is not None else 0
+        climb += [f"{names[entry.owner]}:", -kind - 1 if entry.face_down else kind]
+        if entry.believed:
+            climb.append("(believed)")
+    rows: list[Row] = [["Climb", climb or ["empty"]]]
+    restart = state.must_start_with
+    if restart is not None and not state.is_over:
+        rows.append(["Must start with", [number[card] for card in restart]])
+    rows.append(["Draw pile", [f"{len(state.draw_pile)} cards"]])
+    rows.append(["Discards", [f"{len(state.discard_pile)} cards"]])
+    sizes = tuple(len(hand) for hand in state.hands)
+    winners: tuple[int, ...] = ()
+    notes = [""] * rules.players
+    if state.result is not None:
+        winners = state.result.winners
+        sizes = state.result.hand_sizes
+    heading = f"Turn {state.turns} · {state.phase}"
+    next_seat = -1 if state.is_over else state.player
+    view = {"g": heading, "a": actor, "n": next_seat, "s": seats, "t": rows, "x": notes}
+    return Frame(text, sizes, winners, view)
+
+
+# The page --------------------------------------------------------------------------------------
+
+_STYLE = """
+:root { color-scheme: light; --red: #c62828; --ink: #1d2430; --mute: #5b6472; --line: #d5dae1; }
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 1100px; padding: 12px 16px; color: var(--ink);
+  font: 15px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: #f6f7f9; }
+h1 { font-size: 20px; margin: 0 0 2px; }
+.summary { color: var(--mute); margin: 0 0 10px; font-size: 13px; }
+.controls { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-bottom: 8px; }
+button { font: inherit; padding: 4px 12px; border: 1px solid #9aa4b2; border-radius: 6px;
+  background: #fff; cursor: pointer; }
+button:disabled { opacity: .45; cursor: default; }
+#step { margin-left: 8px; font-variant-numeric: tabular-nums; color: var(--mute); }
+.hint { color: var(--mute); font-size: 12px; margin-left: auto; }
+#description { background: #fff; border: 1px solid var(--line); border-left: 4px solid #3a6ea5;
+  border-radius: 6px; padding: 8px 10px; margin: 0 0 8px; min-height: 2.6em; }
+#heading { font-weight: 600; margin: 4px 0 6px; }
+#scores { display: flex; flex-wrap: wrap; gap: 6px; margin-bottom: 8px; }
+.score { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 3px 10px; }
+.score b { font-variant-numeric: tabular-nums; }
+.score .note { color: var(--mute); font-size: 12px; margin-left: 6px; }
+.score.winner { border-color: #b8860b; background: #fff8dc; }
+#seats { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 8px; }
+.seat { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 6px 8px; }
+.seat.actor { border-color: #3a6ea5; box-shadow: 0 0 0 1px #3a6ea5 inset; }
+.seat .name { font-weight: 600; }
+.seat .info { color: var(--mute); font-size: 13px; margin-left: 6px; }
+.seat .turn { color: #2e7d32; font-size: 12px; margin-left: 6px; }
+.hand { margin-top: 4px; min-height: 28px; }
+.card { display: inline-block; min-width: 2.1em; padding: 1px 4px; margin: 1px 2px;
+  border: 1px solid #8d96a3; border-radius: 4px; background: #fff; text-align: center;
+  font-weight: 600; }
+.card.down { border-style: dashed; background: #eef1f5; font-style: italic; }
+.red { color: var(--red); }
+table { border-collapse: collapse; margin-top: 8px; background: #fff; width: 100%;
+  border: 1px solid var(--line); border-radius: 8px; }
+th { text-align: left; color: var(--mute); font-weight: 500; width: 9em; vertical-align: top; }
+th, td { padding: 3px 8px; border-top: 1px solid #eef0f3; }
+.empty { color: var(--mute); }
+"""
+
+_SCRIPT = """
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("replay-data").textContent);
+  var frames = data.frames, cards = data.cards, names = data.names;
+  var last = frames.length - 1, current = 0;
+  function byId(id) { return document.getElementById(id); }
+  function make(tag, className) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    return node;
+  }
+  function addText(parent, text) {
+    String(text).split(/([\\u2665\\u2666])/).forEach(function (part) {
+      if (!part) { return; }
+      if (part === "\\u2665" || part === "\\u2666") {
+        var red = make("span", "red");
+        red.textContent = part;
+        parent.appendChild(red);
+      } else {
+        parent.appendChild(document.createTextNode(part));
+      }
+    });
+  }
+  function addCard(parent, id) {
+    var down = id < 0, entry = cards[down ? -id - 1 : id];
+    var node = make("span", "card" + (entry[1] ? " red" : "") + (down ? " down" : ""));
+    node.textContent = entry[0];
+    if (down) { node.title = "face down"; }
+    parent.appendChild(node);
+  }
+  function addItems(parent, items) {
+    items.forEach(function (item, index) {
+      if (typeof item === "number") { addCard(parent, item); return; }
+      addText(parent, (index ? " " : "") + item + " ");
+    });
+  }
+  function show(step) {
+    current = Math.max(0, Math.min(last, step));
+    var frame = frames[current];
+    byId("step").textContent = "step " + current + " of " + last;
+    var description = byId("description");
+    description.textContent = "";
+    addText(description, frame.d);
+    byId("heading").textContent = frame.g;
+    var scores = byId("scores");
+    scores.textContent = "";
+    frame.c.forEach(function (value, seat) {
+      var won = frame.w.indexOf(seat) >= 0;
+      var node = make("span", "score" + (won ? " winner" : ""));
+      node.setAttribute("data-seat", String(seat));
+      node.setAttribute("data-score", String(value));
+      addText(node, (won ? "\\u2605 " : "") + names[seat] + ": ");
+      var number = make("b");
+      number.textContent = String(value);
+      node.appendChild(number);
+      if (frame.x[seat]) {
+        var note = make("span", "note");
+        note.textContent = frame.x[seat];
+        node.appendChild(note);
+      }
+      scores.appendChild(node);
+    });
+    var seats = byId("seats");
+    seats.textContent = "";
+    frame.s.forEach(function (seatData, seat) {
+      var box = make("div", "seat" + (seat === frame.a ? " actor" : ""));
+      box.setAttribute("data-seat", String(seat));
+      var name = make("span", "name");
+      name.textContent = names[seat];
+      box.appendChild(name);
+      if (seatData[1]) {
+        var info = make("span", "info");
+        addText(info, seatData[1]);
+        box.appendChild(info);
+      }
+      if (seat === frame.n) {
+        var turn = make("span", "turn");
+        turn.textContent = "\\u25b6 to act";
+        box.appendChild(turn);
+      }
+      var hand = make("div", "hand");
+      if (seatData[0].length) {
+        seatData[0].forEach(function (id) { addCard(hand, id); });
+      } else {
+        hand.appendChild(make("span", "empty")).textContent = "no cards";
+      }
+      box.appendChild(hand);
+      seats.appendChild(box);
+    });
+    var table = byId("table");
+    table.textContent = "";
+    frame.t.forEach(function (row) {
+      var line = make("tr"), label = make("th"), cell = make("td");
+      label.textContent = row[0];
+      addItems(cell, row[1]);
+      line.appendChild(label);
+      line.appendChild(cell);
+      table.appendChild(line);
+    });
+    byId("first").disabled = byId("prev").disabled = current === 0;
+    byId("next").disabled = byId("last").disabled = current === last;
+  }
+  byId("first").addEventListener("click", function () { show(0); });
+  byId("prev").addEventListener("click", function () { show(current - 1); });
+  byId("next").addEventListener("click", function () { show(current + 1); });
+  byId("last").addEventListener("click", function () { show(last); });
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var moves = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: last };
+    if (Object.prototype.hasOwnProperty.call(moves, event.key)) {
+      event.preventDefault();
+      show(moves[event.key]);
+    }
+  });
+  show(0);
+})();
+"""
+
+_TEMPLATE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>@TITLE@</title>
+<style>@STYLE@</style>
+</head>
+<body>
+<h1>@TITLE@</h1>
+<p class="summary">@SUMMARY@</p>
+<div class="controls">
+<button type="button" id="first">&laquo; First</button>
+<button type="button" id="prev">&lsaquo; Previous</button>
+<button type="button" id="next">Next &rsaquo;</button>
+<button type="button" id="last">Last &raquo;</button>
+<span id="step"></span>
+<span class="hint">keys: &larr; &rarr; Home End</span>
+</div>
+<p id="description"></p>
+<div id="scores"></div>
+<div id="heading"></div>
+<div id="seats"></div>
+<table><tbody id="table"></tbody></table>
+<noscript><p>This replay needs JavaScript to step through the game.</p></noscript>
+<script type="application/json" id="replay-data">@DATA@</script>
+<script>@SCRIPT@</script>
+</body>
+</html>
+"""

@@ -1,0 +1,721 @@
+"""Games told in words for people: the deals, bids, cards, tricks and scores of a Thousand match,
+and the climbs of a 1000? game, either with every card shown or as one player saw them.
+
+Each function returns plain lines of text. The lines of a deal (or of a 1000? game) are indented
+by two spaces under its heading; the result of the game comes last, unindented. Cards look as in
+:mod:`tournament.faces`, and the seat of the ``viewer`` is called "you".
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from thousand import (
+    Bid,
+    Card,
+    Concede,
+    Contract,
+    DealResult,
+    Discard,
+    Endgame,
+    GameState,
+    Give,
+    MatchResult,
+    Pass,
+    Phase,
+    Play,
+    Record,
+    RecordError,
+    SeatError,
+    Take,
+    ThousandError,
+    bluff,
+    new_deal,
+    new_match,
+)
+from thousand.bluff.challenge import is_honest
+from thousand.bluff.record import result_summary as bluff_summary
+from thousand.marriages import MARRIAGE_POINTS
+from thousand.record import result_summary
+from thousand.tricks import trick_winner
+from tournament.faces import bluff_face, bluff_faces, face, faces, who
+
+__all__ = ["bluff_event", "bluff_start", "replay_lines", "thousand_event", "thousand_start"]
+
+INDENT = "  "
+"""How the lines of a deal (or of a 1000? game) sit under its heading."""
+WIDTH = 99
+"""Longer lines are wrapped (a hand of many cards, a table of many players)."""
+
+_STANDS = "The card stands, and {} no cards left."
+_NOT_NEXT = "after must be the state that follows before by exactly one action"
+_SECOND_PERSON = {"has": "have", "is": "are", "was": "were"}
+_THOUSAND_PHASES = {
+    Phase.AUCTION: "during the auction",
+    Phase.MUSIK: "while the declarer chooses a musik",
+    Phase.EXCHANGE: "during the exchange of cards",
+    Phase.CONTRACT: "before the contract is fixed",
+    Phase.PLAY: "during the trick play",
+}
+_BLUFF_PHASES = {
+    bluff.Phase.START: "as a new climb is about to start",
+    bluff.Phase.CLIMB: "during a climb",
+    bluff.Phase.RESPONSE: "as a card played face down awaits its answer",
+}
+
+
+class _Voice:
+    """How seats, verbs and cards are written for one reader."""
+
+    def __init__(
+        self, names: Sequence[str], players: int, viewer: int | None, colour: bool = False
+    ) -> None:
+        if len(names) != players:
+            raise ValueError(f"{players} names are needed, one per seat, not {len(names)}")
+        if viewer is not None and not 0 <= viewer < players:
+            raise SeatError(f"seats at this table are 0 to {players - 1}, not {viewer}")
+        self.names = names
+        self.viewer = viewer
+        self.colour = colour
+
+    def sees_all(self, *seats: int) -> bool:
+        """Whether the reader sees what these seats see: everything, or it is one of them."""
+        return self.viewer is None or self.viewer in seats
+
+    def name(self, seat: int) -> str:
+        """The seat as an object or after a colon: ``you`` or the player's name."""
+        return who(seat, self.names, self.viewer)
+
+    def subject(self, seat: int) -> str:
+        """The seat at the start of a sentence: ``You`` or the player's name."""
+        return "You" if seat == self.viewer else self.names[seat]
+
+    def says(self, seat: int, verb: str, start: bool = True) -> str:
+        """Subject and verb agreeing: ``Anna bids`` or ``You bid`` (``verb`` in the third
+        person)."""
+        subject = self.subject(seat) if start else self.name(seat)
+        return f"{subject} {self.verb(verb, seat == self.viewer)}"
+
+    @staticmethod
+    def verb(verb: str, plural: bool) -> str:
+        """``verb`` (third person singular) for "you" or several people when ``plural``."""
+        if not plural:
+            return verb
+        if verb in _SECOND_PERSON:
+            return _SECOND_PERSON[verb]
+        if verb.endswith("es") and verb[:-2].endswith(("ss", "sh", "ch", "x")):
+            return verb[:-2]
+        return verb[:-1]
+
+    def group(self, seats: Sequence[int], verb: str, start: bool = True) -> str:
+        """Several seats as the subject of ``verb``: ``Anna and you win``, ``You win``."""
+        joined = _joined([self.name(seat) for seat in seats])
+        if start and joined.startswith("you"):
+            joined = "Y" + joined[1:]
+        plural = len(seats) > 1 or seats[0] == self.viewer
+        return f"{joined} {self.verb(verb, plural)}"
+
+    def possessive(self, seat: int, start: bool = False) -> str:
+        """``your`` (``Your`` at the start of a sentence) or ``Anna's``."""
+        if seat == self.viewer:
+            return "Your" if start else "your"
+        return f"{self.names[seat]}'s"
+
+    def card(self, card: Card) -> str:
+        return face(card, self.colour)
+
+    def cards(self, cards: Iterable[Card], sort: bool = False) -> str:
+        return faces(cards, self.colour, sort)
+
+    def per_seat(self, values: Sequence[int], signed: bool = False) -> str:
+        """``Anna 240, Boris 35, you 20``; a name ending in a digit takes a colon:
+        ``seat 0: 240``."""
+        form = "{:+d}" if signed else "{:d}"
+        parts = []
+        for seat, value in enumerate(values):
+            name = self.name(seat)
+            parts.append(f"{name}{':' if name[-1:].isdigit() else ''} {form.format(value)}")
+        return ", ".join(parts)
+
+
+def _joined(words: Sequence[str]) -> str:
+    if len(words) < 2:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _numbers(values: Iterable[int]) -> str:
+    return ", ".join(str(value) for value in values)
+
+
+def _fit(lines: Iterable[str]) -> list[str]:
+    """Wrap any line longer than ``WIDTH`` at spaces, continuing it a little further in."""
+    fitted: list[str] = []
+    for line in lines:
+        if len(line) <= WIDTH:
+            fitted.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip(" "))]
+        fitted.extend(
+            textwrap.wrap(
+                line,
+                WIDTH,
+                subsequent_indent=indent + "    ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        )
+    return fitted
+
+
+def _indented(lines: Iterable[str]) -> list[str]:
+    return [INDENT + line for line in lines]
+
+
+# --- Thousand ----------------------------------------------------------------------------------
+
+
+def thousand_start(
+    state: GameState, names: Sequence[str], viewer: int | None = None, colour: bool = False
+) -> list[str]:
+    """The lines that open the deal ``state`` is at the start of: its number, the dealer, the
+    scores before it, who is on the barrel, and the cards dealt (every hand and the talon or
+    musiki, or only the viewer's hand when there is a viewer)."""
+    rules = state.rules
+    voice = _Voice(names, rules.players, viewer, colour)
+    return _fit(_start_lines(state, voice))
+
+
+def _start_lines(state: GameState, voice: _Voice) -> list[str]:
+    rules = state.rules
+    body = [f"Scores: {voice.per_seat(state.scores)}"]
+    sitting = [
+        f"{voice.name(seat)} ({used} of {_plural(rules.barrel_deals, 'deal')} used)"
+        for seat, used in enumerate(state.barrel)
+        if used is not None
+    ]
+    if sitting:
+        body.append(f"On the barrel: {', '.join(sitting)}")
+    layout = state.layout
+    for seat, hand in enumerate(layout.hands):
+        if voice.sees_all(seat):
+            body.append(f"{voice.says(seat, 'holds')}: {voice.cards(hand, sort=True)}")
+    if voice.viewer is None:
+        if len(layout.talon) == 1:
+            body.append(f"Talon: {voice.cards(layout.talon[0])}")
+        else:
+            musiki = [
+                f"musik {number}: {voice.cards(pile)}"
+                for number, pile in enumerate(layout.talon, 1)
+            ]
+            text = "; ".join(musiki)
+            body.append(text[0].upper() + text[1:])
+    forehand = (state.dealer + 1) % rules.players
+    body.append(
+        f"{voice.says(forehand, 'is')} committed to {rules.opening_bid}; "
+        f"{voice.name((forehand + 1) % rules.players)} "
+        f"{voice.verb('speaks', (forehand + 1) % rules.players == voice.viewer)} first."
+    )
+    heading = f"Deal {state.deal_number + 1}, dealt by {voice.name(state.dealer)}"
+    return [heading, *_indented(body)]
+
+
+def thousand_event(
+    before: GameState,
+    after: GameState,
+    names: Sequence[str],
+    viewer: int | None = None,
+    colour: bool = False,
+) -> list[str]:
+    """The lines telling the one action that led from ``before`` to ``after`` (``after`` is
+    ``before.apply(action)``) as ``viewer`` saw it, ``None`` showing every card.
+
+    A completed trick adds who won it; the end of a deal adds its summary; in a match the next
+    deal's opening follows (``after`` is then at its start), or the match's result."""
+    rules = before.rules
+    voice = _Voice(names, rules.players, viewer, colour)
+    finished: DealResult | None = None
+    if after.deal_number != before.deal_number:
+        finished = after.deals[-1] if after.deals else None
+        if (
+            finished is None
+            or len(after.deals) != len(before.deals) + 1
+            or len(finished.actions) != len(before.actions) + 1
+        ):
+            raise ValueError(_NOT_NEXT)
+        seat, action = finished.actions[-1]
+    else:
+        node = after.history
+        if node is None or node[0] != before.history:
+            raise ValueError(_NOT_NEXT)
+        _, seat, action = node
+        if isinstance(after.result, DealResult):
+            finished = after.result
+        elif isinstance(after.result, MatchResult):
+            finished = after.deals[-1]
+    body = _action_lines(before, after, seat, action, voice)
+    if finished is not None:
+        body.extend(_summary_lines(before, finished, voice))
+    lines = _indented(body)
+    if after.deal_number != before.deal_number:
+        lines.extend(["", *_start_lines(after, voice)])
+    elif isinstance(after.result, MatchResult):
+        lines.extend(["", *_match_lines(after.result, before, voice)])
+    elif isinstance(after.result, DealResult):
+        lines.extend(["", f"Deal scores: {_numbers(after.result.deal_scores)}"])
+    return _fit(lines)
+
+
+def _action_lines(
+    before: GameState, after: GameState, seat: int, action: object, voice: _Voice
+) -> list[str]:
+    rules = before.rules
+    says = voice.says
+    if isinstance(action, Bid):
+        return [f"{says(seat, 'bids')} {action.amount}"]
+    if isinstance(action, Pass):
+        lines = [says(seat, "passes")]
+        if after.deal_number == before.deal_number and after.phase is not Phase.AUCTION:
+            lines.extend(_auction_won(after, voice))
+        return lines
+    if isinstance(action, Take):
+        musik = before.layout.talon[action.musik - 1]
+        return [f"{says(seat, 'takes')} musik {action.musik}: {voice.cards(musik)}"]
+    if isinstance(action, Give):
+        assert action.card is not None
+        if voice.sees_all(seat):
+            return [f"{says(seat, 'gives')} {voice.card(action.card)} to {voice.name(action.to)}"]
+        if voice.viewer == action.to:
+            return [f"{says(seat, 'gives')} you {voice.card(action.card)}"]
+        return [f"{says(seat, 'gives')} a card to {voice.name(action.to)}"]
+    if isinstance(action, Discard):
+        assert action.card is not None
+        shown = voice.card(action.card) if voice.sees_all(seat) else "a card"
+        return [f"{says(seat, 'lays')} {shown} aside"]
+    if isinstance(action, Contract):
+        lines = [f"{says(seat, 'fixes')} the contract at {action.amount}"]
+        if voice.viewer is not None:
+            hand = after.hands[voice.viewer]
+            lines.append(f"{says(voice.viewer, 'holds')}: {voice.cards(hand, sort=True)}")
+        return lines
+    if isinstance(action, Concede):
+        return [f"{says(seat, 'concedes')} the deal (bid {before.bid})"]
+    assert isinstance(action, Play)
+    return _play_lines(before, seat, action, voice, rules.players)
+
+
+def _auction_won(after: GameState, voice: _Voice) -> list[str]:
+    declarer = after.bidder
+    won = f"{voice.says(declarer, 'wins')} the auction at {after.bid}"
+    if after.rules.players == 2:
+        return [f"{won} and {voice.verb('chooses', declarer == voice.viewer)} a musik."]
+    talon = voice.cards(after.layout.talon[0])
+    takes = voice.says(declarer, "takes", start=False)
+    return [f"{won}.", f"The talon is shown: {talon}; {takes} it into hand."]
+
+
+def _play_lines(
+    before: GameState, seat: int, action: Play, voice: _Voice, players: int
+) -> list[str]:
+    card = action.card
+    lead = not before.trick_cards
+    text = f"{voice.says(seat, 'leads' if lead else 'plays', start=not lead)} {voice.card(card)}"
+    declares = voice.verb("declares", seat == voice.viewer)
+    if action.marriage:
+        symbol = card.suit.symbol
+        value = MARRIAGE_POINTS[card.suit]
+        text += f" and {declares} the {symbol} marriage ({value}): trump is {symbol}"
+    elif action.aces:
+        text += f" and {declares} the four aces ({before.rules.ace_marriage})"
+    if lead:
+        done = sum(mask.bit_count() for mask in before.taken_masks) // players
+        text = f"Trick {done + 1}: {text}"
+    lines = [text]
+    if len(before.trick_cards) + 1 == players:
+        trick = (*before.trick, (seat, card))
+        winner = trick[trick_winner(tuple(c.index for _, c in trick), before.trump_suit)][0]
+        cards = [c for _, c in trick]
+        points = sum(c.points for c in cards)
+        lines.append(
+            f"{voice.says(winner, 'wins')} the trick: {voice.cards(cards)} "
+            f"({_plural(points, 'point')})"
+        )
+    return lines
+
+
+def _summary_lines(before: GameState, deal: DealResult, voice: _Voice) -> list[str]:
+    """The end of a deal: the contract made, failed or given up, the deal's points and scores,
+    the lock and the barrel, the scores after it."""
+    rules = before.rules
+    declarer = deal.declarer
+    lines = []
+    if deal.contract is not None:
+        points = deal.points[declarer]
+        verdict = "makes" if deal.made else "fails"
+        lines.append(
+            f"{voice.says(declarer, verdict)} the contract of {deal.contract} "
+            f"with {_plural(points, 'point')}."
+        )
+        lines.append(f"Points: {voice.per_seat(deal.points)}")
+    lines.append(f"This deal: {voice.per_seat(deal.deal_scores, signed=True)}")
+    for seat in range(rules.players):
+        change = deal.scores[seat] - before.scores[seat]
+        if (
+            rules.endgame is Endgame.LOCK
+            and change == 0
+            and deal.deal_scores[seat] != 0
+            and seat != declarer
+        ):
+            lines.append(
+                f"{voice.possessive(seat, start=True)} {deal.deal_scores[seat]:+d} does not "
+                f"count: above {rules.lock_threshold} only one's own contracts score."
+            )
+    lines.extend(_barrel_lines(before, deal, voice))
+    lines.append(f"Scores: {voice.per_seat(deal.scores)}")
+    return lines
+
+
+def _barrel_lines(before: GameState, deal: DealResult, voice: _Voice) -> list[str]:
+    rules = before.rules
+    lines = []
+    for seat, (was, now) in enumerate(zip(before.barrel, deal.barrel, strict=True)):
+        if was is None and now is not None:
+            lines.append(
+                f"{voice.says(seat, 'reaches')} {rules.barrel_threshold} and "
+                f"{voice.verb('gets', seat == voice.viewer)} on the barrel."
+            )
+        elif was is not None and now is None and deal.scores[seat] < rules.target:
+            lines.append(f"{voice.says(seat, 'falls')} off the barrel.")
+        elif was is not None and now is not None:
+            lines.append(
+                f"{voice.says(seat, 'stays')} on the barrel "
+                f"({now} of {_plural(rules.barrel_deals, 'deal')} used)."
+            )
+    return lines
+
+
+def _match_lines(result: MatchResult, before: GameState, voice: _Voice) -> list[str]:
+    rules = before.rules
+    deals = _plural(result.deals, "deal")
+    if result.adjudicated:
+        won = f"No one reached {rules.target} in {deals}: "
+        won += f"{voice.group(result.winners, 'wins', start=False)} on the highest score."
+    elif len(result.winners) > 1:
+        won = f"{voice.group(result.winners, 'shares')} the win after {deals}."
+    else:
+        won = f"{voice.group(result.winners, 'wins')} the match after {deals}."
+    lines = [won]
+    if result.settlement is not None:
+        lines.append(f"Settlement: {voice.per_seat(result.settlement, signed=True)}")
+    lines.append(f"Final scores: {_numbers(result.scores)}")
+    return lines
+
+
+def _thousand_stop(state: GameState, voice: _Voice) -> list[str]:
+    where = "" if state.origin.single_deal else f", in deal {state.deal_number + 1}"
+    phase = _THOUSAND_PHASES[state.phase]
+    if state.phase is Phase.PLAY:
+        done = sum(mask.bit_count() for mask in state.taken_masks) // state.rules.players
+        phase += f" (trick {done + 1})"
+    return [
+        f"The record stops here{where}, {phase}.",
+        f"Scores so far: {_numbers(state.scores)}",
+    ]
+
+
+# --- 1000? -------------------------------------------------------------------------------------
+
+
+def bluff_start(state: bluff.State, names: Sequence[str], viewer: int | None = None) -> list[str]:
+    """The lines that open a 1000? game: the dealer, the cards each, the draw pile, the hands
+    (every hand, or only the viewer's) and who starts."""
+    voice = _Voice(names, state.rules.players, viewer)
+    return _fit(_bluff_start_lines(state, voice))
+
+
+def _bluff_start_lines(state: bluff.State, voice: _Voice) -> list[str]:
+    pile = len(state.pile) - state.pile_position
+    body = [
+        f"{voice.says(seat, 'holds')}: {bluff_faces(hand, sort=True)}"
+        for seat, hand in enumerate(state.hands)
+        if voice.sees_all(seat)
+    ]
+    if state.current_player is not None:
+        body.append(f"{voice.says(state.player, 'plays')} first.")
+    heading = (
+        f"Dealt by {voice.name(state.origin.dealer)}: {state.rules.hand_size} cards each, "
+        f"{pile} in the draw pile"
+    )
+    return [heading, *_indented(body)]
+
+
+def bluff_event(
+    before: bluff.State, after: bluff.State, names: Sequence[str], viewer: int | None = None
+) -> list[str]:
+    """The lines telling the one action that led from ``before`` to ``after`` as ``viewer`` saw
+    it (``None`` showing every card); the game's result when it ends."""
+    voice = _Voice(names, before.rules.players, viewer)
+    if after.turns != before.turns + 1 or after.history is None:
+        raise ValueError(_NOT_NEXT)
+    if after.history[0] != before.history:
+        raise ValueError(_NOT_NEXT)
+    _, seat, action = after.history
+    lines = _indented(_bluff_action_lines(before, after, seat, action, voice))
+    if after.result is not None:
+        lines.extend(["", *_bluff_result_lines(after, after.result, voice)])
+    return _fit(lines)
+
+
+def _drawn(before: bluff.State, after: bluff.State, seat: int) -> list[bluff.Card]:
+    gained = Counter(after.hand_kinds[seat]) - Counter(before.hand_kinds[seat])
+    cards = before.kinds.cards
+    return [cards[kind] for kind in sorted(gained.elements())]
+
+
+def _top(state: bluff.State) -> str:
+    kind, _, face_down, _ = state.table_entries[-1]
+    return "the face-down card" if face_down else bluff_face(state.kinds.cards[kind])
+
+
+def _bluff_action_lines(
+    before: bluff.State, after: bluff.State, seat: int, action: bluff.Action, voice: _Voice
+) -> list[str]:
+    says = voice.says
+    lines: list[str] = []
+    if isinstance(action, bluff.Play):
+        card = bluff_face(action.card)
+        if before.phase is bluff.Phase.START:
+            lines.append(f"{says(seat, 'starts')} a climb with {card}.")
+        else:
+            lines.append(f"{says(seat, 'plays')} {card} on {_top(before)}.")
+        if not after.hand_kinds[seat]:
+            lines.append(f"It is {voice.possessive(seat)} last card.")
+        return lines
+    if isinstance(action, bluff.Hide):
+        card = bluff_face(action.card) if voice.sees_all(seat) else "a card"
+        lines.append(f"{says(seat, 'plays')} {card} face down on {_top(before)}.")
+        if not after.hand_kinds[seat]:
+            lines.append(f"It is {voice.possessive(seat)} last card.")
+        return lines
+    owner = before.table_entries[-1][1] if before.table_entries else -1
+    if isinstance(action, bluff.Believe):
+        lines.append(f"{says(seat, 'believes')} {voice.possessive(owner)} card.")
+        if after.result is not None and not after.result.adjudicated:
+            lines.append(_STANDS.format(voice.says(owner, "has", start=False)))
+        return lines
+    if isinstance(action, bluff.Challenge):
+        return _challenge_lines(before, after, seat, owner, voice)
+    return _pass_lines(before, after, seat, voice)
+
+
+def _challenge_lines(
+    before: bluff.State, after: bluff.State, seat: int, owner: int, voice: _Voice
+) -> list[str]:
+    revealed = bluff_face(before.kinds.cards[before.table_entries[-1][0]])
+    honest = is_honest(before)
+    verdict = "an honest card" if honest else "a bluff"
+    lines = [
+        f"{voice.says(seat, 'challenges')}: {voice.possessive(owner)} card is {revealed}, "
+        f"{verdict}."
+    ]
+    if after.result is not None and not after.result.adjudicated:
+        lines.append(_STANDS.format(voice.says(owner, "has", start=False)))
+        return lines
+    loser = seat if honest else owner
+    lines.extend(_reshuffle_lines(before, after))
+    drawn = _drawn(before, after, loser)
+    if not drawn:
+        lines.append(f"There is nothing left to draw for {voice.name(loser)}.")
+    elif voice.sees_all(loser):
+        lines.append(f"{voice.says(loser, 'draws')} {bluff_faces(drawn)}.")
+    else:
+        lines.append(f"{voice.says(loser, 'draws')} {_plural(len(drawn), 'card')}.")
+    lines.append("The table is cleared.")
+    if after.result is None:
+        starter = after.player
+        if starter != loser:
+            lines.append(
+                f"{voice.says(loser, 'has')} no card to start with; "
+                f"{voice.says(starter, 'starts', start=False)} the next climb."
+            )
+        elif after.restart_kinds is not None:
+            lines.append(
+                f"{voice.says(starter, 'starts')} the next climb with one of the cards drawn."
+            )
+        lines.append(_bluff_status(after, voice))
+    return lines
+
+
+def _reshuffle_lines(before: bluff.State, after: bluff.State) -> list[str]:
+    if after.reshuffles > before.reshuffles:
+        return ["The draw pile is empty: the discards are shuffled into a new one."]
+    return []
+
+
+def _pass_lines(before: bluff.State, after: bluff.State, seat: int, voice: _Voice) -> list[str]:
+    lines = _reshuffle_lines(before, after)
+    drawn = _drawn(before, after, seat)
+    if not drawn:
+        lines.append(f"{voice.says(seat, 'passes')}; there is nothing to draw.")
+    elif voice.sees_all(seat):
+        lines.append(
+            f"{voice.says(seat, 'passes')} and {voice.verb('draws', seat == voice.viewer)} "
+            f"{bluff_faces(drawn)}."
+        )
+    else:
+        lines.append(f"{voice.says(seat, 'passes')} and draws a card.")
+    if after.phase is bluff.Phase.START:
+        starter = after.player
+        lines.append(
+            f"Everyone else has passed on {voice.possessive(starter)} card: the table is "
+            f"cleared, and {voice.says(starter, 'starts', start=False)} again."
+        )
+        lines.append(_bluff_status(after, voice))
+    return lines
+
+
+def _bluff_status(state: bluff.State, voice: _Voice) -> str:
+    sizes = [len(hand) for hand in state.hand_kinds]
+    pile = len(state.pile) - state.pile_position
+    return f"Cards in hand: {voice.per_seat(sizes)}; {pile} in the draw pile."
+
+
+def _bluff_result_lines(state: bluff.State, result: bluff.Result, voice: _Voice) -> list[str]:
+    turns = _plural(result.turns, "turn")
+    lines = []
+    if result.adjudicated:
+        lines.append(f"The game stops at its limit of {turns}: the fewest cards in hand win.")
+    if len(result.winners) > 1:
+        lines.append(f"{voice.group(result.winners, 'shares')} the win after {turns}.")
+    else:
+        lines.append(f"{voice.group(result.winners, 'wins')} the game after {turns}.")
+    lines.append(f"Cards left: {_numbers(result.hand_sizes)}")
+    return lines
+
+
+def _bluff_stop(state: bluff.State) -> list[str]:
+    sizes = [len(hand) for hand in state.hand_kinds]
+    return [
+        f"The record stops here, after {_plural(state.turns, 'turn')}, "
+        f"{_BLUFF_PHASES[state.phase]}.",
+        f"Cards in hand so far: {_numbers(sizes)}",
+    ]
+
+
+# --- whole records -----------------------------------------------------------------------------
+
+
+def replay_lines(
+    record: Record | bluff.Record,
+    names: Sequence[str] | None = None,
+    viewer: int | None = None,
+    colour: bool = False,
+) -> list[str]:
+    """The whole recorded game told step by step (as ``viewer`` saw it, or with every card when
+    ``None``), replayed with the library's checks.
+
+    The last lines give the result: ``Final scores: ...`` in seat order after a Thousand match,
+    ``Deal scores: ...`` after a single deal, ``Cards left: ...`` after a 1000? game; a record
+    of a game stopped half-way ends by saying where it stops, with the scores (or the cards in
+    hand) so far.
+
+    Raises:
+        RecordError: the record does not replay (an illegal action, a wrong seat, other cards,
+            another result).
+    """
+    players = record.rules.players
+    seats = list(names) if names is not None else [f"seat {seat}" for seat in range(players)]
+    voice = _Voice(seats, players, viewer, colour)
+    header = [_header(record, voice)]
+    if viewer is not None:
+        header.append(f"As seen by {seats[viewer]}: the cards others held stay hidden.")
+    header.append("")
+    if isinstance(record, Record):
+        return _fit([*header, *_thousand_story(record, voice)])
+    return _fit([*header, *_bluff_story(record, voice)])
+
+
+def _header(record: Record | bluff.Record, voice: _Voice) -> str:
+    players = _joined(list(voice.names))
+    if isinstance(record, bluff.Record):
+        return f"1000? for {record.rules.players} players: {players}"
+    preset = record.rules.preset_name()
+    rules = f"{preset} rules" if preset is not None else "house rules"
+    kind = "a single deal" if record.single_deal else f"a match to {record.rules.target}"
+    return f"Thousand ({rules}), {kind}: {players}"
+
+
+def _turn(here: str, seat: int, current: int | None) -> None:
+    """Refuse a recorded action taken out of turn, as the library's replay does."""
+    if current is None:
+        raise RecordError(f"{here}: the game was already over")
+    if seat != current:
+        raise RecordError(f"{here}: it is seat {current}'s turn")
+
+
+def _thousand_story(record: Record, voice: _Voice) -> list[str]:
+    start = new_deal if record.single_deal else new_match
+    try:
+        state = start(
+            record.rules,
+            seed=record.seed,
+            layout=record.start_layout,
+            dealer=record.dealer,
+            scores=record.scores,
+        )
+    except ThousandError as error:
+        raise RecordError(f"the record's start is invalid: {error}") from None
+    lines = _start_lines(state, voice)
+    names, viewer, colour = voice.names, voice.viewer, voice.colour
+    for number, deal in enumerate(record.deals):
+        if state.is_over:
+            raise RecordError(f"deal {number}: the game was already over before this deal")
+        if state.deal_number != number or state.actions:
+            raise RecordError(f"deal {number}: the previous deal's actions did not finish it")
+        if deal.layout != state.layout:
+            raise RecordError(f"deal {number}: the recorded cards are not the cards of this deal")
+        for seat, action in deal.actions:
+            here = f"deal {number}, action by seat {seat} ('{action}')"
+            _turn(here, seat, state.current_player)
+            try:
+                after = state.apply(action)
+            except ThousandError as error:
+                raise RecordError(f"{here}: {error}") from None
+            lines.extend(thousand_event(state, after, names, viewer, colour))
+            state = after
+    if record.result is not None and result_summary(state.result) != record.result:
+        raise RecordError("the recorded result differs from the replayed one")
+    if not state.is_over:
+        lines.extend(["", *_thousand_stop(state, voice)])
+    return lines
+
+
+def _bluff_story(record: bluff.Record, voice: _Voice) -> list[str]:
+    try:
+        state = bluff.new_game(
+            record.rules, seed=record.seed, layout=record.layout, dealer=record.dealer
+        )
+    except ThousandError as error:
+        raise RecordError(f"the record's start is invalid: {error}") from None
+    lines = _bluff_start_lines(state, voice)
+    for turn, (seat, action) in enumerate(record.actions):
+        here = f"action {turn} by seat {seat} ('{action}')"
+        _turn(here, seat, state.current_player)
+        try:
+            after = state.apply(action)
+        except ThousandError as error:
+            raise RecordError(f"{here}: {error}") from None
+        lines.extend(bluff_event(state, after, voice.names, voice.viewer))
+        state = after
+    summary = bluff_summary(state.result)
+    if record.result is not None and summary != record.result:
+        raise RecordError("the recorded result differs from the replayed one")
+    if state.result is None:
+        lines.extend(["", *_bluff_stop(state)])
+    return lines

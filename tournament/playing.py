@@ -1,0 +1,110 @@
+"""A game between a person at the terminal and bots: the bots' actions are told one at a time as
+the person's seat sees them, and the record is saved at the end, or when the person stops."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from thousand import Outcome, Rules, bluff, play
+from thousand.games import game_of
+from tournament.human import TerminalPlayer
+from tournament.narration import bluff_event, bluff_start, thousand_event, thousand_start
+
+__all__ = ["PlayedGame", "play_at_terminal", "seat_names"]
+
+
+@attrs.frozen
+class PlayedGame:
+    """How a game at the terminal ended: its outcome, or ``None`` when the person stopped it."""
+
+    outcome: Outcome | None
+    record_path: Path
+    names: tuple[str, ...]
+    """Each seat's name as the game showed it (``you`` for the person)."""
+
+
+def seat_names(specs: Sequence[str], seat: int) -> list[str]:
+    """A name per seat: ``you`` for the person, the bots by their spec (numbered when a spec
+    comes twice), in seat order; ``specs`` are the bots in seat order without the person."""
+    shorts = [_short(spec) for spec in specs]
+    names: list[str] = []
+    for index, short in enumerate(shorts):
+        repeats = shorts.count(short)
+        earlier = shorts[:index].count(short)
+        names.append(f"{short} {earlier + 1}" if repeats > 1 else short)
+    names.insert(seat, "you")
+    return names
+
+
+def _short(spec: str) -> str:
+    """A bot spec's name without options or paths: ``pimc(steps=50)`` is ``pimc``."""
+    name = spec.split("(", 1)[0]
+    if name.startswith("cmd:"):
+        return Path(name[4:].split()[0]).name if name[4:].split() else "program"
+    return name.rsplit(":", 1)[-1].rsplit(".", 1)[-1] or spec
+
+
+def play_at_terminal(
+    rules: Rules | bluff.Rules,
+    bots: Sequence[str],
+    seat: int,
+    seed: int,
+    record_path: Path,
+    *,
+    single_deal: bool = False,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], object] = print,
+    pace: float = 0.5,
+    colour: bool = False,
+    sleep: Callable[[float], object] = time.sleep,
+) -> PlayedGame:
+    """Seat the person at ``seat`` and ``bots`` (specs, in seat order) around them; play, telling
+    every action as the person sees it (a bot's after ``pace`` seconds); save the record to
+    ``record_path`` when the game ends or is stopped (Ctrl-C, ``quit`` or the end of input)."""
+    names = seat_names(bots, seat)
+    person = TerminalPlayer(names, read=read, write=write, colour=colour)
+    players: list[Any] = list(bots)
+    players.insert(seat, person)
+    thousand_game = isinstance(rules, Rules)
+    latest: list[Any] = []
+
+    def watch(state: Any) -> None:
+        before = latest[0] if latest else None
+        latest[:] = [state]
+        if before is None:
+            lines = (
+                thousand_start(state, names, seat, colour)
+                if thousand_game
+                else bluff_start(state, names, seat)
+            )
+        else:
+            if before.player != seat:
+                sleep(pace)
+            lines = (
+                thousand_event(before, state, names, seat, colour)
+                if thousand_game
+                else bluff_event(before, state, names, seat)
+            )
+        for line in lines:
+            write(line)
+
+    try:
+        outcome = play(players, rules, seed=seed, single_deal=single_deal, watch=watch)
+    except KeyboardInterrupt:
+        record = game_of(rules).record_type.from_state(latest[0])
+        _save(record_path, record.to_json())
+        return PlayedGame(None, record_path, tuple(names))
+    _save(record_path, outcome.record.to_json())
+    return PlayedGame(outcome, record_path, tuple(names))
+
+
+def _save(path: Path, text: str) -> None:
+    """Write the record whole: to a side file first, then moved into place."""
+    side = path.with_name(path.name + ".part")
+    side.write_text(text, encoding="utf-8")
+    side.replace(path)
