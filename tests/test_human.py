@@ -12,7 +12,7 @@ from tests.support import play
 from thousand import Bid, Card, Contract, Give, Layout, Pass, Play, Rules, bluff
 from tournament.faces import RED, face
 from tournament.human import Hint, TerminalPlayer, bluff_answer, thousand_answer
-from tournament.screen import thousand_table
+from tournament.screen import menu_lines, thousand_table
 
 RUSSIAN = Rules.preset("russian")
 NAMES = ["you", "greedy", "pimc"]
@@ -239,3 +239,16 @@ def test_red_suits_in_colour() -> None:
     lines = thousand_table(first_trick_won().observation(0), NAMES, colour=True)
     assert f"{RED}A♥" in "\n".join(lines)
     assert RED not in "\n".join(thousand_table(first_trick_won().observation(0), NAMES))
+
+
+def test_the_menu_keeps_the_order_and_fits_the_width() -> None:
+    texts = ["play K♥", "play K♥ and declare the ♥ marriage", "play 9♠", "play A♣"]
+    assert menu_lines(texts) == [
+        "   1. play K♥",
+        "   2. play K♥ and declare the ♥ marriage",
+        "   3. play 9♠    4. play A♣",
+    ]
+    many = menu_lines([f"contract {amount}" for amount in range(100, 225, 5)])
+    assert all(len(line) <= 78 for line in many)
+    numbers = [int(word[:-1]) for line in many for word in line.split() if word.endswith(".")]
+    assert numbers == list(range(1, 26))

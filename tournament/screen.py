@@ -171,15 +171,31 @@ def bluff_action_text(action: bluff.Action) -> str:
 
 
 def menu_lines(texts: Sequence[str], width: int = 78) -> list[str]:
-    """The numbered choices, as many to a line as fit in ``width`` columns."""
+    """The numbered choices in order, in columns, as many to a line as fit in ``width``
+    columns; a choice much longer than most gets a line of its own."""
     cells = [f"{number:>2}. {text}" for number, text in enumerate(texts, start=1)]
-    widest = max(len(_visible(cell)) for cell in cells) + 3
-    per_line = max(1, width // widest)
-    lines = []
-    for start in range(0, len(cells), per_line):
-        row = cells[start : start + per_line]
-        padded = [cell + " " * (widest - len(_visible(cell))) for cell in row[:-1]] + row[-1:]
-        lines.append("  " + "".join(padded))
+    sizes = sorted(len(_visible(cell)) for cell in cells)
+    usual = sizes[len(sizes) // 2] * 3 // 2
+    column = max(size for size in sizes if size <= usual) + 3
+    per_line = max(1, width // column)
+    lines: list[str] = []
+    row: list[str] = []
+
+    def flush() -> None:
+        if row:
+            padded = [cell + " " * (column - len(_visible(cell))) for cell in row[:-1]]
+            lines.append("  " + "".join([*padded, row[-1]]))
+            row.clear()
+
+    for cell in cells:
+        if len(_visible(cell)) > usual:
+            flush()
+            lines.append("  " + cell)
+            continue
+        row.append(cell)
+        if len(row) == per_line:
+            flush()
+    flush()
     return lines
 
 
