@@ -10,8 +10,9 @@ import pytest
 import thousand
 from tests.support import play
 from thousand import Bid, Card, Contract, Give, Layout, Pass, Play, Rules, bluff
-from tournament.faces import RED, face
+from tournament.faces import RED, face, labelled
 from tournament.human import Hint, TerminalPlayer, bluff_answer, thousand_answer
+from tournament.playing import seat_names
 from tournament.screen import menu_lines, thousand_table
 
 RUSSIAN = Rules.preset("russian")
@@ -252,3 +253,13 @@ def test_the_menu_keeps_the_order_and_fits_the_width() -> None:
     assert all(len(line) <= 78 for line in many)
     numbers = [int(word[:-1]) for line in many for word in line.split() if word.endswith(".")]
     assert numbers == list(range(1, 26))
+
+
+def test_seat_names_tell_repeated_bots_apart_without_numbers() -> None:
+    specs = ["greedy", "pimc(steps=50)", "greedy", "cmd:./bots/mine --fast", "bots.py:Mine"]
+    assert seat_names(specs, 1) == ["greedy A", "you", "pimc", "greedy B", "mine", "Mine"]
+
+
+def test_a_name_ending_in_a_digit_takes_a_colon_before_its_number() -> None:
+    assert labelled("Anna", 240) == "Anna 240"
+    assert labelled("seat 0", 240) == "seat 0: 240"

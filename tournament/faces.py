@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from thousand import Card, Suit, bluff
 
-__all__ = ["bluff_face", "bluff_faces", "face", "faces", "sorted_hand", "who"]
+__all__ = ["bluff_face", "bluff_faces", "face", "faces", "labelled", "sorted_hand", "who"]
 
 RED = "\x1b[31m"
 RESET = "\x1b[0m"
@@ -47,3 +47,8 @@ def bluff_faces(cards: Iterable[bluff.Card], sort: bool = False) -> str:
 def who(seat: int, names: Sequence[str], viewer: int | None = None) -> str:
     """How a seat is named: ``you`` for the viewer, else its player's name."""
     return "you" if seat == viewer else names[seat]
+
+
+def labelled(name: str, value: object) -> str:
+    """A name and its number, ``Anna 240``; a colon keeps two numbers apart: ``seat 0: 240``."""
+    return f"{name}{':' if name[-1:].isdigit() else ''} {value}"

@@ -29,14 +29,14 @@ class PlayedGame:
 
 
 def seat_names(specs: Sequence[str], seat: int) -> list[str]:
-    """A name per seat: ``you`` for the person, the bots by their spec (numbered when a spec
-    comes twice), in seat order; ``specs`` are the bots in seat order without the person."""
+    """A name per seat: ``you`` for the person, the bots by their spec (``greedy A``,
+    ``greedy B`` when a spec comes twice), in seat order; ``specs`` are the bots in seat order
+    without the person."""
     shorts = [_short(spec) for spec in specs]
     names: list[str] = []
     for index, short in enumerate(shorts):
-        repeats = shorts.count(short)
         earlier = shorts[:index].count(short)
-        names.append(f"{short} {earlier + 1}" if repeats > 1 else short)
+        names.append(f"{short} {'ABCDEF'[earlier]}" if shorts.count(short) > 1 else short)
     names.insert(seat, "you")
     return names
 

@@ -21,7 +21,7 @@ from thousand import (
 )
 from thousand.actions import Action
 from thousand.state import Phase
-from tournament.faces import bluff_face, bluff_faces, face, faces, sorted_hand, who
+from tournament.faces import bluff_face, bluff_faces, face, faces, labelled, sorted_hand, who
 
 __all__ = ["action_text", "bluff_action_text", "bluff_table", "menu_lines", "thousand_table"]
 
@@ -47,7 +47,7 @@ def thousand_table(
     ]
     scores = []
     for other in seats:
-        text = f"{name(other)} {observation.scores[other]}"
+        text = labelled(name(other), observation.scores[other])
         spent = observation.barrel[other]
         if spent is not None:
             text += f" (on the barrel, deal {spent + 1} of {rules.barrel_deals})"
@@ -84,7 +84,7 @@ def thousand_table(
         lines.append(
             "Tricks: "
             + ", ".join(
-                f"{name(other)} {taken[other]} ({observation.points_taken[other]} points)"
+                labelled(name(other), f"{taken[other]} ({observation.points_taken[other]} points)")
                 for other in seats
             )
         )
@@ -94,7 +94,7 @@ def thousand_table(
             )
             lines.append(f"On the table: {played}")
     others = ", ".join(
-        f"{name(other)} {observation.hand_sizes[other]}" for other in seats if other != seat
+        labelled(name(other), observation.hand_sizes[other]) for other in seats if other != seat
     )
     lines.append(f"Cards in hand: {others}")
     lines.append(f"Your hand: {_grouped(observation.hand, colour)}")
@@ -107,7 +107,7 @@ def bluff_table(observation: bluff.Observation, names: Sequence[str]) -> list[st
     seat = observation.seat
     seats = range(observation.rules.players)
     sizes = ", ".join(
-        f"{who(other, names, seat)} {observation.hand_sizes[other]}" for other in seats
+        labelled(who(other, names, seat), observation.hand_sizes[other]) for other in seats
     )
     lines = [
         f"Cards in hand: {sizes}",
