@@ -266,3 +266,30 @@ def test_play_refuses_bad_options_in_one_line(options: list[str], message: str) 
     assert result.exit_code == 2
     assert message in result.output
     assert result.output.count("\n") == 1
+
+
+def test_the_session_in_the_docs_is_what_the_program_prints(tmp_path: Path) -> None:
+    """docs/play.md shows a real session: typing its answers gives its text, and the replay
+    shown after it is what `thousand replay` prints of that session's record."""
+    doc = (Path(__file__).parents[1] / "docs" / "play.md").read_text(encoding="utf-8")
+    found = re.search(r"<!-- answers: (.*?) -->", doc)
+    assert found is not None
+    answers = found.group(1).split(" | ")
+    session = doc.split("```text\n$ thousand play", 1)[1].split("```", 1)[0]
+    options, _, printed = session.partition("\n")
+    terminal = Terminal([*installed_command(), "play", *options.split()], tmp_path)
+    for answer in answers:
+        assert terminal.next_prompt() is not None
+        terminal.type(answer)
+    assert terminal.wait() == 130
+    position = 0
+    for part in printed.split("…\n"):
+        at = terminal.output.find(part, position)
+        assert at >= 0, f"not printed:\n{part}\nthe program printed:\n{terminal.output}"
+        position = at + len(part)
+    replay = doc.split("```text\n$ thousand replay ", 1)[1].split("```", 1)[0]
+    arguments, _, shown = replay.partition("\n")
+    name, *options_after = arguments.split()
+    result = runner.invoke(app, ["replay", str(tmp_path / name), *options_after])
+    assert result.exit_code == 0
+    assert result.output == shown
