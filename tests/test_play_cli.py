@@ -293,3 +293,25 @@ def test_the_session_in_the_docs_is_what_the_program_prints(tmp_path: Path) -> N
     result = runner.invoke(app, ["replay", str(tmp_path / name), *options_after])
     assert result.exit_code == 0
     assert result.output == shown
+
+
+def test_ctrl_c_while_the_bots_play_saves_the_game_so_far(tmp_path: Path) -> None:
+    """Ctrl-C while the bots' actions are being shown (here, slowly) also saves the record."""
+    record_path = tmp_path / "game.json"
+    terminal = Terminal(
+        [*installed_command(), "play", "--seed", "5", "--pace", "30", "--record", str(record_path)],
+        tmp_path,
+    )
+    screen = terminal.next_prompt()
+    assert screen is not None
+    terminal.type("1")
+    time.sleep(0.5)
+    os.write(terminal.fd, b"\x03")
+    began = time.monotonic()
+    assert terminal.wait(timeout=20) == 130
+    assert time.monotonic() - began < 10
+    assert f"The game so far is saved in {record_path}" in terminal.output
+    record = thousand.load_record(record_path)
+    replayed = thousand.replay(record)
+    assert not replayed.is_over
+    assert [seat for seat, _ in record.deals[0].actions].count(0) == 1
