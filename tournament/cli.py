@@ -386,7 +386,7 @@ def play_command(
         ),
     ] = None,
     seat: Annotated[
-        int, typer.Option("--seat", min=0, help="Your seat (0 plays first after the dealer).")
+        int, typer.Option("--seat", min=0, help="Your seat, counted clockwise from 0.")
     ] = 0,
     seed: Annotated[
         int | None,
@@ -405,8 +405,12 @@ def play_command(
         float, typer.Option("--pace", min=0.0, help="Seconds between the bots' actions.")
     ] = 0.6,
 ) -> None:
-    """Play against bots in the terminal: the table as your seat sees it, your choices
-    numbered; type a number, a card (KH, 10h, k♥; 06 in 1000?) or ? for help."""
+    """Play against bots in the terminal.
+
+    The table is shown as your seat sees it, with your choices numbered: type a number, a card
+    (KH, 10h, k♥; 06 in 1000?) or ? for help. The record is saved at the end, or when you stop
+    with quit or Ctrl-C.
+    """
     name = game_name_or_fail(game)
     try:
         specs = list(opponents or [])
