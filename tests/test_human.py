@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 
 import thousand
@@ -263,3 +264,15 @@ def test_seat_names_tell_repeated_bots_apart_without_numbers() -> None:
 def test_a_name_ending_in_a_digit_takes_a_colon_before_its_number() -> None:
     assert labelled("Anna", 240) == "Anna 240"
     assert labelled("seat 0", 240) == "seat 0: 240"
+
+
+def test_the_scores_show_the_barrel_and_the_lock() -> None:
+    names = ["anna", "boris", "carl"]
+    barrel = thousand.new_deal(RUSSIAN, layout=LAYOUT, dealer=2, scores=(880, 300, 0))
+    barrel = attrs.evolve(barrel, barrel=(1, None, None))
+    text = "\n".join(thousand_table(barrel.observation(1), names))
+    assert "Scores: anna 880 (on the barrel, deal 2 of 3), you 300, carl 0" in text
+    polish = Rules.preset("polish")
+    locked = thousand.new_deal(polish, layout=LAYOUT, dealer=2, scores=(810, 800, 0))
+    text = "\n".join(thousand_table(locked.observation(2), names))
+    assert "Scores: anna 810 (above 800: only own contracts count), boris 800, you 0" in text
