@@ -6,8 +6,9 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -19,36 +20,65 @@ from tests.browser import browser_page, chromium, file_url, watch_errors  # noqa
 from thousand import RecordError, Rules, bluff
 from tournament.faces import bluff_face, face, sorted_hand
 from tournament.html_replay import Frame, frames, html_page
+from tournament.narration import (
+    WIDTH,
+    bluff_event,
+    bluff_start,
+    header,
+    thousand_event,
+    thousand_start,
+)
 
 AnyRecord = thousand.Record | bluff.Record
 
 
 @cache
-def thousand_record(preset: str, seed: int, single_deal: bool) -> thousand.Record:
+def thousand_game(
+    preset: str, seed: int, single_deal: bool
+) -> tuple[thousand.Record, tuple[thousand.GameState, ...]]:
+    """A game of bots: its record, and every state it went through (the start, then one per
+    action)."""
     rules = Rules.preset(preset)
     bots = ["greedy"] + ["random"] * (rules.players - 1)
-    record = thousand.play(bots, rules, seed=seed, single_deal=single_deal).record
+    states: list[thousand.GameState] = []
+    record = thousand.play(
+        bots, rules, seed=seed, single_deal=single_deal, watch=states.append
+    ).record
     assert isinstance(record, thousand.Record)
-    return record
+    return record, tuple(states)
+
+
+def thousand_record(preset: str, seed: int, single_deal: bool) -> thousand.Record:
+    return thousand_game(preset, seed, single_deal)[0]
 
 
 @cache
-def bluff_record(players: int, seed: int) -> bluff.Record:
-    record = thousand.play(["random"] * players, bluff.Rules(players=players), seed=seed).record
+def bluff_game(players: int, seed: int) -> tuple[bluff.Record, tuple[bluff.State, ...]]:
+    states: list[bluff.State] = []
+    rules = bluff.Rules(players=players)
+    record = thousand.play(["random"] * players, rules, seed=seed, watch=states.append).record
     assert isinstance(record, bluff.Record)
-    return record
+    return record, tuple(states)
+
+
+def bluff_record(players: int, seed: int) -> bluff.Record:
+    return bluff_game(players, seed)[0]
 
 
 # A whole Russian match (11 deals, 218 actions, marriages and concessions included), single
 # deals under the other presets, and 1000? at three and four players.
-RECORDS: dict[str, Callable[[], AnyRecord]] = {
-    "russian match": lambda: thousand_record("russian", 35, False),
-    "russian deal": lambda: thousand_record("russian", 5, True),
-    "polish deal": lambda: thousand_record("polish", 3, True),
-    "polish-2p deal": lambda: thousand_record("polish-2p", 4, True),
-    "1000? for 3": lambda: bluff_record(3, 0),
-    "1000? for 4": lambda: bluff_record(4, 4),
+GAMES: dict[str, Callable[[], tuple[AnyRecord, tuple[Any, ...]]]] = {
+    "russian match": lambda: thousand_game("russian", 35, False),
+    "russian deal": lambda: thousand_game("russian", 5, True),
+    "polish deal": lambda: thousand_game("polish", 3, True),
+    "polish-2p deal": lambda: thousand_game("polish-2p", 4, True),
+    "1000? for 3": lambda: bluff_game(3, 0),
+    "1000? for 4": lambda: bluff_game(4, 4),
 }
+
+
+def record_of(name: str) -> AnyRecord:
+    return GAMES[name]()[0]
 
 
 def actions_of(record: AnyRecord) -> list[tuple[int, Any]]:
@@ -74,6 +104,20 @@ def final_result(record: AnyRecord) -> tuple[list[int], list[int]]:
     return list(final.hand_sizes), list(final.winners)
 
 
+def told(states: Sequence[Any], names: list[str]) -> list[list[str]]:
+    """What the narration says at the start and after each action of a game that went through
+    ``states``, every card shown, with every line whole (not wrapped)."""
+    if isinstance(states[0], thousand.GameState):
+        stories = [thousand_start(states[0], names, width=None)]
+        for before, after in pairwise(states):
+            stories.append(thousand_event(before, after, names, width=None))
+        return stories
+    stories = [bluff_start(states[0], names, width=None)]
+    for before, after in pairwise(states):
+        stories.append(bluff_event(before, after, names, width=None))
+    return stories
+
+
 def dealt_hands(record: AnyRecord) -> list[list[tuple[str, bool]]]:
     """Each seat's starting hand as the page must show it: sorted faces, red suits marked."""
     red = (thousand.Suit.HEARTS, thousand.Suit.DIAMONDS)
@@ -94,9 +138,9 @@ def dealt_hands(record: AnyRecord) -> list[list[tuple[str, bool]]]:
 # Frames, without a browser ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", list(RECORDS))
+@pytest.mark.parametrize("name", list(GAMES))
 def test_one_frame_per_action_ending_with_the_recorded_result(name: str) -> None:
-    record = RECORDS[name]()
+    record = record_of(name)
     steps = frames(record)
     actions = actions_of(record)
     assert len(steps) == len(actions) + 1
@@ -105,9 +149,29 @@ def test_one_frame_per_action_ending_with_the_recorded_result(name: str) -> None
     assert list(steps[-1].winners) == winners
     assert all(not step.winners for step in steps[:-1])
     for (seat, _), step in zip(actions, steps[1:], strict=True):
-        assert step.description.startswith(f"seat {seat} ")
-        assert step.description.endswith(".")
+        assert f"seat {seat} " in step.description
         assert step.view["a"] == seat
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_each_description_is_the_narration_of_its_step(name: str) -> None:
+    record, states = GAMES[name]()
+    names = [f"seat {seat}" for seat in range(record.rules.players)]
+    steps = frames(record)
+    stories = told(states, names)
+    assert len(stories) == len(steps)
+    for story, step in zip(stories, steps, strict=True):
+        assert step.description.split("\n") == [line.strip() for line in story]
+
+
+def test_long_names_leave_each_line_whole() -> None:
+    """The narration wraps long lines for a terminal; the page keeps each line whole."""
+    record, states = thousand_game("polish-2p", 4, True)
+    names = ["Anastasia Konstantinovna " + "x" * 70, "Bartholomew " + "y" * 80]
+    steps = frames(record, names)
+    for story, step in zip(told(states, names), steps, strict=True):
+        assert step.description.split("\n") == [line.strip() for line in story]
+    assert max(len(line) for step in steps for line in step.description.split("\n")) > WIDTH
 
 
 def test_thousand_descriptions_name_the_bids_marriages_and_deal_ends() -> None:
@@ -116,38 +180,43 @@ def test_thousand_descriptions_name_the_bids_marriages_and_deal_ends() -> None:
     deal_ends = 0
     marriages = 0
     for (seat, action), step in zip(actions_of(record), steps[1:], strict=True):
-        text = step.description
+        first = step.description.split("\n")[0]
         if isinstance(action, thousand.Bid):
-            assert text.startswith(f"seat {seat} bids {action.amount}")
+            assert first == f"seat {seat} bids {action.amount}"
         elif isinstance(action, thousand.Pass):
-            assert text.startswith(f"seat {seat} passes")
+            assert first == f"seat {seat} passes"
         elif isinstance(action, thousand.Give):
             assert action.card is not None
-            assert text.startswith(f"seat {seat} gives {face(action.card)} to seat {action.to}")
+            assert first == f"seat {seat} gives {face(action.card)} to seat {action.to}"
         elif isinstance(action, thousand.Contract):
-            assert text.startswith(f"seat {seat} fixes the contract at {action.amount}")
+            assert first == f"seat {seat} fixes the contract at {action.amount}"
         elif isinstance(action, thousand.Concede):
-            assert text.startswith(f"seat {seat} concedes the bid of ")
+            assert first.startswith(f"seat {seat} concedes the deal (bid ")
         elif isinstance(action, thousand.Play):
-            played = f"seat {seat} plays {face(action.card)}"
+            played = re.escape(face(action.card))
+            assert re.fullmatch(
+                rf"(Trick \d+: seat {seat} leads|seat {seat} plays) {played}.*", first
+            )
             if action.marriage:
                 marriages += 1
                 suit = action.card.suit
                 points = {"♠": 40, "♣": 60, "♦": 80, "♥": 100}[suit.symbol]
-                played += f" and declares the {suit.symbol} marriage ({points})"
-            assert text.startswith(played)
-        deal_ends += " is over: " in text
+                assert first.endswith(
+                    f" and declares the {suit.symbol} marriage ({points}): trump is {suit.symbol}"
+                )
+        deal_ends += "\nThis deal: " in step.description
     assert marriages > 0
     assert deal_ends == len(record.deals)
-    assert steps[-1].description.endswith(f"after {len(record.deals)} deals.")
-    assert "wins the match with " in steps[-1].description
+    last = steps[-1].description.split("\n")
+    assert f"seat 0 wins the match after {len(record.deals)} deals." in last
+    assert last[-1] == "Final scores: " + ", ".join(str(score) for score in steps[-1].scores)
 
 
 def test_a_finished_trick_and_deal_stay_visible_with_the_scores_they_left() -> None:
     record = thousand_record("russian", 35, False)
     state = thousand.replay(record)
     steps = frames(record)
-    ends = [index for index, step in enumerate(steps) if " is over: " in step.description]
+    ends = [index for index, step in enumerate(steps) if "\nThis deal: " in step.description]
     assert [steps[index].scores for index in ends] == [deal.scores for deal in state.deals]
     played = [
         (index, deal) for index, deal in zip(ends, state.deals, strict=True) if not deal.conceded
@@ -157,8 +226,10 @@ def test_a_finished_trick_and_deal_stay_visible_with_the_scores_they_left() -> N
         view = steps[index].view
         assert all(hand == [] for hand, _ in view["s"])
         rows = dict(view["t"])
-        assert rows["Trick"][-1].endswith(" takes it")
-        assert [card for card in rows["Trick"] if isinstance(card, int)] != []
+        taker = re.search(r"^(seat \d) wins the trick", steps[index].description, re.M)
+        assert taker is not None
+        assert rows["Trick"][-1] == f"→ {taker.group(1)} takes it"
+        assert len([card for card in rows["Trick"] if isinstance(card, int)]) == 3
         notes = [f"deal {score:+d}" if score else "deal 0" for score in deal.deal_scores]
         assert [note.split(",")[0] for note in view["x"]] == notes
 
@@ -166,16 +237,22 @@ def test_a_finished_trick_and_deal_stay_visible_with_the_scores_they_left() -> N
 def test_bluff_descriptions_tell_draws_and_challenges() -> None:
     record = bluff_record(3, 3)
     steps = frames(record)
+    challenges = draws = 0
     for (seat, action), step in zip(actions_of(record), steps[1:], strict=True):
         text = step.description
         if isinstance(action, bluff.Challenge):
-            assert " was a bluff" in text or " was honest" in text
+            challenges += 1
+            assert re.match(rf"seat {seat} challenges: seat \d's card is \[\w+\], ", text)
+            assert text.split("\n")[0].endswith((", a bluff.", ", an honest card."))
         elif isinstance(action, bluff.Hide):
             assert action.card is not None
-            assert text.startswith(f"seat {seat} plays {bluff_face(action.card)} face down")
+            assert text.startswith(f"seat {seat} plays {bluff_face(action.card)} face down on ")
         elif isinstance(action, bluff.Pass):
-            assert text.startswith(f"seat {seat} passes")
-    assert "wins the game" in steps[-1].description
+            drawn = re.search(rf"^seat {seat} passes and draws (\[\w+\])\.$", text, re.M)
+            draws += drawn is not None
+    assert challenges > 0
+    assert draws > 0
+    assert re.search(r"^seat \d wins the game after \d+ turns\.$", steps[-1].description, re.M)
 
 
 def test_names_must_name_every_seat() -> None:
@@ -204,14 +281,28 @@ def embedded_data(page: str) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.parametrize("name", list(RECORDS))
+@pytest.mark.parametrize("name", list(GAMES))
 def test_the_page_needs_nothing_from_outside(name: str) -> None:
-    page = html_page(RECORDS[name]())
+    page = html_page(record_of(name))
     assert page.startswith("<!DOCTYPE html>")
     for pattern in (r"https?://", r"\bsrc\s*=", r"\bhref\s*=", r"@import", r"url\(", r"//cdn"):
         assert re.search(pattern, page, re.I) is None, pattern
     assert page.count("<script") == 2
     assert '<script type="application/json" id="replay-data">' in page
+
+
+@pytest.mark.parametrize(
+    ("name", "line"),
+    [
+        ("russian match", "Thousand (russian rules), a match to 1000: seat 0, seat 1 and seat 2"),
+        ("polish-2p deal", "Thousand (polish-2p rules), a single deal: seat 0 and seat 1"),
+        ("1000? for 3", "1000? for 3 players: seat 0, seat 1 and seat 2"),
+    ],
+)
+def test_the_header_line_names_the_game_and_players(name: str, line: str) -> None:
+    record = record_of(name)
+    assert header(record, [f"seat {seat}" for seat in range(record.rules.players)]) == line
+    assert f'<p class="summary">{line}</p>' in html_page(record)
 
 
 def test_hostile_names_and_titles_are_escaped() -> None:
@@ -242,6 +333,7 @@ def test_a_whole_match_page_stays_small() -> None:
 READ = """() => ({
   step: document.getElementById("step").textContent,
   description: document.getElementById("description").textContent,
+  rendered: document.getElementById("description").innerText,
   scores: Array.from(document.querySelectorAll("#scores [data-seat]"))
     .map((node) => [Number(node.dataset.seat), Number(node.dataset.score)]),
   winners: Array.from(document.querySelectorAll("#scores .winner"))
@@ -258,6 +350,7 @@ def shown(step: int, count: int, frame: Frame) -> dict[str, Any]:
     return {
         "step": f"step {step} of {count}",
         "description": frame.description,
+        "rendered": frame.description,  # as lines: each narration line on a line of its own
         "scores": [[seat, score] for seat, score in enumerate(frame.scores)],
         "winners": list(frame.winners),
     }
@@ -271,14 +364,14 @@ def open_page(page: Any, tmp_path: Path, record: AnyRecord, **options: Any) -> l
     return errors
 
 
-@pytest.mark.parametrize("name", list(RECORDS))
+@pytest.mark.parametrize("name", list(GAMES))
 def test_the_page_steps_through_every_action(
     name: str,
     browser_page: Any,  # noqa: F811
     tmp_path: Path,
 ) -> None:
     page = browser_page
-    record = RECORDS[name]()
+    record = record_of(name)
     expected = frames(record)
     count = len(expected) - 1
     errors = open_page(page, tmp_path, record)

@@ -2,9 +2,10 @@
 
 The frames are computed here by replaying the record with the library: frame 0 is the start,
 then one frame per action, each holding what a spectator of the whole game sees after that
-action (every hand, the talon, the trick, the scores) and a sentence saying what happened. The
-page embeds them as compact JSON and draws them with a little inline script: no network, no
-external fonts, scripts or images.
+action (every hand, the talon, the trick, the scores) and the lines telling what happened, as
+:mod:`tournament.narration` tells them with every card shown. The page embeds them as compact
+JSON and draws them with a little inline script: no network, no external fonts, scripts or
+images.
 
     >>> import thousand
     >>> record = thousand.play(
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import html
 import json
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TypeAlias
 
@@ -32,31 +32,32 @@ import attrs
 from thousand import (
     DECK,
     Action,
-    Bid,
     Card,
-    Concede,
-    Contract,
     DealResult,
-    Discard,
-    Endgame,
     GameState,
     Give,
     MatchResult,
-    Pass,
     Phase,
     Play,
     Record,
     Suit,
-    Take,
     bluff,
     new_deal,
     new_match,
     replay,
 )
 from thousand import tricks as trick_play
-from thousand.bluff.challenge import is_honest
 from thousand.marriages import MARRIAGE_POINTS
 from tournament.faces import bluff_face, face, sorted_hand
+from tournament.narration import (
+    bluff_event,
+    bluff_start,
+    header,
+    joined,
+    taken_trick,
+    thousand_event,
+    thousand_start,
+)
 
 __all__ = ["Frame", "frames", "html_page"]
 
@@ -72,10 +73,12 @@ _ACES = 4
 
 @attrs.frozen
 class Frame:
-    """One step of the replay: the sentence for the action that led here, the scores shown
+    """One step of the replay: the lines telling the action that led here, the scores shown
     after it, the winners once the game is over, and the page's drawing data."""
 
     description: str
+    """The narration's lines, unindented and unwrapped, joined by newlines (an empty line
+    between the action and what follows it: the next deal's opening, the game's result)."""
     scores: tuple[int, ...]
     """Match scores (Thousand) or cards left in hand (1000?) per seat."""
     winners: tuple[int, ...]
@@ -113,11 +116,9 @@ def html_page(
     steps = frames(record, seats)
     if isinstance(record, Record):
         game = "Thousand"
-        summary = _thousand_summary(record)
         cards = [[face(card), card.suit in (Suit.HEARTS, Suit.DIAMONDS)] for card in DECK]
     else:
         game = "1000?"
-        summary = _bluff_summary(record.rules)
         cards = [[bluff_face(card), False] for card in record.rules.kinds.cards]
     heading = title if title is not None else f"{game}: {', '.join(seats)}"
     data = {
@@ -130,7 +131,7 @@ def html_page(
     }
     return (
         _TEMPLATE.replace("@TITLE@", html.escape(heading))
-        .replace("@SUMMARY@", html.escape(summary))
+        .replace("@SUMMARY@", html.escape(header(record, seats)))
         .replace("@STYLE@", _STYLE)
         .replace("@SCRIPT@", _SCRIPT)
         .replace("@DATA@", _script_json(data))
@@ -154,38 +155,17 @@ def _names(record: Record | bluff.Record, names: Sequence[str] | None) -> list[s
     return [str(name) for name in names]
 
 
-def _list(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
+def _description(lines: Sequence[str]) -> str:
+    """Narration lines as a frame's text: each line unindented; at most one empty line between
+    paragraphs, none at either end."""
+    return "\n".join(line.strip() for line in lines).strip("\n")
+
+
 # Thousand --------------------------------------------------------------------------------------
-
-
-def _thousand_summary(record: Record) -> str:
-    rules = record.rules
-    preset = rules.preset_name()
-    kind = f"{preset} rules" if preset is not None else "custom rules"
-    if rules.endgame is Endgame.BARREL:
-        endgame = f"barrel at {rules.barrel_threshold} for {rules.barrel_deals} deals"
-    elif rules.endgame is Endgame.LOCK:
-        endgame = f"lock above {rules.lock_threshold}"
-    else:
-        endgame = "no barrel or lock"
-    game = (
-        "a single deal"
-        if record.single_deal
-        else f"a match to {rules.target} (at most {rules.max_deals} deals)"
-    )
-    return (
-        f"Thousand, {rules.players} players, {kind}: {game}; opening bid {rules.opening_bid}, "
-        f"bids in steps of {rules.bid_step}, {endgame}."
-    )
 
 
 def _thousand_frames(record: Record, names: list[str]) -> list[Frame]:
@@ -198,11 +178,7 @@ def _thousand_frames(record: Record, names: list[str]) -> list[Frame]:
         dealer=record.dealer,
         scores=record.scores,
     )
-    forehand = (state.dealer + 1) % state.rules.players
-    opening = (
-        f"Deal 1: {names[state.dealer]} deals; {names[forehand]} holds the opening bid of "
-        f"{state.rules.opening_bid} and {names[state.player]} speaks first."
-    )
+    opening = _description(thousand_start(state, names, width=None))
     shown = [_thousand_frame(state, state, names, opening, actor=-1)]
     for deal in record.deals:
         for seat, action in deal.actions:
@@ -217,8 +193,7 @@ def _thousand_step(
     before: GameState, seat: int, action: Action, after: GameState, names: list[str]
 ) -> Frame:
     """The frame after ``seat`` took ``action`` in ``before``."""
-    rules = before.rules
-    text = _thousand_action_text(before, names[seat], action, names)
+    text = _description(thousand_event(before, after, names, width=None))
     ended = after.deal_number != before.deal_number or after.phase is Phase.OVER
     board = after
     finished = None
@@ -227,73 +202,8 @@ def _thousand_step(
         # finished deal (its last trick collected) with the scores it left.
         finished = after.deals[-1]
         board = trick_play.play(before, action) if isinstance(action, Play) else before
-    completed: tuple[tuple[int, Card], ...] = ()
-    if isinstance(action, Play) and len(before.trick_cards) == rules.players - 1:
-        completed = (*before.trick, (seat, action.card))
-        text += f"; {names[board.player]} takes the trick"
-    if before.phase is Phase.AUCTION and after.phase is not Phase.AUCTION:
-        text += f"; {names[after.bidder]} wins the auction at {after.bid}"
-        if rules.players == 3:
-            text += " and takes the talon " + _faces(after.layout.talon[0])
-    if finished is not None:
-        text += f"; deal {finished.number + 1} is over: {_deal_summary(finished, names)}"
-        if isinstance(after.result, MatchResult):
-            text += "; " + _match_summary(after.result, names)
-    return _thousand_frame(
-        board, after, names, text + ".", actor=seat, finished=finished, completed=completed
-    )
-
-
-def _faces(cards: Sequence[Card]) -> str:
-    return " ".join(face(card) for card in sorted_hand(cards))
-
-
-def _thousand_action_text(before: GameState, who: str, action: Action, names: list[str]) -> str:
-    if isinstance(action, Pass):
-        return f"{who} passes"
-    if isinstance(action, Bid):
-        return f"{who} bids {action.amount}"
-    if isinstance(action, Take):
-        return f"{who} takes musik {action.musik}: {_faces(before.talon[action.musik - 1])}"
-    if isinstance(action, Give):
-        card = "a card" if action.card is None else face(action.card)
-        return f"{who} gives {card} to {names[action.to]}"
-    if isinstance(action, Discard):
-        card = "a card" if action.card is None else face(action.card)
-        return f"{who} lays {card} aside"
-    if isinstance(action, Contract):
-        return f"{who} fixes the contract at {action.amount}"
-    if isinstance(action, Concede):
-        return f"{who} concedes the bid of {before.bid}"
-    text = f"{who} plays {face(action.card)}"
-    if action.marriage:
-        suit = action.card.suit
-        text += f" and declares the {suit.symbol} marriage ({MARRIAGE_POINTS[suit]})"
-    elif action.aces:
-        text += f" and declares the four aces ({before.rules.ace_marriage})"
-    return text
-
-
-def _deal_summary(result: DealResult, names: list[str]) -> str:
-    declarer = names[result.declarer]
-    if result.conceded:
-        verdict = f"{declarer} conceded the bid of {result.bid}"
-    else:
-        made = "made" if result.made else "failed"
-        verdict = (
-            f"{declarer} {made} the contract of {result.contract} "
-            f"with {result.points[result.declarer]} points"
-        )
-    deal = " / ".join(_signed(score) for score in result.deal_scores)
-    return f"{verdict} (deal scores {deal})"
-
-
-def _match_summary(result: MatchResult, names: list[str]) -> str:
-    winners = _list([names[seat] for seat in result.winners])
-    verb = "wins" if len(result.winners) == 1 else "win"
-    best = result.scores[result.winners[0]]
-    how = " (deal limit reached)" if result.adjudicated else ""
-    return f"{winners} {verb} the match with {best} after {result.deals} deals{how}"
+    taken = taken_trick(before, seat, action.card) if isinstance(action, Play) else None
+    return _thousand_frame(board, after, names, text, actor=seat, finished=finished, taken=taken)
 
 
 def _thousand_frame(
@@ -304,11 +214,11 @@ def _thousand_frame(
     *,
     actor: int,
     finished: DealResult | None = None,
-    completed: tuple[tuple[int, Card], ...] = (),
+    taken: tuple[int, tuple[tuple[int, Card], ...]] | None = None,
 ) -> Frame:
     """A frame drawing the deal of ``board`` with the scores and result of ``after``:
-    ``finished`` is the deal's result when the action ended it, ``completed`` the trick the
-    action completed (``board`` has it collected already)."""
+    ``finished`` is the deal's result when the action ended it, ``taken`` the seat that took
+    the trick the action completed and that trick (``board`` has it collected already)."""
     rules = board.rules
     players = rules.players
     auction = board.phase is Phase.AUCTION
@@ -325,12 +235,12 @@ def _thousand_frame(
                 info.append("passed")
         elif seat == board.bidder:
             info.append("declarer")
-        taken = board.taken_masks[seat].bit_count() // players
+        tricks = board.taken_masks[seat].bit_count() // players
         if board.phase is Phase.PLAY or finished is not None:
-            info.append(f"{taken} trick{'s' if taken != 1 else ''}, {points[seat]} points")
+            info.append(f"{tricks} trick{'s' if tricks != 1 else ''}, {points[seat]} points")
         hand = [card.index for card in sorted_hand(board.hands[seat])]
         seats.append([hand, " · ".join(info)])
-    rows = _thousand_rows(board, names, finished, completed)
+    rows = _thousand_rows(board, names, finished, taken)
     next_seat = -1 if finished is not None or after.is_over else after.player
     deal = f"Deal {board.deal_number + 1}, dealt by {names[board.dealer]}"
     phase = "deal over" if finished is not None else str(board.phase)
@@ -367,7 +277,7 @@ def _thousand_rows(
     board: GameState,
     names: list[str],
     finished: DealResult | None,
-    completed: tuple[tuple[int, Card], ...],
+    taken: tuple[int, tuple[tuple[int, Card], ...]] | None,
 ) -> list[Row]:
     rules = board.rules
     auction = board.phase is Phase.AUCTION
@@ -377,7 +287,7 @@ def _thousand_rows(
         passed = [names[seat] for seat in range(rules.players) if board.passed_mask >> seat & 1]
         text = f"high bid {board.bid} by {declarer}"
         if passed:
-            text += f"; passed: {_list(passed)}"
+            text += f"; passed: {joined(passed)}"
         rows.append(["Auction", [text]])
     else:
         rows.append(["Auction", [f"won by {declarer} at {board.bid}"]])
@@ -417,43 +327,23 @@ def _thousand_rows(
     ]
     if marriages:
         rows.append(["Marriages", ["; ".join(marriages)]])
-    rows.append(["Trick", _trick_items(board, names, completed)])
-    if finished is not None:
-        rows.append(["Result", [_deal_summary(finished, names)]])
+    rows.append(["Trick", _trick_items(board, names, taken)])
     return rows
 
 
 def _trick_items(
-    board: GameState, names: list[str], completed: tuple[tuple[int, Card], ...]
+    board: GameState, names: list[str], taken: tuple[int, tuple[tuple[int, Card], ...]] | None
 ) -> list[Item]:
     """The trick in progress, or the trick just completed and who took it."""
     items: list[Item] = []
-    for seat, card in completed or board.trick:
+    for seat, card in board.trick if taken is None else taken[1]:
         items += [f"{names[seat]}:", card.index]
-    if completed:
-        items.append(f"→ {names[board.player]} takes it")
+    if taken is not None:
+        items.append(f"→ {names[taken[0]]} takes it")
     return items or ["-"]
 
 
 # 1000? -----------------------------------------------------------------------------------------
-
-
-def _bluff_summary(rules: bluff.Rules) -> str:
-    restart = (
-        "a card just drawn"
-        if rules.challenge_restart is bluff.ChallengeRestart.DRAWN_CARD
-        else "any card"
-    )
-    last = (
-        "may be challenged"
-        if rules.last_card_face_down is bluff.LastCardFaceDown.CHALLENGEABLE
-        else "wins at once"
-    )
-    return (
-        f"1000?, {rules.players} players, {rules.hand_size} cards each from a deck of "
-        f"{len(rules.deck)}; the loser of a challenge restarts with {restart}; a last card "
-        f"played face down {last}; at most {rules.max_turns} turns."
-    )
 
 
 def _bluff_frames(record: bluff.Record, names: list[str]) -> list[Frame]:
@@ -461,81 +351,15 @@ def _bluff_frames(record: bluff.Record, names: list[str]) -> list[Frame]:
     state = bluff.new_game(
         record.rules, seed=record.seed, layout=record.layout, dealer=record.dealer
     )
-    opening = (
-        f"{names[record.dealer]} deals {record.rules.hand_size} cards each; "
-        f"{names[state.player]} starts the first climb."
-    )
+    opening = _description(bluff_start(state, names, width=None))
     shown = [_bluff_frame(state, names, opening, actor=-1)]
     for seat, action in record.actions:
         before = state
         state = state.apply(action)
-        text = _bluff_action_text(before, seat, action, state, names)
+        text = _description(bluff_event(before, state, names, width=None))
         shown.append(_bluff_frame(state, names, text, actor=seat))
     assert state == final
     return shown
-
-
-def _drawn(before: bluff.State, after: bluff.State, seat: int) -> list[bluff.Card]:
-    gained = Counter(after.hands[seat]) - Counter(before.hands[seat])
-    return sorted(gained.elements(), key=lambda card: card.value)
-
-
-def _bluff_cards(cards: Sequence[bluff.Card]) -> str:
-    return " ".join(bluff_face(card) for card in cards)
-
-
-def _bluff_action_text(
-    before: bluff.State, seat: int, action: bluff.Action, after: bluff.State, names: list[str]
-) -> str:
-    who = names[seat]
-    top = before.table[-1] if before.table else None
-    top_text = bluff_face(top.card) if top is not None else ""
-    if top is not None and top.face_down and top.believed:
-        top_text = "a believed face-down card"
-    if isinstance(action, bluff.Play):
-        if before.phase is bluff.Phase.START:
-            text = f"{who} starts a climb with {bluff_face(action.card)}"
-        else:
-            text = f"{who} plays {bluff_face(action.card)} on {top_text}"
-    elif isinstance(action, bluff.Hide):
-        text = f"{who} plays {bluff_face(action.card)} face down on {top_text}"
-    elif isinstance(action, bluff.Believe):
-        owner = names[before.table[-1].owner]
-        text = f"{who} believes the face-down card of {owner}"
-    elif isinstance(action, bluff.Challenge):
-        hidden = before.table[-1]
-        owner = names[hidden.owner]
-        text = f"{who} challenges the face-down card of {owner}: {bluff_face(hidden.card)}"
-        if after.result is not None and not after.result.adjudicated:
-            text += " was honest"
-        else:
-            honest = is_honest(before)
-            loser = seat if honest else hidden.owner
-            text += " was honest" if honest else " was a bluff"
-            drawn = _drawn(before, after, loser)
-            if drawn:
-                text += f"; {names[loser]} draws {_bluff_cards(drawn)}"
-            else:
-                text += f"; {names[loser]} has nothing to draw"
-            if not after.is_over:
-                text += f"; {names[after.player]} starts a new climb"
-    else:
-        drawn = _drawn(before, after, seat)
-        text = f"{who} passes and draws {_bluff_cards(drawn)}" if drawn else f"{who} passes"
-        if not drawn:
-            text += " (nothing left to draw)"
-        if after.reshuffles > before.reshuffles:
-            text += " after the discards are reshuffled into a new draw pile"
-        if after.phase is bluff.Phase.START:
-            text += f"; the climb is over and {names[after.player]} starts a new one"
-    result = after.result
-    if result is not None:
-        if result.adjudicated:
-            winners = _list([names[player] for player in result.winners])
-            text += f"; the turn limit is reached: fewest cards left wins ({winners})"
-        else:
-            text += f"; {names[result.winners[0]]} has no cards left and wins the game"
-    return text + "."
 
 
 def _bluff_frame(state: bluff.State, names: list[str], text: str, *, actor: int) -> Frame:
@@ -589,7 +413,8 @@ button:disabled { opacity: .45; cursor: default; }
 #step { margin-left: 8px; font-variant-numeric: tabular-nums; color: var(--mute); }
 .hint { color: var(--mute); font-size: 12px; margin-left: auto; }
 #description { background: #fff; border: 1px solid var(--line); border-left: 4px solid #3a6ea5;
-  border-radius: 6px; padding: 8px 10px; margin: 0 0 8px; min-height: 2.6em; }
+  border-radius: 6px; padding: 8px 10px; margin: 0 0 8px; min-height: 2.6em;
+  white-space: pre-line; }
 #heading { font-weight: 600; margin: 4px 0 6px; }
 #scores { display: flex; flex-wrap: wrap; gap: 6px; margin-bottom: 8px; }
 .score { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 3px 10px; }

@@ -42,12 +42,22 @@ from thousand.record import result_summary
 from thousand.tricks import trick_winner
 from tournament.faces import bluff_face, bluff_faces, face, faces, who
 
-__all__ = ["bluff_event", "bluff_start", "replay_lines", "thousand_event", "thousand_start"]
+__all__ = [
+    "bluff_event",
+    "bluff_start",
+    "header",
+    "joined",
+    "replay_lines",
+    "taken_trick",
+    "thousand_event",
+    "thousand_start",
+]
 
 INDENT = "  "
 """How the lines of a deal (or of a 1000? game) sit under its heading."""
 WIDTH = 99
-"""Longer lines are wrapped (a hand of many cards, a table of many players)."""
+"""Longer lines are wrapped (a hand of many cards, a table of many players), unless a
+function is given another ``width`` (``None``: no wrapping)."""
 
 _STANDS = "The card stands, and {} no cards left."
 _NOT_NEXT = "after must be the state that follows before by exactly one action"
@@ -111,11 +121,11 @@ class _Voice:
 
     def group(self, seats: Sequence[int], verb: str, start: bool = True) -> str:
         """Several seats as the subject of ``verb``: ``Anna and you win``, ``You win``."""
-        joined = _joined([self.name(seat) for seat in seats])
-        if start and joined.startswith("you"):
-            joined = "Y" + joined[1:]
+        subject = joined([self.name(seat) for seat in seats])
+        if start and subject.startswith("you"):
+            subject = "Y" + subject[1:]
         plural = len(seats) > 1 or seats[0] == self.viewer
-        return f"{joined} {self.verb(verb, plural)}"
+        return f"{subject} {self.verb(verb, plural)}"
 
     def possessive(self, seat: int, start: bool = False) -> str:
         """``your`` (``Your`` at the start of a sentence) or ``Anna's``."""
@@ -140,7 +150,8 @@ class _Voice:
         return ", ".join(parts)
 
 
-def _joined(words: Sequence[str]) -> str:
+def joined(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
     if len(words) < 2:
         return "".join(words)
     return ", ".join(words[:-1]) + " and " + words[-1]
@@ -154,18 +165,20 @@ def _numbers(values: Iterable[int]) -> str:
     return ", ".join(str(value) for value in values)
 
 
-def _fit(lines: Iterable[str]) -> list[str]:
-    """Wrap any line longer than ``WIDTH`` at spaces, continuing it a little further in."""
+def _fit(lines: Iterable[str], width: int | None = WIDTH) -> list[str]:
+    """Wrap any line longer than ``width`` at spaces, continuing it a little further in."""
+    if width is None:
+        return list(lines)
     fitted: list[str] = []
     for line in lines:
-        if len(line) <= WIDTH:
+        if len(line) <= width:
             fitted.append(line)
             continue
         indent = line[: len(line) - len(line.lstrip(" "))]
         fitted.extend(
             textwrap.wrap(
                 line,
-                WIDTH,
+                width,
                 subsequent_indent=indent + "    ",
                 break_long_words=False,
                 break_on_hyphens=False,
@@ -182,14 +195,18 @@ def _indented(lines: Iterable[str]) -> list[str]:
 
 
 def thousand_start(
-    state: GameState, names: Sequence[str], viewer: int | None = None, colour: bool = False
+    state: GameState,
+    names: Sequence[str],
+    viewer: int | None = None,
+    colour: bool = False,
+    width: int | None = WIDTH,
 ) -> list[str]:
     """The lines that open the deal ``state`` is at the start of: its number, the dealer, the
     scores before it, who is on the barrel, and the cards dealt (every hand and the talon or
     musiki, or only the viewer's hand when there is a viewer)."""
     rules = state.rules
     voice = _Voice(names, rules.players, viewer, colour)
-    return _fit(_start_lines(state, voice))
+    return _fit(_start_lines(state, voice), width)
 
 
 def _start_lines(state: GameState, voice: _Voice) -> list[str]:
@@ -232,6 +249,7 @@ def thousand_event(
     names: Sequence[str],
     viewer: int | None = None,
     colour: bool = False,
+    width: int | None = WIDTH,
 ) -> list[str]:
     """The lines telling the one action that led from ``before`` to ``after`` (``after`` is
     ``before.apply(action)``) as ``viewer`` saw it, ``None`` showing every card.
@@ -269,7 +287,7 @@ def thousand_event(
         lines.extend(["", *_match_lines(after.result, before, voice)])
     elif isinstance(after.result, DealResult):
         lines.extend(["", f"Deal scores: {_numbers(after.result.deal_scores)}"])
-    return _fit(lines)
+    return _fit(lines, width)
 
 
 def _action_lines(
@@ -337,9 +355,9 @@ def _play_lines(
         done = sum(mask.bit_count() for mask in before.taken_masks) // players
         text = f"Trick {done + 1}: {text}"
     lines = [text]
-    if len(before.trick_cards) + 1 == players:
-        trick = (*before.trick, (seat, card))
-        winner = trick[trick_winner(tuple(c.index for _, c in trick), before.trump_suit)][0]
+    taken = taken_trick(before, seat, card)
+    if taken is not None:
+        winner, trick = taken
         cards = [c for _, c in trick]
         points = sum(c.points for c in cards)
         lines.append(
@@ -347,6 +365,19 @@ def _play_lines(
             f"({_plural(points, 'point')})"
         )
     return lines
+
+
+def taken_trick(
+    before: GameState, seat: int, card: Card
+) -> tuple[int, tuple[tuple[int, Card], ...]] | None:
+    """The seat that takes the trick ``seat`` completes by playing ``card`` in ``before``, and
+    the trick's ``(seat, card)`` pairs in the order played; ``None`` when the trick is not
+    complete yet."""
+    if len(before.trick_cards) + 1 != before.rules.players:
+        return None
+    trick = (*before.trick, (seat, card))
+    winner = trick[trick_winner(tuple(c.index for _, c in trick), before.trump_suit)][0]
+    return winner, trick
 
 
 def _summary_lines(before: GameState, deal: DealResult, voice: _Voice) -> list[str]:
@@ -432,11 +463,16 @@ def _thousand_stop(state: GameState, voice: _Voice) -> list[str]:
 # --- 1000? -------------------------------------------------------------------------------------
 
 
-def bluff_start(state: bluff.State, names: Sequence[str], viewer: int | None = None) -> list[str]:
+def bluff_start(
+    state: bluff.State,
+    names: Sequence[str],
+    viewer: int | None = None,
+    width: int | None = WIDTH,
+) -> list[str]:
     """The lines that open a 1000? game: the dealer, the cards each, the draw pile, the hands
     (every hand, or only the viewer's) and who starts."""
     voice = _Voice(names, state.rules.players, viewer)
-    return _fit(_bluff_start_lines(state, voice))
+    return _fit(_bluff_start_lines(state, voice), width)
 
 
 def _bluff_start_lines(state: bluff.State, voice: _Voice) -> list[str]:
@@ -456,7 +492,11 @@ def _bluff_start_lines(state: bluff.State, voice: _Voice) -> list[str]:
 
 
 def bluff_event(
-    before: bluff.State, after: bluff.State, names: Sequence[str], viewer: int | None = None
+    before: bluff.State,
+    after: bluff.State,
+    names: Sequence[str],
+    viewer: int | None = None,
+    width: int | None = WIDTH,
 ) -> list[str]:
     """The lines telling the one action that led from ``before`` to ``after`` as ``viewer`` saw
     it (``None`` showing every card); the game's result when it ends."""
@@ -469,7 +509,7 @@ def bluff_event(
     lines = _indented(_bluff_action_lines(before, after, seat, action, voice))
     if after.result is not None:
         lines.extend(["", *_bluff_result_lines(after, after.result, voice)])
-    return _fit(lines)
+    return _fit(lines, width)
 
 
 def _drawn(before: bluff.State, after: bluff.State, seat: int) -> list[bluff.Card]:
@@ -632,17 +672,18 @@ def replay_lines(
     players = record.rules.players
     seats = list(names) if names is not None else [f"seat {seat}" for seat in range(players)]
     voice = _Voice(seats, players, viewer, colour)
-    header = [_header(record, voice)]
+    opening = [header(record, seats)]
     if viewer is not None:
-        header.append(f"As seen by {seats[viewer]}: the cards others held stay hidden.")
-    header.append("")
+        opening.append(f"As seen by {seats[viewer]}: the cards others held stay hidden.")
+    opening.append("")
     if isinstance(record, Record):
-        return _fit([*header, *_thousand_story(record, voice)])
-    return _fit([*header, *_bluff_story(record, voice)])
+        return _fit([*opening, *_thousand_story(record, voice)])
+    return _fit([*opening, *_bluff_story(record, voice)])
 
 
-def _header(record: Record | bluff.Record, voice: _Voice) -> str:
-    players = _joined(list(voice.names))
+def header(record: Record | bluff.Record, names: Sequence[str]) -> str:
+    """The line that names the game, its rules and its players (``names`` by seat)."""
+    players = joined(list(names))
     if isinstance(record, bluff.Record):
         return f"1000? for {record.rules.players} players: {players}"
     preset = record.rules.preset_name()
