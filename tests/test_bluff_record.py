@@ -91,6 +91,19 @@ def test_samples_cover_finished_unfinished_by_hand_and_capped_games() -> None:
 
 
 @pytest.mark.parametrize("state", STATES)
+def test_replay_shows_every_state_to_a_watcher(state: State) -> None:
+    """The watcher sees the start and then each state in turn, the last the replayed state."""
+    record = Record.from_state(state)
+    seen: list[State] = []
+    final = replay(record, watch=seen.append)
+    assert len(seen) == len(record.actions) + 1
+    assert seen[-1] is final
+    for before, after, (seat, action) in zip(seen, seen[1:], record.actions, strict=False):
+        assert before.current_player == seat
+        assert before.apply(action) == after
+
+
+@pytest.mark.parametrize("state", STATES)
 def test_json_round_trip(state: State) -> None:
     """A record survives JSON unchanged, result included, and says what it is."""
     record = Record.from_state(state)

@@ -78,6 +78,21 @@ STATES = sample_states()
 
 
 @pytest.mark.parametrize("state", STATES)
+def test_replay_shows_every_state_to_a_watcher(state: GameState) -> None:
+    """The watcher sees the start and then each state in turn: each one action after the one
+    before, the last the replayed state."""
+    record = Record.from_state(state)
+    seen: list[GameState] = []
+    final = replay(record, watch=seen.append)
+    actions = [step for deal in record.deals for step in deal.actions]
+    assert len(seen) == len(actions) + 1
+    assert seen[-1] is final
+    for before, after, (seat, action) in zip(seen, seen[1:], actions, strict=False):
+        assert before.current_player == seat
+        assert before.apply(action) == after
+
+
+@pytest.mark.parametrize("state", STATES)
 def test_json_round_trip(state: GameState) -> None:
     """A record survives JSON unchanged, result included, and says what it is."""
     record = Record.from_state(state)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from typing import IO, Any
 
 import attrs
@@ -167,8 +168,10 @@ def result_summary(result: DealResult | MatchResult | None) -> dict[str, Any] | 
     return None
 
 
-def replay(record: Record) -> GameState:
-    """Play the record's actions again, checking each, and return the final state.
+def replay(record: Record, watch: Callable[[GameState], object] | None = None) -> GameState:
+    """Play the record's actions again, checking each, and return the final state; ``watch``,
+    when given, sees the starting state and the state after every action (to show the game
+    step by step).
 
     Raises:
         RecordError: a layout that the seed does not produce, an action that is illegal or taken
@@ -186,6 +189,8 @@ def replay(record: Record) -> GameState:
         )
     except ThousandError as error:
         raise RecordError(f"the record's start is invalid: {error}") from None
+    if watch is not None:
+        watch(state)
     for number, deal in enumerate(record.deals):
         if state.is_over:
             raise RecordError(f"deal {number}: the game was already over before this deal")
@@ -193,7 +198,7 @@ def replay(record: Record) -> GameState:
             raise RecordError(f"deal {number}: the previous deal's actions did not finish it")
         if deal.layout != state.layout:
             raise RecordError(f"deal {number}: the recorded cards are not the cards of this deal")
-        state = replay_actions(f"deal {number}, ", state, deal.actions)
+        state = replay_actions(f"deal {number}, ", state, deal.actions, watch)
     check_result(record.result, result_summary(state.result))
     return state
 

@@ -121,8 +121,14 @@ def write_actions(actions: Sequence[tuple[int, object]]) -> list[list[object]]:
     return [[seat, str(action)] for seat, action in actions]
 
 
-def replay_actions(where: str, state: S, actions: Sequence[tuple[int, A]]) -> S:
-    """Apply each action, checking the seat and legality; errors name the action's position."""
+def replay_actions(
+    where: str,
+    state: S,
+    actions: Sequence[tuple[int, A]],
+    watch: Callable[[Any], object] | None = None,
+) -> S:
+    """Apply each action, checking the seat and legality, showing each new state to ``watch``;
+    errors name the action's position."""
     for position, (seat, action) in enumerate(actions):
         here = f"{where}action {position} ('{action}' by seat {seat})"
         if state.current_player is None:
@@ -133,6 +139,8 @@ def replay_actions(where: str, state: S, actions: Sequence[tuple[int, A]]) -> S:
             state = state.apply(action)
         except ThousandError as error:
             raise RecordError(f"{here}: {error}") from None
+        if watch is not None:
+            watch(state)
     return state
 
 

@@ -23,6 +23,7 @@ images.
 from __future__ import annotations
 
 import html
+import itertools
 import json
 from collections.abc import Sequence
 from typing import Any, TypeAlias
@@ -42,8 +43,6 @@ from thousand import (
     Record,
     Suit,
     bluff,
-    new_deal,
-    new_match,
     replay,
 )
 from thousand import tricks as trick_play
@@ -169,23 +168,14 @@ def _description(lines: Sequence[str]) -> str:
 
 
 def _thousand_frames(record: Record, names: list[str]) -> list[Frame]:
-    final = replay(record)  # checks every action and the recorded result first
-    start = new_deal if record.single_deal else new_match
-    state = start(
-        record.rules,
-        seed=record.seed,
-        layout=record.start_layout,
-        dealer=record.dealer,
-        scores=record.scores,
-    )
-    opening = _description(thousand_start(state, names, width=None))
-    shown = [_thousand_frame(state, state, names, opening, actor=-1)]
-    for deal in record.deals:
-        for seat, action in deal.actions:
-            before = state
-            state = state.apply(action)
-            shown.append(_thousand_step(before, seat, action, state, names))
-    assert state == final
+    states: list[GameState] = []
+    replay(record, watch=states.append)  # checks every action and the recorded result
+    start = states[0]
+    opening = _description(thousand_start(start, names, width=None))
+    shown = [_thousand_frame(start, start, names, opening, actor=-1)]
+    actions = [step for deal in record.deals for step in deal.actions]
+    for (before, after), (seat, action) in zip(itertools.pairwise(states), actions, strict=True):
+        shown.append(_thousand_step(before, seat, action, after, names))
     return shown
 
 
@@ -347,18 +337,13 @@ def _trick_items(
 
 
 def _bluff_frames(record: bluff.Record, names: list[str]) -> list[Frame]:
-    final = bluff.replay(record)  # checks every action and the recorded result first
-    state = bluff.new_game(
-        record.rules, seed=record.seed, layout=record.layout, dealer=record.dealer
-    )
-    opening = _description(bluff_start(state, names, width=None))
-    shown = [_bluff_frame(state, names, opening, actor=-1)]
-    for seat, action in record.actions:
-        before = state
-        state = state.apply(action)
-        text = _description(bluff_event(before, state, names, width=None))
-        shown.append(_bluff_frame(state, names, text, actor=seat))
-    assert state == final
+    states: list[bluff.State] = []
+    bluff.replay(record, watch=states.append)  # checks every action and the recorded result
+    opening = _description(bluff_start(states[0], names, width=None))
+    shown = [_bluff_frame(states[0], names, opening, actor=-1)]
+    for (before, after), (seat, _) in zip(itertools.pairwise(states), record.actions, strict=True):
+        text = _description(bluff_event(before, after, names, width=None))
+        shown.append(_bluff_frame(after, names, text, actor=seat))
     return shown
 
 

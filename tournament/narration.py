@@ -8,6 +8,7 @@ by two spaces under its heading; the result of the game comes last, unindented. 
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -27,18 +28,13 @@ from thousand import (
     Phase,
     Play,
     Record,
-    RecordError,
     SeatError,
     Take,
-    ThousandError,
     bluff,
-    new_deal,
-    new_match,
+    replay,
 )
 from thousand.bluff.challenge import is_honest
-from thousand.bluff.record import result_summary as bluff_summary
 from thousand.marriages import MARRIAGE_POINTS
-from thousand.record import result_summary
 from thousand.tricks import trick_winner
 from tournament.faces import bluff_face, bluff_faces, face, faces, who
 
@@ -692,71 +688,23 @@ def header(record: Record | bluff.Record, names: Sequence[str]) -> str:
     return f"Thousand ({rules}), {kind}: {players}"
 
 
-def _turn(here: str, seat: int, current: int | None) -> None:
-    """Refuse a recorded action taken out of turn, as the library's replay does."""
-    if current is None:
-        raise RecordError(f"{here}: the game was already over")
-    if seat != current:
-        raise RecordError(f"{here}: it is seat {current}'s turn")
-
-
 def _thousand_story(record: Record, voice: _Voice) -> list[str]:
-    start = new_deal if record.single_deal else new_match
-    try:
-        state = start(
-            record.rules,
-            seed=record.seed,
-            layout=record.start_layout,
-            dealer=record.dealer,
-            scores=record.scores,
-        )
-    except ThousandError as error:
-        raise RecordError(f"the record's start is invalid: {error}") from None
-    lines = _start_lines(state, voice)
-    names, viewer, colour = voice.names, voice.viewer, voice.colour
-    for number, deal in enumerate(record.deals):
-        if state.is_over:
-            raise RecordError(f"deal {number}: the game was already over before this deal")
-        if state.deal_number != number or state.actions:
-            raise RecordError(f"deal {number}: the previous deal's actions did not finish it")
-        if deal.layout != state.layout:
-            raise RecordError(f"deal {number}: the recorded cards are not the cards of this deal")
-        for seat, action in deal.actions:
-            here = f"deal {number}, action by seat {seat} ('{action}')"
-            _turn(here, seat, state.current_player)
-            try:
-                after = state.apply(action)
-            except ThousandError as error:
-                raise RecordError(f"{here}: {error}") from None
-            lines.extend(thousand_event(state, after, names, viewer, colour))
-            state = after
-    if record.result is not None and result_summary(state.result) != record.result:
-        raise RecordError("the recorded result differs from the replayed one")
-    if not state.is_over:
-        lines.extend(["", *_thousand_stop(state, voice)])
+    states: list[GameState] = []
+    final = replay(record, watch=states.append)
+    lines = _start_lines(states[0], voice)
+    for before, after in itertools.pairwise(states):
+        lines.extend(thousand_event(before, after, voice.names, voice.viewer, voice.colour))
+    if not final.is_over:
+        lines.extend(["", *_thousand_stop(final, voice)])
     return lines
 
 
 def _bluff_story(record: bluff.Record, voice: _Voice) -> list[str]:
-    try:
-        state = bluff.new_game(
-            record.rules, seed=record.seed, layout=record.layout, dealer=record.dealer
-        )
-    except ThousandError as error:
-        raise RecordError(f"the record's start is invalid: {error}") from None
-    lines = _bluff_start_lines(state, voice)
-    for turn, (seat, action) in enumerate(record.actions):
-        here = f"action {turn} by seat {seat} ('{action}')"
-        _turn(here, seat, state.current_player)
-        try:
-            after = state.apply(action)
-        except ThousandError as error:
-            raise RecordError(f"{here}: {error}") from None
-        lines.extend(bluff_event(state, after, voice.names, voice.viewer))
-        state = after
-    summary = bluff_summary(state.result)
-    if record.result is not None and summary != record.result:
-        raise RecordError("the recorded result differs from the replayed one")
-    if state.result is None:
-        lines.extend(["", *_bluff_stop(state)])
+    states: list[bluff.State] = []
+    final = bluff.replay(record, watch=states.append)
+    lines = _bluff_start_lines(states[0], voice)
+    for before, after in itertools.pairwise(states):
+        lines.extend(bluff_event(before, after, voice.names, voice.viewer))
+    if final.result is None:
+        lines.extend(["", *_bluff_stop(final)])
     return lines

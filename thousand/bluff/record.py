@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from typing import IO, Any
 
 import attrs
@@ -121,8 +122,9 @@ def result_summary(result: Result | None) -> dict[str, Any] | None:
     }
 
 
-def replay(record: Record) -> State:
-    """Play the record's actions again, checking each, and return the final state.
+def replay(record: Record, watch: Callable[[State], object] | None = None) -> State:
+    """Play the record's actions again, checking each, and return the final state; ``watch``,
+    when given, sees the starting state and the state after every action.
 
     Raises:
         RecordError: an illegal action, an action by the wrong seat, or a different result; the
@@ -132,7 +134,9 @@ def replay(record: Record) -> State:
         state = new_game(record.rules, seed=record.seed, layout=record.layout, dealer=record.dealer)
     except ThousandError as error:
         raise RecordError(f"the record's start is invalid: {error}") from None
-    state = replay_actions("", state, record.actions)
+    if watch is not None:
+        watch(state)
+    state = replay_actions("", state, record.actions, watch)
     check_result(record.result, result_summary(state.result))
     return state
 
