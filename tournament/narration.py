@@ -36,7 +36,7 @@ from thousand import (
 from thousand.bluff.challenge import is_honest
 from thousand.marriages import MARRIAGE_POINTS
 from thousand.tricks import trick_winner
-from tournament.faces import bluff_face, bluff_faces, face, faces, who
+from tournament.faces import bluff_face, bluff_faces, face, faces, labelled, who
 
 __all__ = [
     "bluff_event",
@@ -139,11 +139,9 @@ class _Voice:
         """``Anna 240, Boris 35, you 20``; a name ending in a digit takes a colon:
         ``seat 0: 240``."""
         form = "{:+d}" if signed else "{:d}"
-        parts = []
-        for seat, value in enumerate(values):
-            name = self.name(seat)
-            parts.append(f"{name}{':' if name[-1:].isdigit() else ''} {form.format(value)}")
-        return ", ".join(parts)
+        return ", ".join(
+            labelled(self.name(seat), form.format(value)) for seat, value in enumerate(values)
+        )
 
 
 def joined(words: Sequence[str]) -> str:
