@@ -259,6 +259,7 @@ runner = CliRunner()
         (["--vs", "nosuchbot"], "nosuchbot"),
         (["--seat", "3"], "--seat must be 0 to 2"),
         (["--vs", "greedy", "--rules", "russian"], "russian is played by 3 players, not 2"),
+        (["--record", "no/such/folder/game.json"], "cannot save the record in no/such/folder"),
     ],
 )
 def test_play_refuses_bad_options_in_one_line(options: list[str], message: str) -> None:

@@ -429,6 +429,8 @@ def play_command(
         seed = int.from_bytes(os.urandom(4), "big")
     if record is None:
         record = Path(f"thousand-{name}-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json")
+    if not record.parent.is_dir():
+        raise fail(f"cannot save the record in {record.parent}: no such folder")
     colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     typer.echo(f"Seed {seed}. Type ? for help, quit or Ctrl-C to stop.")
     try:
