@@ -184,8 +184,8 @@ def test_a_whole_thousand_deal_typed_in(tmp_path: Path) -> None:
     for seat, name in enumerate(["you", "greedy", "random"]):
         assert re.search(rf"\b{seat}\s+{name}\s+{result.deal_scores[seat]}\b", terminal.output)
     # The bots' actions were told as they came.
-    assert "greedy" in terminal.output
-    assert "random" in terminal.output
+    assert re.search(r"^  greedy (passes|bids|plays)", terminal.output, re.MULTILINE)
+    assert re.search(r"^  random (passes|bids|plays)", terminal.output, re.MULTILINE)
 
 
 def test_a_whole_1000_game_typed_in(tmp_path: Path) -> None:
@@ -199,7 +199,7 @@ def test_a_whole_1000_game_typed_in(tmp_path: Path) -> None:
     assert "is not one of your choices" in (terminal.next_prompt() or "")
     terminal.type("?")
     assert "hide 06 to play it face down" in (terminal.next_prompt() or "")
-    labels = words = 0
+    labels = 0
     terminal.type("1")
     while (screen := terminal.next_prompt()) is not None:
         offered = choices(screen)
@@ -210,10 +210,8 @@ def test_a_whole_1000_game_typed_in(tmp_path: Path) -> None:
             labels += 1
         elif "believe the face-down card" in offered.values():
             terminal.type("believe")
-            words += 1
         elif "pass and draw a card" in offered.values() and len(offered) > 1:
             terminal.type("draw")
-            words += 1
         else:
             terminal.type("1")
     assert terminal.wait() == 0, terminal.output[-2000:]

@@ -14,6 +14,7 @@ import thousand
 from tests.test_cli import installed_command
 from tests.test_narration import BLUFF_FACE, THOUSAND_FACE, bluff_seen, deal_states, thousand_seen
 from thousand import Card, DealResult, MatchResult, Rules, bluff
+from thousand.games import record_from_json
 from tournament.cli import app
 from tournament.narration import replay_lines
 
@@ -75,7 +76,7 @@ def test_replay_seat_shows_only_what_that_seat_saw(
 ) -> None:
     path = recorded(tmp_path, game, single_deal)
     full = runner.invoke(app, ["replay", str(path)]).output
-    players = 3 if game in ("bluff", "russian", "polish") else 2
+    players = record_from_json(path.read_text(encoding="utf-8")).rules.players
     for seat in range(players):
         result = runner.invoke(app, ["replay", str(path), "--seat", str(seat)])
         assert result.exit_code == 0, result.output

@@ -415,6 +415,7 @@ class _Match:
         """The loop without clocks beyond measuring think time."""
         state = self.state
         acts = [bot.act for bot in self.bots]
+        advance = self.advance
         observe = self.game.observation_type.of_player
         gone = self.gone
         decisions = self.decisions
@@ -437,7 +438,7 @@ class _Match:
                 continue
             think[seat] += clock() - began
             try:
-                state = self.advance(state, action)
+                state = advance(state, action)
             except Exception as error:
                 state = self.handle_illegal(state, seat, observation, action, error)
                 if self.forfeited is not None:

@@ -118,7 +118,7 @@ def start_of_deal(
         layout = origin.layout
     if layout is None:
         layout = Layout.from_seed(players, origin.seed, number)
-    forehand = (dealer + 1) % players
+    forehand = bidding.forehand(dealer, players)
     return GameState(
         rules=rules,
         origin=origin,

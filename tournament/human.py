@@ -164,7 +164,7 @@ def thousand_answer(text: str, observation: Observation, colour: bool = False) -
         picked = _pick(words[0], legal)
         if picked is not None:
             return picked
-        return _amount_hint(amount, legal)
+        return _amount_hint(amount, legal, observation.rules.bid_step)
     if len(words) == 1 and words[0].startswith("#"):
         picked = _pick(words[0], legal)
         return picked if picked is not None else _unknown(text.strip(), len(legal))
@@ -183,12 +183,12 @@ def thousand_answer(text: str, observation: Observation, colour: bool = False) -
     return Hint(f"'{text.strip()}' is not allowed now; your choices are listed above.")
 
 
-def _amount_hint(amount: int, legal: Sequence[Action]) -> Hint:
+def _amount_hint(amount: int, legal: Sequence[Action], step: int) -> Hint:
     amounts = [action.amount for action in legal if isinstance(action, Bid | Contract)]
     if amounts:
         return Hint(
             f"{amount} is not allowed: you can say {amounts[0]} to {amounts[-1]} "
-            f"in steps of {amounts[1] - amounts[0] if len(amounts) > 1 else 5}, "
+            f"in steps of {step}, "
             "or a number from the list."
         )
     return Hint(f"{amount} is not a choice: type a number from 1 to {len(legal)}.")

@@ -30,6 +30,7 @@ from thousand import (
     Record,
     SeatError,
     Take,
+    bidding,
     bluff,
     replay,
 )
@@ -227,7 +228,7 @@ def _start_lines(state: GameState, voice: _Voice) -> list[str]:
             ]
             text = "; ".join(musiki)
             body.append(text[0].upper() + text[1:])
-    forehand = (state.dealer + 1) % rules.players
+    forehand = bidding.forehand(state.dealer, rules.players)
     body.append(
         f"{voice.says(forehand, 'is')} committed to {rules.opening_bid}; "
         f"{voice.name((forehand + 1) % rules.players)} "

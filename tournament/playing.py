@@ -45,7 +45,8 @@ def _short(spec: str) -> str:
     """A bot spec's name without options or paths: ``pimc(steps=50)`` is ``pimc``."""
     name = spec.split("(", 1)[0]
     if name.startswith("cmd:"):
-        return Path(name[4:].split()[0]).name if name[4:].split() else "program"
+        words = name[4:].split()
+        return Path(words[0]).name if words else "program"
     return name.rsplit(":", 1)[-1].rsplit(".", 1)[-1] or spec
 
 
@@ -71,11 +72,11 @@ def play_at_terminal(
     players: list[Any] = list(bots)
     players.insert(seat, person)
     thousand_game = isinstance(rules, Rules)
-    latest: list[Any] = []
+    latest: Any = None
 
     def watch(state: Any) -> None:
-        before = latest[0] if latest else None
-        latest[:] = [state]
+        nonlocal latest
+        before, latest = latest, state
         if before is None:
             lines = (
                 thousand_start(state, names, seat, colour)
@@ -96,7 +97,7 @@ def play_at_terminal(
     try:
         outcome = play(players, rules, seed=seed, single_deal=single_deal, watch=watch)
     except KeyboardInterrupt:
-        record = game_of(rules).record_type.from_state(latest[0])
+        record = game_of(rules).record_type.from_state(latest)
         _save(record_path, record.to_json())
         return PlayedGame(None, record_path, tuple(names))
     _save(record_path, outcome.record.to_json())

@@ -17,6 +17,7 @@ from thousand import (
     Play,
     Suit,
     Take,
+    bidding,
     bluff,
 )
 from thousand.actions import Action
@@ -210,7 +211,7 @@ def _visible(text: str) -> str:
 def _bids(observation: Observation, name: Callable[[int], str]) -> list[str]:
     """Each seat's last bid or pass in the auction, in the order they first spoke (the
     forehand's opening bid first)."""
-    forehand = (observation.dealer + 1) % observation.rules.players
+    forehand = bidding.forehand(observation.dealer, observation.rules.players)
     said = {forehand: str(observation.rules.opening_bid)}
     for actor, action in observation.history:
         if isinstance(action, Bid):
