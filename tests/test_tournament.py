@@ -33,6 +33,7 @@ from tournament.journal import Journal, TournamentDirError
 from tournament.results import UnitResult
 from tournament.runner import run_tournament
 from tournament.schedule import Config, Entrant, Unit, derive_seed, entrants_of
+from tournament.seatings import seatings
 from tournament.setup import Options, configure
 from tournament.units import Played
 
@@ -144,7 +145,7 @@ def test_tables_are_every_combination_of_entrants(entrants: int, players: int) -
         entrants=entrants_of([f"bot{number}" for number in range(entrants)]),
         players=players,
         format="games",
-        per_table=1,
+        per_table=len(seatings(players)),
         seed=1,
     )
     tables = config.tables()
@@ -194,27 +195,52 @@ def test_every_table_plays_the_same_deals() -> None:
     assert len({found.pop() for found in seeds.values()}) == 6
 
 
-def test_games_format_rotates_seats_within_a_shared_seed() -> None:
-    """Games format: tables × G units, seats rotated, one seed per rotation group and all tables."""
-    config = bluff_config(["greedy", "random", "random", "random"], games=7)
+def test_games_format_plays_each_group_under_every_seating() -> None:
+    """Games format: tables × G units in groups of the table's seatings, one seed per group at
+    every table, seat 0 dealing first."""
+    config = bluff_config(["greedy", "random", "random", "random"], games=18)
     units = config.units()
     tables = config.tables()
-    assert len(units) == len(tables) * 7
+    assert len(units) == len(tables) * 18
     by_group: dict[int, set[int]] = defaultdict(set)
+    seatings_of: dict[tuple[int, int], list[tuple[int, ...]]] = defaultdict(list)
     for unit in units:
-        table = tables[unit.table]
-        game = int(unit.name.rpartition("-g")[2])
-        assert unit.name == f"t{unit.table}-g{game}"
-        turn = game % 3
-        assert unit.seating == table[turn:] + table[:turn]
-        assert unit.group == game // 3
-        assert unit.dealer is None
+        order = len(seatings_of[unit.table, unit.group])
+        assert unit.name == f"t{unit.table}-g{unit.group}-s{order}"
+        assert unit.dealer == 0
         by_group[unit.group].add(unit.seed)
+        seatings_of[unit.table, unit.group].append(unit.seating)
     assert sorted(by_group) == [0, 1, 2]
     assert all(len(seeds) == 1 for seeds in by_group.values())
     assert len({next(iter(seeds)) for seeds in by_group.values()}) == 3
-    thousand_units = thousand_config(deals=4, format="games").units()
-    assert [unit.seating for unit in thousand_units] == [(0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 1, 2)]
+    for (table, _), played in seatings_of.items():
+        assert sorted(played) == sorted(itertools.permutations(tables[table]))
+    thousand_units = thousand_config(deals=12, format="games").units()
+    assert [unit.seating for unit in thousand_units[:6]] == list(itertools.permutations(range(3)))
+    assert [unit.group for unit in thousand_units] == [0] * 6 + [1] * 6
+
+
+@pytest.mark.parametrize(("players", "size"), [(2, 2), (3, 6), (4, 24), (5, 20), (6, 30)])
+def test_games_must_fill_whole_groups(players: int, size: int) -> None:
+    """A games count that is not a multiple of the group size is refused, naming multiples."""
+    specs = [f"bot{number}" for number in range(players)]
+    assert bluff_config(specs, games=2 * size, players=players).groups_per_table == 2
+    with pytest.raises(ValueError, match=rf"groups of {size}, .*multiple of {size}, such as "):
+        bluff_config(specs, games=size + 1, players=players)
+
+
+def test_a_journal_from_another_schedule_is_refused(tmp_path: Path) -> None:
+    """A journal whose unit was seated otherwise than the schedule says is not resumed."""
+    config = bluff_config(games=6)
+    run_tournament(config, out=tmp_path)
+    lines = (tmp_path / "journal.jsonl").read_text(encoding="utf-8").splitlines()
+    first = json.loads(lines[0])
+    first["seating"] = first["seating"][::-1]
+    (tmp_path / "journal.jsonl").write_text(
+        "\n".join([json.dumps(first), *lines[1:]]) + "\n", encoding="utf-8"
+    )
+    with pytest.raises(TournamentDirError, match="does not schedule as it was played"):
+        run_tournament(config, out=tmp_path, resume=True)
 
 
 def test_a_gauntlet_keeps_only_the_candidates_tables() -> None:
@@ -278,7 +304,7 @@ def test_config_round_trips_through_json() -> None:
     assert again.rules_value() == RUSSIAN
     assert again.units() == config.units()
     assert config.differences(again) == []
-    game = bluff_config(["random", "greedy", "random"], games=4)
+    game = bluff_config(["random", "greedy", "random"], games=12)
     assert Config.from_dict(json.loads(json.dumps(game.to_dict()))) == game
 
 
@@ -733,11 +759,27 @@ def table_of(output: str) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
+def section_of(output: str, title: str) -> list[list[str]]:
+    """The rows of the printed table under ``title``, after its header."""
+    lines = output.splitlines()
+    start = lines.index(title)
+    rows = []
+    for line in lines[start + 3 :]:
+        if not line:
+            break
+        rows.append(re.split(r" {2,}", line))
+    return rows
+
+
 def head_to_head_of(output: str) -> list[list[str]]:
     """The rows of the printed head-to-head table, after its header."""
-    lines = output.splitlines()
-    start = lines.index("Head to head, on the units both played:")
-    return [re.split(r" {2,}", line) for line in lines[start + 3 :] if line]
+    return section_of(output, "Head to head, on the units both played:")
+
+
+SEATS_TITLE = (
+    "Seats, against the mean of the table (seat 0 deals; every bot holds every seat equally often):"
+)
+NEXT_TITLE = "The bot in the seat after each bot, against the other bots at the table:"
 
 
 def test_the_standings_table(tmp_path: Path) -> None:
@@ -780,6 +822,21 @@ def test_the_standings_table(tmp_path: Path) -> None:
         assert float(lead) >= 0
         low, high = document["crosstable_intervals"][a][b]
         assert span == f"{low:+.1f} to {high:+.1f}"
+    seats = section_of(result.output, SEATS_TITLE)
+    assert [row[0] for row in seats] == ["0 dealer", "1 forehand", "2 second hand"]
+    for row, seat in zip(seats, document["seats"], strict=True):
+        assert row[1] == f"{seat['advantage']:+.1f}"
+        low, high = seat["advantage_interval"]
+        assert row[2] == f"{low:+.1f} to {high:+.1f}"
+        assert row[3] == f"{seat['win_rate']:.0%}"
+    assert sum(seat["advantage"] for seat in document["seats"]) == pytest.approx(0)
+    following = section_of(result.output, NEXT_TITLE)
+    assert [row[0] for row in following] == [row[1] for row in rows]
+    for row in following:
+        entry = standing(document, row[0])
+        assert row[1] == f"{entry['next_seat']:+.1f}"
+        low, high = entry["next_seat_interval"]
+        assert row[2] == f"{low:+.1f} to {high:+.1f}"
 
 
 def test_json_prints_the_summary_document(tmp_path: Path) -> None:
@@ -831,18 +888,26 @@ def test_a_1000_tournament_with_records(tmp_path: Path) -> None:
     """--game bluff plays 1000?, prints standings, keeps records replaying to the scores."""
     out = tmp_path / "out"
     arguments = ["tournament", "greedy", "random", "random", "random", "--game", "bluff"]
-    arguments += ["--players", "3", "--games", "3", "--workers", "1", "--records"]
+    arguments += ["--players", "3", "--games", "6", "--workers", "1", "--records"]
     result = runner.invoke(app, [*arguments, "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert result.output.startswith(
-        "1000?, 4 bots, 4 tables of 3, 3 games per table, seats rotated, seed 1"
+        "1000?, 4 bots, 4 tables of 3, 6 games per table in groups of 6 seatings on the same "
+        "cards, seed 1"
     )
     header, rows = table_of(result.output)
     assert header == ["rank", "bot", "rating", "±", "score/game", "±", "units", "wins", "faults"]
     assert sorted(row[1] for row in rows) == ["greedy", "random", "random#2", "random#3"]
-    assert all(row[6] == "9" for row in rows)
+    assert all(row[6] == "18" for row in rows)
+    assert [
+        row[0] for row in section_of(result.output, SEATS_TITLE.replace("deals", "deals first"))
+    ] == [
+        "0 dealer, plays last",
+        "1 plays first",
+        "2 plays second",
+    ]
     journal = journal_results(out)
-    assert len(journal) == 12
+    assert len(journal) == 24
     for unit in journal:
         record = bluff.load_record(out / "records" / f"{unit.unit}.json")
         final = bluff.replay(record)
@@ -853,13 +918,15 @@ def test_a_1000_tournament_with_records(tmp_path: Path) -> None:
 def test_thousand_games_format_records_whole_matches(tmp_path: Path) -> None:
     """--games plays whole Thousand matches whose records replay to the journal's scores."""
     out = tmp_path / "out"
-    arguments = ["tournament", "--games", "2", "--workers", "1", "--records", "--out", str(out)]
+    arguments = ["tournament", "--games", "6", "--workers", "1", "--records", "--out", str(out)]
     result = runner.invoke(app, arguments)
     assert result.exit_code == 0, result.output
     header, _ = table_of(result.output)
     assert "score/match" in header
     assert "wins" in header
-    for unit in journal_results(out):
+    journal = journal_results(out)
+    assert len(journal) == 6
+    for unit in journal:
         record = thousand.load_record(out / "records" / f"{unit.unit}.json")
         assert not record.single_deal
         final = thousand.replay(record)

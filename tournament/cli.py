@@ -181,7 +181,11 @@ def tournament(
     ] = None,
     games: Annotated[
         int | None,
-        typer.Option("--games", min=1, help="Whole matches or games per table, seats rotated."),
+        typer.Option(
+            "--games",
+            min=1,
+            help="Whole matches or games per table, in groups played under every seating.",
+        ),
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seeds every deal and bot.")] = None,
     workers: Annotated[

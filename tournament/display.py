@@ -10,7 +10,7 @@ from tournament.schedule import Config
 from tournament.stats import Summary
 from tournament.text import table_lines
 
-__all__ = ["ProgressBar", "standings_lines"]
+__all__ = ["ProgressBar", "seat_role", "standings_lines"]
 
 
 class ProgressBar:
@@ -79,11 +79,14 @@ def standings_lines(config: Config, summary: Summary) -> list[str]:
         rows.append(row)
     game = "Thousand" if config.game == "thousand" else "1000?"
     tables = len(config.tables())
+    if config.format == "deals":
+        played = "under every seating"
+    else:
+        played = f"in groups of {config.group_size} seatings on the same cards"
     about = (
         f"{game}, {len(config.entrants)} bots, {tables} table{'s' * (tables != 1)} of "
-        f"{config.players}, {config.per_table} {_plural(unit, config.per_table)} per table"
-        f"{' under every seating' if config.format == 'deals' else ', seats rotated'}, "
-        f"seed {config.seed}"
+        f"{config.players}, {config.per_table} {_plural(unit, config.per_table)} per table "
+        f"{played}, seed {config.seed}"
     )
     return [
         about,
@@ -92,7 +95,73 @@ def standings_lines(config: Config, summary: Summary) -> list[str]:
         "",
         "± is half the width of a 95% interval.",
         *_head_to_head(summary, unit),
+        *_seats(config, summary, unit),
+        *_next_seats(summary, unit),
     ]
+
+
+def seat_role(game: str, seat: int, players: int) -> str:
+    """What a seat does at the table: seat 0 deals (first, in a whole match or game), and the
+    bidding or the play starts from the seat after it."""
+    if seat == 0:
+        return "dealer" if game == "thousand" or players == 2 else "dealer, plays last"
+    if game == "thousand":
+        return "forehand" if seat == 1 else f"{_ordinal(seat)} hand"
+    return f"plays {_ordinal(seat)}"
+
+
+def _seats(config: Config, summary: Summary, unit: str) -> list[str]:
+    """Each seat position's advantage: its mean score against the mean of its table."""
+    rows = [["seat", f"score/{unit}", "95% interval", "wins"]]
+    for seat in summary.seats:
+        rows.append(
+            [
+                f"{seat.seat} {seat_role(config.game, seat.seat, config.players)}",
+                _value(seat.advantage, "{:+.1f}"),
+                _span(seat.advantage_interval),
+                _value(seat.win_rate, "{:.0%}"),
+            ]
+        )
+    if len(rows) == 1:
+        return []
+    first = "" if config.format == "deals" else " first"
+    return [
+        "",
+        f"Seats, against the mean of the table (seat 0 deals{first}; every bot holds every "
+        "seat equally often):",
+        "",
+        *table_lines(rows),
+    ]
+
+
+def _next_seats(summary: Summary, unit: str) -> list[str]:
+    """What each bot does to the bot in the seat after it, against the others at the table."""
+    rows = [["bot", f"next seat/{unit}", "95% interval"]]
+    for standing in summary.standings:
+        if standing.next_seat is not None:
+            rows.append(
+                [
+                    standing.name,
+                    f"{standing.next_seat:+.1f}",
+                    _span(standing.next_seat_interval),
+                ]
+            )
+    if len(rows) == 1:
+        return []
+    return [
+        "",
+        "The bot in the seat after each bot, against the other bots at the table:",
+        "",
+        *table_lines(rows),
+    ]
+
+
+def _ordinal(number: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}[number]
+
+
+def _span(interval: tuple[float, float] | None) -> str:
+    return "-" if interval is None else f"{interval[0]:+.1f} to {interval[1]:+.1f}"
 
 
 def _head_to_head(summary: Summary, unit: str) -> list[str]:
@@ -105,8 +174,7 @@ def _head_to_head(summary: Summary, unit: str) -> list[str]:
             interval = summary.crosstable_intervals[a][b]
             if lead is None or lead < 0 or (lead == 0 and a > b):
                 continue
-            span = "-" if interval is None else f"{interval[0]:+.1f} to {interval[1]:+.1f}"
-            rows.append([f"{names[a]} over {names[b]}", f"{lead:+.1f}", span])
+            rows.append([f"{names[a]} over {names[b]}", f"{lead:+.1f}", _span(interval)])
     if len(rows) == 1:
         return []
     return ["", "Head to head, on the units both played:", "", *table_lines(rows)]

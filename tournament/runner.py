@@ -13,7 +13,7 @@ from typing import Any
 from tournament.backends import DEFAULT_BATCH, Backend, InlineBackend, ProcessBackend, batches
 from tournament.journal import Journal, TournamentDirError, write_text
 from tournament.results import UnitResult
-from tournament.schedule import Config
+from tournament.schedule import Config, Unit
 from tournament.stats import Summary, summarize
 
 __all__ = ["Progress", "run_tournament", "summary_document"]
@@ -58,6 +58,7 @@ def run_tournament(
                 )
             journal = Journal(out)
             finished = Journal.finished(out)
+            _check_schedule(out, units, finished)
             keep_records = keep_records or Journal.keeps_records(out)
         else:
             journal = Journal.create(out, config, keep_records)
@@ -87,6 +88,23 @@ def run_tournament(
     if out is not None:
         write_outputs(out, config, summary)
     return summary
+
+
+def _check_schedule(out: Path, units: list[Unit], finished: dict[str, UnitResult]) -> None:
+    """Refuse a journal whose units this schedule does not play as they were played (a folder
+    kept by a version of thousand that seated the bots otherwise)."""
+    scheduled = {unit.name: unit for unit in units}
+    for name, result in finished.items():
+        unit = scheduled.get(name)
+        if unit is None or (unit.table, unit.group, unit.seating) != (
+            result.table,
+            result.group,
+            result.seating,
+        ):
+            raise TournamentDirError(
+                f"{out} holds unit {name}, which this version of thousand does not schedule as it "
+                "was played; play the tournament again in a new folder"
+            )
 
 
 def summary_document(config: Config, summary: Summary) -> dict[str, Any]:

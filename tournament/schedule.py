@@ -2,10 +2,11 @@
 seats, with which cards. Pure: the same configuration always gives the same units, with the
 same seeds, whatever runs them.
 
-A table is a set of ``players`` entrants. In the ``deals`` format every table plays the same
-``per_table`` deals, each under every seating of its entrants (a deal group); in the ``games``
-format it plays ``per_table`` whole matches (Thousand) or games (1000?), the seats rotated from
-one to the next and each rotation group dealt the same cards.
+A table is a set of ``players`` entrants. Both formats play each set of cards under every
+seating of the table's balanced design (:mod:`tournament.seatings`), a group of units: in the
+``deals`` format every table plays the same ``per_table`` deals, each one a group; in the
+``games`` format it plays ``per_table`` whole matches (Thousand) or games (1000?), a group's
+worth of seatings dealt the same cards. Seat 0 deals first in every unit.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 import attrs
 
 from thousand import Rules, RulesError, bluff
+from tournament.seatings import seatings
 
 __all__ = ["FORMATS", "GAMES", "Config", "Entrant", "Unit", "derive_seed", "entrants_of"]
 
@@ -90,6 +92,16 @@ class Config:
             )
         if self.per_table < 1:
             raise ValueError("a table must play at least one deal or game")
+        size = self.group_size
+        if self.format == "games" and self.per_table % size:
+            fewer, more = self.per_table // size * size, (self.per_table // size + 1) * size
+            unit = "matches" if self.game == "thousand" else "games"
+            nearest = f"{fewer} or {more}" if fewer else str(more)
+            raise ValueError(
+                f"--games {self.per_table} does not fill whole groups: at tables of "
+                f"{self.players} the {unit} go in groups of {size}, every seating of the "
+                f"table on the same cards; give a multiple of {size}, such as {nearest}"
+            )
         names = [entrant.name for entrant in self.entrants]
         if self.gauntlet is not None and self.gauntlet not in names:
             raise ValueError(f"the gauntlet entrant {self.gauntlet!r} is not among {names}")
@@ -112,22 +124,30 @@ class Config:
         candidate = names.index(self.gauntlet)
         return [table for table in tables if candidate in table]
 
+    @property
+    def group_size(self) -> int:
+        """The units of a group: the seatings of a table's design."""
+        return len(seatings(self.players))
+
+    @property
+    def groups_per_table(self) -> int:
+        """Deals (``deals`` format) or sets of cards (``games`` format) each table plays."""
+        if self.format == "deals":
+            return self.per_table
+        return self.per_table // self.group_size
+
     def units(self) -> list[Unit]:
-        """The whole schedule, in a fixed order."""
+        """The whole schedule, in a fixed order: table by table, group by group, each group
+        under every seating of the design."""
+        kind = "deal" if self.format == "deals" else "game"
         units = []
         for number, table in enumerate(self.tables()):
-            if self.format == "deals":
-                for deal in range(self.per_table):
-                    seed = derive_seed(self.seed, "deal", deal)
-                    for order, seating in enumerate(itertools.permutations(table)):
-                        name = f"t{number}-d{deal}-s{order}"
-                        units.append(Unit(name, number, deal, seating, seed, 0))
-            else:
-                for game in range(self.per_table):
-                    group, turn = divmod(game, self.players)
-                    seating = table[turn:] + table[:turn]
-                    seed = derive_seed(self.seed, "game", group)
-                    units.append(Unit(f"t{number}-g{game}", number, group, seating, seed, None))
+            for group in range(self.groups_per_table):
+                seed = derive_seed(self.seed, kind, group)
+                for order, design in enumerate(seatings(self.players)):
+                    seating = tuple(table[bot] for bot in design)
+                    name = f"t{number}-{kind[0]}{group}-s{order}"
+                    units.append(Unit(name, number, group, seating, seed, 0))
         return units
 
     def to_dict(self) -> dict[str, Any]:
@@ -183,8 +203,8 @@ class Unit:
     """The entrant (by number) in each seat."""
     seed: int
     """Deals the cards: the same for every unit of a group."""
-    dealer: int | None
-    """The first dealer; ``None`` to draw it from the seed."""
+    dealer: int
+    """The first dealer's seat."""
 
     def player_seeds(self, tournament_seed: int) -> list[int]:
         """Each seat's generator seed, from the tournament seed, the unit and the seat."""

@@ -11,6 +11,7 @@ import attrs
 
 from thousand import Rules, RulesError, bluff, load_player
 from tournament.schedule import Config, entrants_of
+from tournament.seatings import seatings
 
 __all__ = [
     "DEFAULT_BOTS",
@@ -25,7 +26,7 @@ __all__ = [
 DEFAULT_BOTS = ("greedy", "random", "random")
 """The entrants when none are given: the built-in bots, random twice to fill a table of three."""
 DEFAULT_PER_TABLE = {"deals": 4000, "games": 30}
-"""Deals or games per table when not given."""
+"""Deals or games per table when not given (games: at least this many, in whole groups)."""
 
 
 @attrs.frozen
@@ -65,6 +66,9 @@ def configure(options: Options, saved: Config | None = None) -> Config:
     else:
         format_ = "deals" if game == "thousand" else "games"
         per_table = DEFAULT_PER_TABLE[format_]
+        if format_ == "games":
+            size = len(seatings(rules.players))
+            per_table = -(-per_table // size) * size
     return Config(
         game=game,
         rules=rules.to_dict(),

@@ -24,6 +24,7 @@ from tournament.results import STATUSES, UnitResult
 
 __all__ = [
     "FORMATS",
+    "SeatEffect",
     "Standing",
     "Summary",
     "bootstrap",
@@ -49,9 +50,12 @@ SUMMARY_PRIOR = 1.0
 
 _ChoiceSet = tuple[int, ...]
 _Key = tuple[str, "int | _ChoiceSet"]
-"""A deal-group total: ``("set", choice set)``, ``("win" | "units" | "score", entrant)``, or
+"""A deal-group total: ``("set", choice set)``; ``("win" | "units" | "score", entrant)``;
 ``("met" | "lead", (a, b))`` for two entrants at the same table (``a < b``): the units they
-played together and the sum of ``a``'s score less ``b``'s."""
+played together and the sum of ``a``'s score less ``b``'s; ``("seated" | "seat", seat)``: the
+units with that seat and the sum of its :meth:`_Scale.seat_term`; ``("followed" | "next",
+entrant)``: the units with a seat after it and another seat besides, and the sum of their
+:meth:`_Scale.next_term`."""
 
 
 # Plackett–Luce
@@ -399,6 +403,11 @@ class Standing:
     """Mean contract it declared; None when it never declared."""
     faults: tuple[tuple[str, int], ...]
     """Faults by status (``illegal``, ``error``, ``timeout``)."""
+    next_seat: float | None = None
+    """How the entrant in the seat after this one scored, per unit, against the mean of the
+    other entrants at the table (not counting this one); None at tables of two."""
+    next_seat_interval: tuple[float, float] | None = None
+    """95% bootstrap interval of :attr:`next_seat`, resampling deal groups."""
 
     def to_dict(self) -> dict[str, Any]:
         """The standing as JSON data."""
@@ -416,6 +425,34 @@ class Standing:
             "contract_success": self.contract_success,
             "average_contract": self.average_contract,
             "faults": dict(self.faults),
+            "next_seat": self.next_seat,
+            "next_seat_interval": _listed(self.next_seat_interval),
+        }
+
+
+@attrs.frozen
+class SeatEffect:
+    """How much one seat position is worth, from the same results: with every entrant in every
+    seat equally often, what remains between the seats is the position itself."""
+
+    seat: int
+    """0 deals (first, in a whole match or game); the play goes on to seat 1, 2..."""
+    units: int
+    advantage: float | None
+    """The seat's mean score per unit less the mean score of all the seats of the unit."""
+    advantage_interval: tuple[float, float] | None
+    """95% bootstrap interval of :attr:`advantage`, resampling deal groups."""
+    win_rate: float | None
+    """Share of units the seat won; a shared first place counts as 1 / number of winners."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The seat's figures as JSON data."""
+        return {
+            "seat": self.seat,
+            "units": self.units,
+            "advantage": self.advantage,
+            "advantage_interval": _listed(self.advantage_interval),
+            "win_rate": self.win_rate,
         }
 
 
@@ -439,6 +476,8 @@ class Summary:
     crosstable_intervals: tuple[tuple[tuple[float, float] | None, ...], ...]
     """95% bootstrap interval of each ``crosstable`` entry, resampling deal groups: when it
     excludes 0, ``a`` outscored ``b`` (or the reverse) beyond the luck of the deals."""
+    seats: tuple[SeatEffect, ...] = ()
+    """Every seat position of the tables, seat 0 first."""
 
     def to_dict(self) -> dict[str, Any]:
         """The summary as JSON data."""
@@ -454,6 +493,7 @@ class Summary:
             "crosstable_intervals": [
                 [_listed(pair) for pair in row] for row in self.crosstable_intervals
             ],
+            "seats": [seat.to_dict() for seat in self.seats],
         }
 
 
@@ -483,10 +523,11 @@ def summarize(
         _check_result(result, count)
 
     totals = _Totals(count)
+    scale = _Scale(ordered)
     groups: dict[tuple[int, int], Counter[_Key]] = {}
     for result in ordered:
-        totals.add(result)
-        _add_terms(groups.setdefault((result.table, result.group), Counter()), result)
+        totals.add(result, scale)
+        _add_terms(groups.setdefault((result.table, result.group), Counter()), result, scale)
     keys = sorted(groups)
     played = [entrant for entrant in range(count) if totals.units[entrant]]
     local = {entrant: index for index, entrant in enumerate(played)}
@@ -499,18 +540,27 @@ def summarize(
     score_samples: dict[int, list[float]] = {entrant: [] for entrant in played}
     pairs = [(a, b) for a in range(count) for b in range(a + 1, count) if totals.pair_units[a][b]]
     lead_samples: dict[tuple[int, int], list[float]] = {pair: [] for pair in pairs}
+    seat_samples: list[list[float]] = [[] for _ in totals.seat_units]
+    next_samples: dict[int, list[float]] = {entrant: [] for entrant in played}
     for draw in _draws(len(keys), resamples, seed) if keys else ():
         sums = packed.totals(draw)
         for pair in pairs:
             met = sums[("met", pair)]
             if met:
                 lead_samples[pair].append(sums[("lead", pair)] / met)
+        for seat, samples in enumerate(seat_samples):
+            seated = sums.get(("seated", seat), 0)
+            if seated:
+                samples.append(sums[("seat", seat)] / (scale.seat * seated))
         logs = _fit(*packed.choices(sums, local), SUMMARY_PRIOR, start=anchor)
         for entrant, rating in zip(played, elo(logs), strict=True):
             units = sums[("units", entrant)]
             if units:  # a resample without the entrant says nothing about it
                 rating_samples[entrant].append(rating)
                 score_samples[entrant].append(sums.get(("score", entrant), 0) / units)
+            followed = sums.get(("followed", entrant), 0)
+            if followed:
+                next_samples[entrant].append(sums[("next", entrant)] / (scale.rest * followed))
 
     standings: list[Standing] = []
     for entrant, name in enumerate(entrants):
@@ -533,6 +583,12 @@ def summarize(
                     totals.contract[entrant] / declared if declared else None
                 ),
                 faults=tuple(zip(FAULT_STATUSES, totals.faults[entrant][1:], strict=True)),
+                next_seat=_rounded(
+                    totals.next_sum[entrant] / (scale.rest * totals.followed[entrant])
+                    if totals.followed[entrant]
+                    else None
+                ),
+                next_seat_interval=_rounded_pair(_interval(next_samples.get(entrant, []))),
             )
         )
     standings.sort(key=_rank_key)
@@ -568,6 +624,16 @@ def summarize(
         standings=ranked,
         crosstable=crosstable,
         crosstable_intervals=crosstable_intervals,
+        seats=tuple(
+            SeatEffect(
+                seat=seat,
+                units=units,
+                advantage=_rounded(totals.seat_sum[seat] / (scale.seat * units)),
+                advantage_interval=_rounded_pair(_interval(seat_samples[seat])),
+                win_rate=_rounded(float(totals.seat_wins[seat] / units)),
+            )
+            for seat, units in enumerate(totals.seat_units)
+        ),
     )
 
 
@@ -597,9 +663,35 @@ def _ranking(result: UnitResult) -> list[list[int]]:
     return [by_place[place] for place in sorted(by_place)]
 
 
-def _add_terms(terms: Counter[_Key], result: UnitResult) -> None:
+class _Scale:
+    """Whole-number multipliers for the seat and next-seat figures: a seat's score less the
+    mean of its unit, times :attr:`seat`, and the next seat's score less the mean of the others,
+    times :attr:`rest`, are integers whatever the size of the tables."""
+
+    def __init__(self, results: Sequence[UnitResult]) -> None:
+        sizes = {len(result.seating) for result in results}
+        self.seat = math.lcm(*sizes)
+        self.rest = math.lcm(*(size - 2 for size in sizes if size > 2))
+
+    def seat_term(self, result: UnitResult, seat: int) -> int:
+        """The seat's score less the unit's mean score, times :attr:`seat`."""
+        seats = len(result.seating)
+        return self.seat * result.scores[seat] - self.seat // seats * sum(result.scores)
+
+    def next_term(self, result: UnitResult, seat: int) -> int | None:
+        """The score of the seat after ``seat`` less the mean of the seats that are neither,
+        times :attr:`rest`; None at a table of two."""
+        seats = len(result.seating)
+        if seats < 3:
+            return None
+        after = (seat + 1) % seats
+        rest = sum(result.scores) - result.scores[seat] - result.scores[after]
+        return self.rest * result.scores[after] - self.rest // (seats - 2) * rest
+
+
+def _add_terms(terms: Counter[_Key], result: UnitResult, scale: _Scale) -> None:
     """Add what one unit brings to its deal group's totals: the Plackett–Luce choice sets and
-    winners, and each entrant's units and score."""
+    winners, each entrant's units and score, and the seat and next-seat terms."""
     for choice_set, chosen in _choice_events(_ranking(result)):
         terms["set", choice_set] += 1
         terms["win", chosen] += 1
@@ -611,6 +703,13 @@ def _add_terms(terms: Counter[_Key], result: UnitResult) -> None:
             if entrant < other:
                 terms["met", (entrant, other)] += 1
                 terms["lead", (entrant, other)] += result.scores[seat] - result.scores[other_seat]
+    for seat, entrant in enumerate(result.seating):
+        terms["seated", seat] += 1
+        terms["seat", seat] += scale.seat_term(result, seat)
+        term = scale.next_term(result, seat)
+        if term is not None:
+            terms["followed", entrant] += 1
+            terms["next", entrant] += term
 
 
 class _Packed:
@@ -668,15 +767,31 @@ class _Totals:
         self.faults = [[0] * len(STATUSES) for _ in range(entrants)]
         self.pair_sum = [[0] * entrants for _ in range(entrants)]
         self.pair_units = [[0] * entrants for _ in range(entrants)]
+        self.followed = [0] * entrants
+        self.next_sum = [0] * entrants
+        self.seat_units: list[int] = []
+        self.seat_sum: list[int] = []
+        self.seat_wins: list[Fraction] = []
 
-    def add(self, result: UnitResult) -> None:
+    def add(self, result: UnitResult, scale: _Scale) -> None:
         seating = result.seating
+        while len(self.seat_units) < len(seating):
+            self.seat_units.append(0)
+            self.seat_sum.append(0)
+            self.seat_wins.append(Fraction(0))
         winners = sum(1 for place in result.places if place == 1)
         for seat, entrant in enumerate(seating):
             self.units[entrant] += 1
             self.score[entrant] += result.scores[seat]
+            self.seat_units[seat] += 1
+            self.seat_sum[seat] += scale.seat_term(result, seat)
+            term = scale.next_term(result, seat)
+            if term is not None:
+                self.followed[entrant] += 1
+                self.next_sum[entrant] += term
             if result.places[seat] == 1:
                 self.wins[entrant] += Fraction(1, winners)
+                self.seat_wins[seat] += Fraction(1, winners)
             for status, count in enumerate(result.faults[seat]):
                 self.faults[entrant][status] += count
             for other_seat, other in enumerate(seating):
