@@ -44,9 +44,10 @@ def small(game: str = "thousand") -> Config:
     specs = ("greedy", "random", "tests/bots/python_bots.py:Flaky")
     if game == "thousand":
         return configure(Options(specs=specs, deals=12, seed=5))
-    return configure(Options(specs=(*specs, "random"), game="bluff", games=8, seed=5))
+    return configure(Options(specs=(*specs, "random"), game="bluff", games=24, seed=5))
 
 
+@pytest.mark.slow
 @needs_ray
 @pytest.mark.parametrize("game", ["thousand", "bluff"])
 def test_ray_gives_the_local_summary(game: str, tmp_path: Path, ray_instance: Path) -> None:
@@ -63,6 +64,7 @@ def test_ray_gives_the_local_summary(game: str, tmp_path: Path, ray_instance: Pa
     assert standings["tests/bots/python_bots.py:Flaky"]["faults"]["error"] > 0
 
 
+@pytest.mark.slow
 @needs_ray
 @pytest.mark.parametrize("start_on_ray", [False, True], ids=["local-then-ray", "ray-then-local"])
 def test_a_resume_may_switch_backend(
@@ -106,6 +108,7 @@ class Stopping:
             yield played
 
 
+@pytest.mark.slow
 @needs_ray
 def test_the_command_line_runs_on_ray(tmp_path: Path) -> None:
     """thousand tournament --backend ray starts a local instance and prints the standings that
@@ -142,6 +145,7 @@ def test_bad_backend_options(arguments: list[str], message: str) -> None:
     assert result.output.strip() == f"error: {message}"
 
 
+@pytest.mark.slow
 @needs_ray
 def test_a_batch_lost_with_its_worker_is_played_again(tmp_path: Path, ray_instance: Path) -> None:
     """A worker process that dies in the middle of a batch loses nothing: Ray plays the batch
@@ -160,6 +164,7 @@ def test_a_batch_lost_with_its_worker_is_played_again(tmp_path: Path, ray_instan
     assert (tmp_path / "died" / SUMMARY).read_bytes() == expected
 
 
+@pytest.mark.slow
 @needs_ray
 def test_a_fault_under_the_raise_policy_is_one_line_on_ray() -> None:
     """--on-fault raise stops a tournament on Ray with the same one line as on local workers,

@@ -22,8 +22,8 @@ class UnitResult:
     table: int
     """The table's number in the schedule."""
     group: int
-    """The deal group (deals format) or rotation group (games format) within the table: units
-    of one group play the same cards with the entrants in other seats."""
+    """The deal group (deals format) or group of matches or games (games format) within the
+    table: units of one group play the same cards with the entrants in other seats."""
     seating: tuple[int, ...]
     """The entrant (by number) in each seat."""
     scores: tuple[int, ...]

@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from thousand import SeatedPlayer
+from thousand.actions import Bid
+from thousand.bots.greedy import GreedyPlayer
 
 
 class Cautious(SeatedPlayer):
@@ -95,3 +97,18 @@ class DiesOnce(SeatedPlayer):
             marker.write_text("died once\n")
             os._exit(1)
         return self.rng.choice(observation.legal_actions)
+
+
+class Pusher(GreedyPlayer):
+    """Plays as ``greedy`` does, but bids 115 whenever it may. Without a marriage the player
+    after it may then only pass or bid 120, the most its hand allows, so that player often
+    declares a contract it cannot make: a strong bot that costs the seat after it most."""
+
+    def act(self, observation: Any) -> object:
+        """Bid 115 when that is legal, else what greedy would do."""
+        if PUSH in observation.legal_actions:
+            return PUSH
+        return super().act(observation)
+
+
+PUSH = Bid(115)
