@@ -963,6 +963,14 @@ def test_a_resumed_tournament_keeps_records_as_it_was_started(tmp_path: Path) ->
         (["greedy", "random"], "3-player tables need at least 3 entrants, but 2 were given"),
         (["--players", "4"], "russian is played by 3 players, not 4"),
         (["--game", "chess"], "--game must be thousand or bluff, not 'chess'"),
+        (
+            ["--games", "10"],
+            "--games 10 does not fill whole groups: at tables of 3 the matches go in groups of 6",
+        ),
+        (
+            ["greedy", "random", "random", "random", "--game", "bluff", "--games", "30"],
+            "give a multiple of 24, such as 24 or 48",
+        ),
     ],
 )
 def test_bad_arguments_give_a_one_line_error(
@@ -974,6 +982,14 @@ def test_bad_arguments_give_a_one_line_error(
     assert result.exit_code == 2
     one_line_error(result.output, message)
     assert not list(tmp_path.rglob("config.json"))
+
+
+@pytest.mark.parametrize(("players", "games"), [(2, 30), (3, 30), (4, 48), (5, 40), (6, 30)])
+def test_1000_plays_30_games_per_table_by_default_in_whole_groups(players: int, games: int) -> None:
+    """Without --games, 1000? plays 30 games per table, rounded up to whole groups."""
+    specs = tuple("random" for _ in range(players))
+    config = configure(Options(specs=specs, game="bluff", players=None if players < 5 else players))
+    assert (config.format, config.players, config.per_table) == ("games", players, games)
 
 
 def test_a_gauntlet_from_the_command_line(tmp_path: Path) -> None:
