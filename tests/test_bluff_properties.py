@@ -361,6 +361,7 @@ def test_layouts_must_deal_the_hand_size(rules: Rules, data: st.DataObject) -> N
             bluff.new_game(rules, seed=0, layout=layout)
 
 
+@pytest.mark.slow
 @given(start=games(), data=st.data())
 def test_card_conservation(start: State, data: st.DataObject) -> None:
     """In every reachable state the hands, draw pile, discards and table hold exactly the deck."""
@@ -369,6 +370,7 @@ def test_card_conservation(start: State, data: st.DataObject) -> None:
         assert state.rules.deck == start.rules.deck
 
 
+@pytest.mark.slow
 @settings(max_examples=scaled(3))
 @given(start=games(), data=st.data())
 def test_face_up_plays_follow_the_rules(start: State, data: st.DataObject) -> None:
@@ -387,6 +389,7 @@ def test_face_up_plays_follow_the_rules(start: State, data: st.DataObject) -> No
         restart = check_step(state, after.actions[-1][1], after, restart)
 
 
+@pytest.mark.slow
 @settings(max_examples=scaled(3))
 @given(start=games(), data=st.data())
 def test_challenge_moves_exactly_the_right_cards(start: State, data: st.DataObject) -> None:
@@ -422,6 +425,7 @@ def test_challenge_moves_exactly_the_right_cards(start: State, data: st.DataObje
         check_step(before, after.actions[-1][1], after, None)
 
 
+@pytest.mark.slow
 @settings(max_examples=scaled(3))
 @given(start=games(), data=st.data())
 def test_pass_draws_one_card_when_there_is_one(start: State, data: st.DataObject) -> None:
@@ -446,6 +450,7 @@ def test_pass_draws_one_card_when_there_is_one(start: State, data: st.DataObject
                 assert hand == before.hands[other]
 
 
+@pytest.mark.slow
 @settings(max_examples=scaled(3))
 @given(start=games(), data=st.data())
 def test_turn_goes_to_the_right_player(start: State, data: st.DataObject) -> None:
@@ -499,6 +504,7 @@ def compare_twins(states: Sequence[State], twin: State, seat: int) -> int:
     return compared
 
 
+@pytest.mark.slow
 @settings(max_examples=scaled(3))
 @given(start=games(by_hand=True), data=st.data())
 def test_observation_ignores_cards_the_seat_cannot_see(start: State, data: st.DataObject) -> None:
@@ -517,6 +523,7 @@ def test_observation_ignores_cards_the_seat_cannot_see(start: State, data: st.Da
     event(f"compared {'1' if compared == 1 else 'several'} step(s)")
 
 
+@pytest.mark.slow
 @settings(max_examples=scaled(3))
 @given(start=games(), data=st.data())
 def test_observation_ignores_other_face_down_cards(start: State, data: st.DataObject) -> None:
@@ -540,6 +547,7 @@ def test_observation_ignores_other_face_down_cards(start: State, data: st.DataOb
     event("face-down card swapped")
 
 
+@pytest.mark.slow
 @given(start=games(), data=st.data())
 def test_same_seed_and_actions_give_equal_states(start: State, data: st.DataObject) -> None:
     """The same rules, seed, deal and actions give equal states with equal hashes."""
@@ -558,6 +566,7 @@ def test_same_seed_and_actions_give_equal_states(start: State, data: st.DataObje
         assert again.observation(seat) == states[-1].observation(seat)
 
 
+@pytest.mark.slow
 @given(start=games(), data=st.data())
 def test_record_replays_every_prefix(start: State, data: st.DataObject) -> None:
     """Record -> JSON -> record -> replay gives back the state, at a drawn point and at the end."""
@@ -568,6 +577,7 @@ def test_record_replays_every_prefix(start: State, data: st.DataObject) -> None:
         assert bluff.replay(record) == state
 
 
+@pytest.mark.slow
 @settings(max_examples=scaled(0.5))
 @given(start=games(), data=st.data())
 def test_apply_does_not_mutate(start: State, data: st.DataObject) -> None:
@@ -679,4 +689,4 @@ class BluffMachine(RuleBasedStateMachine):
 BluffMachine.TestCase.settings = settings(
     max_examples=scaled(1), stateful_step_count=80, deadline=None
 )
-test_bluff_machine = BluffMachine.TestCase
+test_bluff_machine = pytest.mark.slow(BluffMachine.TestCase)

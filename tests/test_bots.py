@@ -405,6 +405,7 @@ def _strength_script():
     return module
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_in_duplicate_play():
     """Over 300 deal groups of each game, greedy's margin over random has a 95% confidence
     interval above zero: in Thousand points per deal, in 1000? wins per game."""

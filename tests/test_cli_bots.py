@@ -156,6 +156,7 @@ def test_check_bot_in_1000_only() -> None:
     assert "thousand:" not in result.output
 
 
+@pytest.mark.slow
 def test_installed_program_checks_an_external_bot() -> None:
     """The real thousand program checks the standard-library example bot and lists the bots."""
     command = installed_command()
@@ -175,6 +176,7 @@ def test_installed_program_checks_an_external_bot() -> None:
     assert "greedy" in listed.stdout
 
 
+@pytest.mark.slow
 def test_installed_program_plays_a_match_and_fails_in_one_line() -> None:
     """The real thousand program plays a 1000? match, and refuses a bad spec in one line."""
     command = installed_command()
@@ -209,6 +211,7 @@ def test_check_bot_keeps_to_the_games_a_bot_declares() -> None:
     assert "1000?" not in result.output
 
 
+@pytest.mark.slow
 def test_isolated_spec_is_not_run_in_the_driver(tmp_path: Path) -> None:
     """With isolation, a bot file is only looked for, not run, in the driver's process: code
     that would fail on import here fails in the bot's own process, as a fault."""

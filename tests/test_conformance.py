@@ -325,6 +325,7 @@ def run_playout(game: Game, seed: int) -> Any:
     return state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES, ids=str)
 def test_random_playouts_finish(game: Game) -> None:
     """Random players always finish a game, with a legal action whenever someone must act."""
@@ -333,6 +334,7 @@ def test_random_playouts_finish(game: Game) -> None:
         run_playout(game, seed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", VARIANT_GAMES, ids=str)
 def test_random_playouts_of_variants_finish(game: Game) -> None:
     """Random games of the other configurations of both games finish too (fewer of them)."""
@@ -341,6 +343,7 @@ def test_random_playouts_of_variants_finish(game: Game) -> None:
         run_playout(game, 1000 + seed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ALL_GAMES, ids=str)
 def test_legal_actions_are_deterministic(game: Game) -> None:
     """The same state, however it was reached, lists the same legal actions in the same order."""
@@ -371,6 +374,7 @@ for source in json.loads(sys.argv[1]):
 """
 
 
+@pytest.mark.slow
 def test_legal_action_order_does_not_depend_on_hashing() -> None:
     """Interpreters with different hash seeds list every game's legal actions in the same order."""
     sources = json.dumps([game.source for game in GAMES])
@@ -389,6 +393,7 @@ def test_legal_action_order_does_not_depend_on_hashing() -> None:
     assert outputs[0].count("\n") >= 150 * len(GAMES)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ALL_GAMES, ids=str)
 def test_apply_never_mutates(game: Game) -> None:
     """Applying any legal action leaves the state equal to a deep copy taken before, same hash."""
@@ -406,6 +411,7 @@ def test_apply_never_mutates(game: Game) -> None:
     assert applied > 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ALL_GAMES, ids=str)
 def test_illegal_actions_raise_and_change_nothing(game: Game) -> None:
     """Unlisted actions raise IllegalActionError naming action, seat and phase; state unchanged."""
@@ -444,6 +450,7 @@ def finished_states(game: Game) -> Iterator[Any]:
         yield last(playout(game.fresh(seed), seed))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ALL_GAMES, ids=str)
 def test_finished_game_accepts_no_action(game: Game) -> None:
     """After the end every action raises, naming no seat and the end of the game."""
@@ -523,6 +530,7 @@ def named_cards(value: Any, card_type: type) -> Iterator[str]:
             yield from named_cards(item, card_type)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ALL_GAMES, ids=str)
 def test_observations_name_only_knowable_cards(game: Game) -> None:
     """No observation names a card its seat cannot know (others' hands, unseen cards)."""
@@ -539,6 +547,7 @@ def test_observations_name_only_knowable_cards(game: Game) -> None:
     assert named > 100
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ALL_GAMES, ids=str)
 def test_observations_are_values(game: Game) -> None:
     """Observations of every seat are equal for equal states and their history is JSON text."""

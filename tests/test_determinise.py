@@ -237,6 +237,7 @@ def greedy_playout(state: GameState, seed: int, greedy: Sequence[bool]) -> list[
 # Thousand: property tests over random and greedy deals --------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PRESET_NAMES)
 @settings(max_examples=scaled(0.3), deadline=None)
 @given(data=st.data())
@@ -250,6 +251,7 @@ def test_worlds_fit_random_deals(name: str, data: st.DataObject) -> None:
     check_states(states, random.Random(seed), continue_from=middle)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PRESET_NAMES)
 @settings(max_examples=scaled(0.2), deadline=None)
 @given(
@@ -702,6 +704,7 @@ def placement_counts(observation: Observation, count: int, seed: int) -> Counter
     )
 
 
+@pytest.mark.slow
 def test_every_consistent_placement_equally_likely_for_the_declarer() -> None:
     """Polish, seat 1 (the declarer) after two tricks: the worlds cover exactly the placements
     that brute force finds consistent, with equal frequencies."""
@@ -741,6 +744,7 @@ def opponent_deal(bids: Sequence[str]) -> GameState:
     return state
 
 
+@pytest.mark.slow
 def test_placements_equally_likely_with_an_unseen_give() -> None:
     """Seat 1, which did not see the card seat 2 got: every consistent placement of the other two
     hands comes up, equally often, whether or not seat 2 holds a talon card."""
@@ -759,6 +763,7 @@ def high_bid_opponent_deal() -> GameState:
     return opponent_deal(["bid 130", "bid 140", "pass", "pass"])
 
 
+@pytest.mark.slow
 def test_true_placement_is_consistent_when_bids_constrain_the_hidden_give() -> None:
     """With a bid above the cap by the opponent that got the unseen card, the worlds still cover
     exactly the consistent placements."""
@@ -769,6 +774,7 @@ def test_true_placement_is_consistent_when_bids_constrain_the_hidden_give() -> N
     assert set(placement_counts(observation, 2000, seed=4)) == set(possible)
 
 
+@pytest.mark.slow
 def test_consistent_placements_equally_likely_when_bids_constrain_the_hidden_give() -> None:
     """Seat 1's worlds, when the opponent that got an unseen card had bid 130: every consistent
     placement equally likely, as documented."""
@@ -777,6 +783,7 @@ def test_consistent_placements_equally_likely_when_bids_constrain_the_hidden_giv
     assert_uniform(placement_counts(observation, 6000, seed=5), possible)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PRESET_NAMES)
 @pytest.mark.parametrize("seed", [11, 12])
 def test_true_cards_come_up_late_in_the_deal(name: str, seed: int) -> None:
@@ -1079,6 +1086,7 @@ def check_bluff_game(
             checked += 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", BLUFF_SEATS)
 @settings(max_examples=scaled(0.2), deadline=None)
 @given(data=st.data())
@@ -1367,6 +1375,7 @@ def test_take_of_the_musik_is_kept() -> None:
             assert world.musik == 1
 
 
+@pytest.mark.slow
 def test_placing_the_bid_marriages_first_draws_the_same_worlds(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -54,6 +54,7 @@ def test_there_are_examples():
     assert "random_match.py" in [script.name for script in EXAMPLES]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", EXAMPLES, ids=lambda script: script.name)
 def test_example_runs(script, tmp_path):
     """Each example exits with status 0 and prints its expected text."""
@@ -63,6 +64,7 @@ def test_example_runs(script, tmp_path):
         assert text in completed.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["russian", "polish", "polish-2p"])
 def test_random_match_writes_a_record_that_replays(preset, tmp_path):
     """With --record the script writes a record that replays to the match it printed."""
@@ -90,6 +92,7 @@ def test_random_match_writes_a_record_that_replays(preset, tmp_path):
     assert f"final scores: {final}" in completed.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_bluff_game_writes_a_record_that_replays(players, tmp_path):
     """bluff_game.py with --record writes a record that replays to the game it printed."""

@@ -24,6 +24,7 @@ from .strategies import PRESET_NAMES, VARIANTS
 from .test_conformance import check_finished_match
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_matches_near_the_target_end_with_a_winner(name: str) -> None:
     """Matches started close to the target finish, some of them with a real winner."""

@@ -729,6 +729,7 @@ def leaning_choice(state: GameState, rng: random.Random) -> Action:
 # The tests ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @given(start=deals(), data=st.data())
 @settings(max_examples=scaled(3))
 def test_card_conservation(start: GameState, data: st.DataObject) -> None:
@@ -745,6 +746,7 @@ def test_card_conservation_across_deals(start: GameState, seed: int) -> None:
         check_conservation(state)
 
 
+@pytest.mark.slow
 @given(start=deals(with_scores=False), data=st.data())
 @settings(max_examples=scaled(3))
 def test_trick_points_total(start: GameState, data: st.DataObject) -> None:
@@ -797,6 +799,7 @@ def test_auction_and_contract(start: GameState, data: st.DataObject) -> None:
         assert state.bid == start.rules.opening_bid
 
 
+@pytest.mark.slow
 @given(start=deals(), data=st.data())
 @settings(max_examples=scaled(3))
 def test_every_card_follows_the_rules(start: GameState, data: st.DataObject) -> None:
@@ -900,6 +903,7 @@ def trick_situations(draw: st.DrawFn) -> tuple[GameState, Umpire]:
     return state, umpire
 
 
+@pytest.mark.slow
 @given(situation=trick_situations())
 @settings(max_examples=scaled(8))
 def test_following_rules_in_any_situation(situation: tuple[GameState, Umpire]) -> None:
@@ -909,6 +913,7 @@ def test_following_rules_in_any_situation(situation: tuple[GameState, Umpire]) -
     assert len(set(state.legal_actions())) == len(state.legal_actions())
 
 
+@pytest.mark.slow
 @given(start=deals(), data=st.data())
 @settings(max_examples=scaled(3))
 def test_trump_follows_marriages(start: GameState, data: st.DataObject) -> None:
@@ -921,6 +926,7 @@ def test_trump_follows_marriages(start: GameState, data: st.DataObject) -> None:
             check_trump_change(before, action, after)
 
 
+@pytest.mark.slow
 @given(start=deals(), data=st.data())
 @settings(max_examples=scaled(3))
 def test_deal_scores(start: GameState, data: st.DataObject) -> None:
@@ -999,6 +1005,7 @@ def test_match_has_one_winner_set(start: GameState, seed: int) -> None:
         state.apply(Pass())
 
 
+@pytest.mark.slow
 @given(start=deals(), data=st.data())
 @settings(max_examples=scaled(1.5))
 def test_apply_does_not_mutate(start: GameState, data: st.DataObject) -> None:
@@ -1118,6 +1125,7 @@ def twin_states(states: list[GameState], mapping: dict[Card, Card]) -> list[Game
     return twins
 
 
+@pytest.mark.slow
 @given(start=deals(), data=st.data())
 @settings(max_examples=scaled(4))
 def test_observation_ignores_hidden_cards(start: GameState, data: st.DataObject) -> None:
@@ -1155,6 +1163,7 @@ def test_observation_ignores_hidden_cards(start: GameState, data: st.DataObject)
         assert twin.observation(seat) == state.observation(seat)
 
 
+@pytest.mark.slow
 @given(start=deals(), data=st.data())
 @settings(max_examples=scaled(2))
 def test_observation_shows_only_visible_cards(start: GameState, data: st.DataObject) -> None:
@@ -1247,4 +1256,4 @@ class ThousandMachine(RuleBasedStateMachine):
 
 
 ThousandMachine.TestCase.settings = settings(max_examples=scaled(1.5), stateful_step_count=80)
-TestThousandMachine = ThousandMachine.TestCase
+TestThousandMachine = pytest.mark.slow(ThousandMachine.TestCase)

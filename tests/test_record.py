@@ -151,6 +151,7 @@ def test_load_of_a_missing_file_raises(tmp_path: Path) -> None:
         load_record(tmp_path / "absent.json")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_replay_of_full_random_matches(name: str) -> None:
     """Whole random matches of each preset (up to the deal cap) replay exactly."""
@@ -177,6 +178,7 @@ def test_replay_of_single_deals_of_every_configuration() -> None:
                 assert replay(Record.from_json(record.to_json())) == state, name
 
 
+@pytest.mark.slow
 def test_replay_of_matches_started_with_scores_and_layout() -> None:
     """A match started from given scores, dealer and first layout keeps them in its record."""
     for name in PRESET_NAMES:

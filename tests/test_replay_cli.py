@@ -70,6 +70,7 @@ def test_replay_ends_with_the_recorded_result(tmp_path: Path, game: str, single_
         assert "Deal 2, dealt by" in result.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "single_deal"), GAMES)
 def test_replay_seat_shows_only_what_that_seat_saw(
     tmp_path: Path, game: str, single_deal: bool
@@ -143,6 +144,7 @@ def test_replay_errors_in_one_line(
     assert result.output.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_installed_entry_point_replays_as_one_seat(tmp_path: Path) -> None:
     path = recorded(tmp_path, "polish", True)
     done = subprocess.run(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -147,6 +146,7 @@ def assert_clean(outcome: thousand.Outcome) -> None:
 # Whole games without a fault
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", Rules.preset_names())
 def test_single_deals_of_every_preset_without_a_fault(preset: str) -> None:
     """Both search bots at the table, in every seat over the seeds; the record replays to the
@@ -167,6 +167,7 @@ def test_single_deals_of_every_preset_without_a_fault(preset: str) -> None:
                 assert outcome.decisions[seat] == len(player.decisions) > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", Rules.preset_names())
 def test_short_matches_of_every_preset_without_a_fault(preset: str) -> None:
     """A match cut to four deals, given as bot specs."""
@@ -180,6 +181,7 @@ def test_short_matches_of_every_preset_without_a_fault(preset: str) -> None:
     assert outcome.players == tuple(specs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_1000_games_without_a_fault_in_every_phase(players: int) -> None:
     """Search bots in every seat decide the start of a climb, the climb and the answer to a
@@ -214,6 +216,7 @@ TWO_SEATS = [
 TWO_MUSIKI = [["JD", "9D"], ["JH", "9H"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot", BOTS)
 @pytest.mark.parametrize("preset", Rules.preset_names())
 def test_declares_through_every_phase(bot: SearchBot, preset: str) -> None:
@@ -259,6 +262,7 @@ GAMES: list[tuple[str, Any, bool]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("bot", "spec"), [(PimcPlayer, "pimc"), (IsmctsPlayer, "ismcts")])
 @pytest.mark.parametrize(("name", "rules", "single_deal"), GAMES, ids=[game[0] for game in GAMES])
 def test_same_seed_same_game(
@@ -275,6 +279,7 @@ def test_same_seed_same_game(
     assert runs[0].decisions == runs[1].decisions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["pimc(steps=30)", "ismcts(steps=30)"])
 def test_other_player_seeds_give_other_decisions(spec: str) -> None:
     """The same cards with the bots' generators seeded otherwise: the games differ."""
@@ -341,33 +346,60 @@ def opening_lead() -> GameState:
     return state
 
 
+class Clock:
+    """A stand-in for the search bots' clock: time passes only while a playout is run,
+    ``playout`` seconds each (a millisecond unless changed), and the playouts are counted."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.playout = 0.001
+        self.playouts = 0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """The search bots' clock, replaced by a :class:`Clock`."""
+    fake = Clock()
+
+    def timed(game: Any, state: Any, rng: random.Random, seat: int) -> tuple[Any, int]:
+        fake.now += fake.playout
+        fake.playouts += 1
+        return search.playout(game, state, rng, seat)
+
+    monkeypatch.setattr(search, "time", fake)
+    monkeypatch.setattr(pimc_module, "playout", timed)
+    monkeypatch.setattr(ismcts_module, "playout", timed)
+    return fake
+
+
 @pytest.mark.parametrize("bot", BOTS)
-def test_a_time_budget_bounds_a_decision(bot: SearchBot) -> None:
-    """A time budget replaces the steps: a hundredth of a second decides quickly, a tenth of a
-    second is spent even with a budget of one step."""
+def test_a_time_budget_bounds_a_decision(bot: SearchBot, clock: Clock) -> None:
+    """A time budget replaces the steps: with a millisecond a playout, a hundredth of a second is
+    ten playouts however many steps are allowed, and a tenth of a second is a hundred even with a
+    budget of one step (the search stops within one playout of its time)."""
     state = opening_lead()
-    quick = bot(seconds=0.01)
-    began = time.perf_counter()
-    answer = choice(quick, state)
-    assert time.perf_counter() - began < 0.5
+    answer = choice(bot(steps=10**6, seconds=0.01), state)
     assert answer in state.legal_actions()
-    slow = bot(steps=1, seconds=0.1)
-    began = time.perf_counter()
-    answer = choice(slow, state)
-    assert time.perf_counter() - began >= 0.09
+    assert clock.playouts in (10, 11)
+    clock.playouts = 0
+    answer = choice(bot(steps=1, seconds=0.1), state)
     assert answer in state.legal_actions()
+    assert clock.playouts in (100, 101)
 
 
-def test_pimc_keeps_a_small_time_budget_in_1000() -> None:
-    """Ten candidates on the second turn of a six-player 1000? game: a budget of 10 ms is kept
-    to within about one playout (the first playout is always finished)."""
+def test_pimc_keeps_a_small_time_budget_in_1000(clock: Clock) -> None:
+    """Ten candidates on the second turn of a six-player 1000? game, with playouts of 3 ms (long
+    next to the budget): a budget of 10 ms is kept to within one playout, the world being played
+    cut short when the time is up (the first playout is always finished)."""
     state = bluff.new_game(bluff.Rules(players=6), seed=0)
     state = state.apply(state.legal_actions()[0])
     assert len(state.legal_actions()) == 10
-    player = PimcPlayer(seconds=0.01)
-    began = time.perf_counter()
-    choice(player, state)
-    assert time.perf_counter() - began < 0.06
+    clock.playout = 0.003
+    choice(PimcPlayer(seconds=0.01), state)
+    assert 0.01 <= clock.now < 0.01 + clock.playout
 
 
 @pytest.fixture
@@ -385,6 +417,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return counts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot", BOTS)
 def test_the_steps_budget_is_what_the_search_simulates(bot: SearchBot, counted: list[int]) -> None:
     """The playouts of one decision simulate about ``steps`` actions: no more than the budget
@@ -719,6 +752,7 @@ def test_match_plays_a_deal_with_a_search_bot() -> None:
     assert rows
 
 
+@pytest.mark.slow
 def test_tournament_of_a_search_bot_by_spec() -> None:
     """A tournament names the entrant by its spec, options and all."""
     result = runner.invoke(

@@ -6,7 +6,6 @@ import itertools
 import json
 import math
 import random
-import time
 from collections.abc import Sequence
 
 import pytest
@@ -100,6 +99,7 @@ def simulated(
 # Plackett–Luce
 
 
+@pytest.mark.slow
 def test_fit_matches_choix_on_simulated_rankings() -> None:
     """On strict rankings from a seeded simulation, the MLE matches choix's (both centred)."""
     choix = pytest.importorskip("choix")
@@ -177,13 +177,11 @@ def test_ties_count_as_wins_over_everything_below() -> None:
     assert plackett_luce(tied_last, 3) == pytest.approx(plackett_luce(strict_last, 3), abs=1e-9)
 
 
-def test_fit_is_fast_on_thousands_of_rankings() -> None:
-    """Choices are aggregated, so 20,000 rankings fit in well under a second."""
+def test_fit_on_thousands_of_rankings() -> None:
+    """20,000 rankings (aggregated into choices) fit to the strengths they were drawn from."""
     rng = random.Random(11)
     orders = [strict(sample_order(rng, [0.3, 0.0, -0.3], [0, 1, 2])) for _ in range(20_000)]
-    start = time.perf_counter()
     fitted = plackett_luce(orders, 3, prior=0)
-    assert time.perf_counter() - start < 1.0
     assert fitted == pytest.approx([0.3, 0.0, -0.3], abs=0.05)
 
 
@@ -266,6 +264,7 @@ def test_bootstrap_edge_cases() -> None:
         bootstrap([], lambda sample: 0.0, resamples=5, seed=0)
 
 
+@pytest.mark.slow
 def test_rating_intervals_cover_the_true_ratings() -> None:
     """Over 60 simulated tournaments (4 entrants of known strength, 3 per table, 135 units
     each), the 95% rating intervals hold the true Elo ratings about 95% of the time."""
@@ -490,8 +489,9 @@ def test_summary_rejects_unknown_formats() -> None:
         summarize([], ["a"], format="matches", seed=0)
 
 
-def test_summary_is_fast_on_a_large_tournament() -> None:
-    """3 entrants, 12,000 units in groups of 6 seatings, 1000 resamples: well under 10 s."""
+@pytest.mark.slow
+def test_summary_of_a_large_tournament() -> None:
+    """3 entrants, 12,000 units in groups of 6 seatings, 1000 resamples: ranked in order."""
     rng = random.Random(1)
     results = []
     for group in range(2000):
@@ -502,9 +502,7 @@ def test_summary_is_fast_on_a_large_tournament() -> None:
             results.append(
                 unit(f"d{group:04d}-s{number}", seating, scores, group=group, places=places)
             )
-    start = time.perf_counter()
     summary = summarize(results, ["a", "b", "c"], format="deals", seed=0, resamples=1000)
-    assert time.perf_counter() - start < 10
     assert [standing.name for standing in summary.standings] == ["a", "b", "c"]
 
 
@@ -596,6 +594,7 @@ def test_crosstable_intervals_are_none_where_nothing_was_measured() -> None:
     assert all(interval is None for row in bare.crosstable_intervals for interval in row)
 
 
+@pytest.mark.slow
 def test_identical_entrants_lead_each_other_by_nothing_most_of_the_time() -> None:
     """Three entrants of equal strength over 40 simulated tournaments: the 95% intervals of
     their leads hold 0 about 95% of the time; an entrant much stronger than two equal ones leads

@@ -349,6 +349,7 @@ def test_invalid_configs_are_refused(change: dict[str, Any], message: str) -> No
 # Journal -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_torn_last_line_is_cut_off_and_its_unit_played_again(tmp_path: Path) -> None:
     """A torn last journal line is cut off, its unit replayed, the summary as if uninterrupted."""
     config = thousand_config(["greedy", "random", "random", "random"], deals=3)
@@ -435,6 +436,7 @@ class ReversedBackend:
         yield from reversed(done)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "config",
     [
@@ -559,6 +561,7 @@ def wait_for_progress(process: subprocess.Popen[bytes], directory: Path, above: 
         time.sleep(0.02)
 
 
+@pytest.mark.slow
 def test_killed_tournament_resumes_to_the_same_summary(
     tmp_path: Path, big_tournament: Path
 ) -> None:
@@ -600,9 +603,11 @@ def test_killed_tournament_resumes_to_the_same_summary(
     assert all(final.startswith(journal) for journal in journals)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_killed_tournament_leaves_no_worker_processes(tmp_path: Path) -> None:
-    """When the tournament program is killed, its worker processes end within seconds."""
+    """When the tournament program is killed, its worker processes end with it (the wait is
+    generous, so that a loaded machine does not fail the test)."""
     directory = tmp_path / "killed"
     process = start_tournament(directory, tmp_path / "log.txt")
     workers: list[int] = []
@@ -612,7 +617,7 @@ def test_killed_tournament_leaves_no_worker_processes(tmp_path: Path) -> None:
         process.kill()
         process.wait(timeout=60)
         assert len(workers) >= 2
-        deadline = time.monotonic() + 3
+        deadline = time.monotonic() + 30
         while running(workers) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert running(workers) == []
@@ -620,6 +625,7 @@ def test_killed_tournament_leaves_no_worker_processes(tmp_path: Path) -> None:
         kill_all(workers)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -649,6 +655,7 @@ def test_resume_with_a_changed_option_is_refused(
     assert snapshot(directory) == before
 
 
+@pytest.mark.slow
 def test_resume_with_the_same_options_is_accepted(tmp_path: Path) -> None:
     """--resume with options equal to the saved ones, or none, finishes with the same summary."""
     directory = tmp_path / "kept"
@@ -664,6 +671,7 @@ def test_resume_with_the_same_options_is_accepted(tmp_path: Path) -> None:
     assert (directory / "summary.json").read_bytes() == summary
 
 
+@pytest.mark.slow
 def test_the_installed_program_refuses_a_changed_resume(tmp_path: Path) -> None:
     """The real program, resuming with another --seed, prints one error line and exits 2."""
     directory = tmp_path / "kept"
@@ -688,6 +696,7 @@ def test_the_installed_program_refuses_a_changed_resume(tmp_path: Path) -> None:
 # Hostile bots --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("on_fault", ["forfeit", "substitute"])
 def test_hostile_bots_are_charged_with_their_faults(tmp_path: Path, on_fault: str) -> None:
     """A raising bot's and an illegal program's faults show in summary.json and the table."""
@@ -884,6 +893,7 @@ def test_out_keeps_every_output_and_replayable_records(tmp_path: Path) -> None:
     assert len(crosstable) == 4
 
 
+@pytest.mark.slow
 def test_a_1000_tournament_with_records(tmp_path: Path) -> None:
     """--game bluff plays 1000?, prints standings, keeps records replaying to the scores."""
     out = tmp_path / "out"
@@ -934,6 +944,7 @@ def test_thousand_games_format_records_whole_matches(tmp_path: Path) -> None:
         assert tuple(final.result.scores) == unit.scores
 
 
+@pytest.mark.slow
 def test_a_resumed_tournament_keeps_records_as_it_was_started(tmp_path: Path) -> None:
     """A tournament started with --records keeps records of units played after a resume."""
     out = tmp_path / "out"
@@ -1029,6 +1040,7 @@ def test_an_existing_tournament_is_not_overwritten(tmp_path: Path) -> None:
     assert snapshot(out) == before
 
 
+@pytest.mark.slow
 def test_the_installed_program_runs_a_tournament(tmp_path: Path) -> None:
     """The real `thousand` program plays a tiny tournament and prints the standings."""
     result = subprocess.run(
@@ -1050,6 +1062,7 @@ def test_the_installed_program_runs_a_tournament(tmp_path: Path) -> None:
 # Statistics ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_with_confidence(big_tournament: Path) -> None:
     """greedy ranks first with intervals clear of random's; the random copies' overlap."""
     document = summary_of(big_tournament)

@@ -53,9 +53,9 @@ _Key = tuple[str, "int | _ChoiceSet"]
 """A deal-group total: ``("set", choice set)``; ``("win" | "units" | "score", entrant)``;
 ``("met" | "lead", (a, b))`` for two entrants at the same table (``a < b``): the units they
 played together and the sum of ``a``'s score less ``b``'s; ``("seated" | "seat", seat)``: the
-units with that seat and the sum of its :meth:`_Scale.seat_term`; ``("followed" | "next",
-entrant)``: the units with a seat after it and another seat besides, and the sum of their
-:meth:`_Scale.next_term`."""
+units with that seat and the sum of its score less the mean of its unit; ``("followed" |
+"next", entrant)``: the units with a seat after it and another seat besides, and the sum of the
+next seat's score less the mean of the other seats (each sum times its :class:`_Scale`)."""
 
 
 # Plackett–Luce
@@ -526,7 +526,7 @@ def summarize(
     scale = _Scale(ordered)
     groups: dict[tuple[int, int], Counter[_Key]] = {}
     for result in ordered:
-        totals.add(result, scale)
+        totals.add(result)
         _add_terms(groups.setdefault((result.table, result.group), Counter()), result, scale)
     keys = sorted(groups)
     played = [entrant for entrant in range(count) if totals.units[entrant]]
@@ -534,13 +534,14 @@ def summarize(
 
     # The full-data fit, then the same fit on every resample of the deal groups.
     packed = _Packed([groups[key] for key in keys])
-    anchor = _fit(*packed.choices(packed.totals(range(len(keys))), local), SUMMARY_PRIOR)
+    full = packed.totals(range(len(keys)))
+    anchor = _fit(*packed.choices(full, local), SUMMARY_PRIOR)
     ratings = dict(zip(played, elo(anchor), strict=True))
     rating_samples: dict[int, list[float]] = {entrant: [] for entrant in played}
     score_samples: dict[int, list[float]] = {entrant: [] for entrant in played}
     pairs = [(a, b) for a in range(count) for b in range(a + 1, count) if totals.pair_units[a][b]]
     lead_samples: dict[tuple[int, int], list[float]] = {pair: [] for pair in pairs}
-    seat_samples: list[list[float]] = [[] for _ in totals.seat_units]
+    seat_samples: list[list[float]] = [[] for _ in totals.seat_wins]
     next_samples: dict[int, list[float]] = {entrant: [] for entrant in played}
     for draw in _draws(len(keys), resamples, seed) if keys else ():
         sums = packed.totals(draw)
@@ -584,8 +585,8 @@ def summarize(
                 ),
                 faults=tuple(zip(FAULT_STATUSES, totals.faults[entrant][1:], strict=True)),
                 next_seat=_rounded(
-                    totals.next_sum[entrant] / (scale.rest * totals.followed[entrant])
-                    if totals.followed[entrant]
+                    full[("next", entrant)] / (scale.rest * full[("followed", entrant)])
+                    if full.get(("followed", entrant))
                     else None
                 ),
                 next_seat_interval=_rounded_pair(_interval(next_samples.get(entrant, []))),
@@ -628,11 +629,14 @@ def summarize(
             SeatEffect(
                 seat=seat,
                 units=units,
-                advantage=_rounded(totals.seat_sum[seat] / (scale.seat * units)),
+                advantage=_rounded(full[("seat", seat)] / (scale.seat * units)),
                 advantage_interval=_rounded_pair(_interval(seat_samples[seat])),
-                win_rate=_rounded(float(totals.seat_wins[seat] / units)),
+                win_rate=_rounded(
+                    float(sum(Fraction(won, winners) for winners, won in wins.items()) / units)
+                ),
             )
-            for seat, units in enumerate(totals.seat_units)
+            for seat, wins in enumerate(totals.seat_wins)
+            for units in [full[("seated", seat)]]
         ),
     )
 
@@ -664,29 +668,14 @@ def _ranking(result: UnitResult) -> list[list[int]]:
 
 
 class _Scale:
-    """Whole-number multipliers for the seat and next-seat figures: a seat's score less the
-    mean of its unit, times :attr:`seat`, and the next seat's score less the mean of the others,
+    """Whole-number multipliers for the seat and next-seat terms: a seat's score less the mean
+    of its unit, times :attr:`seat`, and the next seat's score less the mean of the others,
     times :attr:`rest`, are integers whatever the size of the tables."""
 
     def __init__(self, results: Sequence[UnitResult]) -> None:
         sizes = {len(result.seating) for result in results}
         self.seat = math.lcm(*sizes)
         self.rest = math.lcm(*(size - 2 for size in sizes if size > 2))
-
-    def seat_term(self, result: UnitResult, seat: int) -> int:
-        """The seat's score less the unit's mean score, times :attr:`seat`."""
-        seats = len(result.seating)
-        return self.seat * result.scores[seat] - self.seat // seats * sum(result.scores)
-
-    def next_term(self, result: UnitResult, seat: int) -> int | None:
-        """The score of the seat after ``seat`` less the mean of the seats that are neither,
-        times :attr:`rest`; None at a table of two."""
-        seats = len(result.seating)
-        if seats < 3:
-            return None
-        after = (seat + 1) % seats
-        rest = sum(result.scores) - result.scores[seat] - result.scores[after]
-        return self.rest * result.scores[after] - self.rest // (seats - 2) * rest
 
 
 def _add_terms(terms: Counter[_Key], result: UnitResult, scale: _Scale) -> None:
@@ -703,13 +692,21 @@ def _add_terms(terms: Counter[_Key], result: UnitResult, scale: _Scale) -> None:
             if entrant < other:
                 terms["met", (entrant, other)] += 1
                 terms["lead", (entrant, other)] += result.scores[seat] - result.scores[other_seat]
-    for seat, entrant in enumerate(result.seating):
+    scores = result.scores
+    seats = len(scores)
+    total = sum(scores)
+    share = scale.seat // seats
+    for seat in range(seats):
         terms["seated", seat] += 1
-        terms["seat", seat] += scale.seat_term(result, seat)
-        term = scale.next_term(result, seat)
-        if term is not None:
+        terms["seat", seat] += scale.seat * scores[seat] - share * total
+    if seats > 2:
+        share = scale.rest // (seats - 2)
+        for seat, entrant in enumerate(result.seating):
+            after = (seat + 1) % seats
             terms["followed", entrant] += 1
-            terms["next", entrant] += term
+            terms["next", entrant] += (scale.rest + share) * scores[after] - share * (
+                total - scores[seat]
+            )
 
 
 class _Packed:
@@ -767,31 +764,20 @@ class _Totals:
         self.faults = [[0] * len(STATUSES) for _ in range(entrants)]
         self.pair_sum = [[0] * entrants for _ in range(entrants)]
         self.pair_units = [[0] * entrants for _ in range(entrants)]
-        self.followed = [0] * entrants
-        self.next_sum = [0] * entrants
-        self.seat_units: list[int] = []
-        self.seat_sum: list[int] = []
-        self.seat_wins: list[Fraction] = []
+        self.seat_wins: list[Counter[int]] = []
+        """Per seat, the units it won by the number of winners of the unit."""
 
-    def add(self, result: UnitResult, scale: _Scale) -> None:
+    def add(self, result: UnitResult) -> None:
         seating = result.seating
-        while len(self.seat_units) < len(seating):
-            self.seat_units.append(0)
-            self.seat_sum.append(0)
-            self.seat_wins.append(Fraction(0))
+        while len(self.seat_wins) < len(seating):
+            self.seat_wins.append(Counter())
         winners = sum(1 for place in result.places if place == 1)
         for seat, entrant in enumerate(seating):
             self.units[entrant] += 1
             self.score[entrant] += result.scores[seat]
-            self.seat_units[seat] += 1
-            self.seat_sum[seat] += scale.seat_term(result, seat)
-            term = scale.next_term(result, seat)
-            if term is not None:
-                self.followed[entrant] += 1
-                self.next_sum[entrant] += term
             if result.places[seat] == 1:
                 self.wins[entrant] += Fraction(1, winners)
-                self.seat_wins[seat] += Fraction(1, winners)
+                self.seat_wins[seat][winners] += 1
             for status, count in enumerate(result.faults[seat]):
                 self.faults[entrant][status] += count
             for other_seat, other in enumerate(seating):
