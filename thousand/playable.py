@@ -54,8 +54,9 @@ class Playable(Generic[A]):
         for own in legal:
             if own is action:
                 return own
+        kind = type(action)
         for own in legal:
-            if same_value(own, action):
+            if type(own) is kind and same_value(own, action):
                 return own
         return None
 
