@@ -31,6 +31,7 @@ import attrs
 from thousand import bluff
 from thousand.errors import (
     BotFailure,
+    BotSpecError,
     BotTimeout,
     IllegalActionError,
     LayoutError,
@@ -41,6 +42,7 @@ from thousand.errors import (
 from thousand.game import new_deal, new_match
 from thousand.games import BLUFF, GAMES, THOUSAND, GameKind, game_of
 from thousand.layout import Layout
+from thousand.playable import same_value
 from thousand.players import Player
 from thousand.record import Record
 from thousand.results import DealResult, MatchResult
@@ -305,7 +307,7 @@ def _seat_players(
     try:
         for entry in players:
             if isinstance(entry, str):
-                bots.append(load_player(entry, isolate=isolate, log_dir=log_dir)())
+                bots.append(_made(load_player(entry, isolate=isolate, log_dir=log_dir)))
                 names.append(entry)
             else:
                 bots.append(entry)
@@ -317,6 +319,34 @@ def _seat_players(
                 end(None)
         raise
     return _distinct(names), bots
+
+
+def _made(make: Callable[[], Player]) -> Player:
+    """A fresh player, or when its making fails (but for a spec error), a stand-in that fails
+    the same way when the match starts: the failure is the seat's fault, as when isolated."""
+    try:
+        return make()
+    except BotSpecError:
+        raise
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:
+        return _Unmade(error)
+
+
+class _Unmade:
+    """The seat of a player whose making failed: it fails to start with the same error."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
+        """Fail as the making did."""
+        raise self.error
+
+    def act(self, observation: AnyObservation) -> object:
+        """Never asked: a seat that failed to start is played for."""
+        raise self.error
 
 
 def _distinct(names: list[str]) -> tuple[str, ...]:
@@ -398,7 +428,9 @@ class _Match:
             return
         try:
             start(seat, self.state.rules, rng)
-        except Exception as error:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:
             self.gone[seat] = True
             self.fault(self.state, seat, _status_of(error), f"failed to start: {_describe(error)}")
 
@@ -430,19 +462,22 @@ class _Match:
             began = clock()
             try:
                 action = acts[seat](observation)
-            except Exception as error:
+            except KeyboardInterrupt:
+                raise
+            except BaseException as error:
                 think[seat] += clock() - began
                 state = self.handle_error(state, seat, observation, error)
                 if self.forfeited is not None:
                     break
                 continue
             think[seat] += clock() - began
-            try:
-                state = advance(state, action)
-            except Exception as error:
-                state = self.handle_illegal(state, seat, observation, action, error)
+            own = state.legal_match(action)
+            if own is None:
+                state = self.handle_illegal(state, seat, observation, action)
                 if self.forfeited is not None:
                     break
+                continue
+            state = advance(state, own)
         self.state = state
 
     def play_timed(self) -> None:
@@ -462,13 +497,13 @@ class _Match:
                 observation = observe(state, seat)
                 self.decisions[seat] += 1
                 answer = self.ask_timed(seat, observation, alarm)
+                own = None if isinstance(answer, _Failed) else state.legal_match(answer)
                 if isinstance(answer, _Failed):
                     state = self.handle_error(state, seat, observation, answer.error)
+                elif own is None:
+                    state = self.handle_illegal(state, seat, observation, answer)
                 else:
-                    try:
-                        state = self.advance(state, answer)
-                    except Exception as error:
-                        state = self.handle_illegal(state, seat, observation, answer, error)
+                    state = self.advance(state, own)
                 if self.forfeited is not None:
                     break
         finally:
@@ -498,7 +533,9 @@ class _Match:
                 answer = bot.act(observation)
         except _Alarm:
             answer = _Failed(BotTimeout(f"took more than {_seconds(allowed)}"))
-        except Exception as error:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:
             answer = _Failed(error)
         spent = time.perf_counter() - began
         self.think_time[seat] += spent
@@ -511,7 +548,7 @@ class _Match:
         return answer
 
     def handle_error(
-        self, state: Any, seat: int, observation: AnyObservation, error: Exception
+        self, state: Any, seat: int, observation: AnyObservation, error: BaseException
     ) -> Any:
         """A player that raised or ran out of time."""
         if isinstance(error, BotFailure) and error.fatal:
@@ -520,14 +557,16 @@ class _Match:
         return self.after_fault(state, seat)
 
     def handle_illegal(
-        self, state: Any, seat: int, observation: AnyObservation, action: Any, error: Exception
+        self, state: Any, seat: int, observation: AnyObservation, answer: object
     ) -> Any:
-        """A player that answered with something that is not a legal action."""
-        if _is_legal(state, action):
-            raise error
-        detail = f"answered {_show(action)}, not one of its legal actions"
-        if isinstance(error, IllegalActionError):
-            detail += f" ({error.reason})"
+        """A player that answered with something that is not one of its legal actions."""
+        shown, action = _read_answer(self.game, answer)
+        detail = f"answered {shown}, not one of its legal actions"
+        if action is not None:
+            try:
+                state.apply(action)
+            except IllegalActionError as error:
+                detail += f" ({error.reason})"
         self.fault(state, seat, Status.ILLEGAL, detail, observation)
         return self.after_fault(state, seat)
 
@@ -589,7 +628,7 @@ class _Match:
 class _Failed:
     """A player's failure to answer, told apart from anything a player could return."""
 
-    error: Exception
+    error: BaseException
 
 
 def _standings(
@@ -626,15 +665,7 @@ def _places(keys: list[tuple[Any, ...]]) -> tuple[int, ...]:
     return tuple(1 + sum(other > key for other in keys) for key in keys)
 
 
-def _is_legal(state: Any, action: object) -> bool:
-    """Whether an answer is a legal action; any trouble comparing it means it is not."""
-    try:
-        return bool(state.is_legal(action))
-    except Exception:
-        return False
-
-
-def _status_of(error: Exception) -> Status:
+def _status_of(error: BaseException) -> Status:
     """The status of a player that failed to answer: out of time, or in error."""
     return Status.TIMEOUT if isinstance(error, BotTimeout) else Status.ERROR
 
@@ -650,14 +681,24 @@ def _describe(error: BaseException) -> str:
     return f"raised {type(error).__name__}: {text}"
 
 
-def _show(value: object) -> str:
+def _read_answer(game: GameKind, answer: object) -> tuple[str, Any]:
+    """What a player answered as a person reads it (an action's text, such as ``bid 9999``, or
+    else its repr), and the game's own action when the answer is one, legal or not."""
+    is_action = any(type(answer) is kind for kind in game.action_types)
     try:
-        text = repr(value)
-    except Exception:
-        text = f"a {type(value).__name__} that cannot be shown"
-    if isinstance(value, str):
+        text = str(answer) if is_action else repr(answer)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        return f"a {type(answer).__name__} that cannot be shown", None
+    action = None
+    if is_action:
+        with contextlib.suppress(ValueError):
+            parsed = game.parse_action(text)
+            action = parsed if same_value(parsed, answer) else None
+    elif type(answer) is str:
         text += " (text, not an action)"
-    return text if len(text) <= 80 else text[:77] + "..."
+    return (text if len(text) <= 80 else text[:77] + "..."), action
 
 
 def _seconds(value: float) -> str:

@@ -187,9 +187,11 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 
 def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action`` by the current player; raises ``IllegalActionError`` unless the
-    action is one of ``legal_actions(state)``."""
-    if action not in state.legal_actions():
+    action is one of ``legal_actions(state)`` (it is then played as the engine's own instance)."""
+    own = state.legal_match(action)
+    if own is None:
         raise _illegal(state, action)
+    action = own
     phase = state.phase
     if phase is Phase.PLAY:
         after = tricks.play(state, cast(Play, action))
@@ -216,13 +218,16 @@ def _illegal(state: GameState, action: object) -> IllegalActionError:
             str(state.phase),
             "the game is over; start another with new_match() or new_deal()",
         )
-    if not isinstance(action, ACTION_TYPES):
+    if not any(type(action) is kind for kind in ACTION_TYPES):
         reason = (
             f"{type(action).__name__} is not an action; read text with parse_action(), "
             "as in state.apply(parse_action('pass'))"
         )
     else:
-        reason = _WHY[state.phase](state, action)
+        try:
+            reason = _WHY[state.phase](state, cast(Action, action))
+        except Exception:
+            reason = f"this {type(action).__name__} holds values no action has"
     return IllegalActionError(action, state.player, str(state.phase), reason)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Generic, TypeVar
 
+import attrs
+
 A = TypeVar("A")
 
 
@@ -38,6 +40,49 @@ class Playable(Generic[A]):
             object.__setattr__(self, "legal_cache", legal)
         return legal
 
-    def is_legal(self, action: A) -> bool:
-        """Whether ``action`` is one of :meth:`legal_actions`."""
-        return action in self.legal_actions()
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` is one of :meth:`legal_actions` (see :meth:`legal_match`)."""
+        return self.legal_match(action) is not None
+
+    def legal_match(self, action: object) -> A | None:
+        """The engine's own legal action that ``action`` is, by exact type and value, or ``None``.
+
+        Only the engine's values compare: a look-alike (a subclass, or any object claiming to
+        equal everything) never gets to answer, so it cannot pass for a legal action.
+        """
+        legal = self.legal_actions()
+        for own in legal:
+            if own is action:
+                return own
+        kind = type(action)
+        for own in legal:
+            if type(own) is kind and same_value(own, action):
+                return own
+        return None
+
+
+def same_value(own: object, other: object) -> bool:
+    """Whether ``other`` has exactly the type and value of the engine's ``own``, compared field by
+    field with ``own``'s code only (``other``'s methods are never called)."""
+    if own is other:
+        return True
+    kind = type(own)
+    if type(other) is not kind:
+        return False
+    if kind not in _COMPARED:
+        _COMPARED[kind] = _compared_fields(kind)
+    names = _COMPARED[kind]
+    if names is None:
+        return own == other
+    return all(same_value(getattr(own, name), getattr(other, name)) for name in names)
+
+
+_COMPARED: dict[type, tuple[str, ...] | None] = {}
+"""The compared fields of each class seen, as :func:`_compared_fields` found them."""
+
+
+def _compared_fields(kind: type) -> tuple[str, ...] | None:
+    """The fields equality compares on an attrs class; ``None`` for any other class."""
+    if not attrs.has(kind):
+        return None
+    return tuple(field.name for field in attrs.fields(kind) if field.eq)

@@ -22,22 +22,29 @@ whole numbers, decimals, ``true``/``false``/``none``, or else kept as text.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
+import random
 import shlex
 import sys
 from collections.abc import Callable
 from importlib.metadata import EntryPoints, entry_points
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
 from thousand.bots import BUILTIN
-from thousand.errors import BotSpecError
+from thousand.errors import BotFailure, BotSpecError
 from thousand.players import Player
 
-__all__ = ["ENTRY_POINT_GROUP", "BotInfo", "available_bots", "load_player"]
+if TYPE_CHECKING:
+    from thousand import bluff
+    from thousand.rules import Rules
+
+__all__ = ["ENTRY_POINT_GROUP", "BotInfo", "available_bots", "check_player", "load_player"]
 
 ENTRY_POINT_GROUP = "thousand.players"
 """The entry point group where installed packages list their bots."""
@@ -106,6 +113,35 @@ def load_player(spec: str, *, isolate: bool = False, log_dir: str | None = None)
         command = serve_command(spec)
         return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir)
     return _python_factory(name, options, spec)
+
+
+def check_player(
+    spec: str, rules: Rules | bluff.Rules, *, isolate: bool = False, log_dir: str | None = None
+) -> None:
+    """Make the player ``spec`` names once, start it in seat 0 under ``rules`` (an external
+    program must answer the hello) and end it: a bot that cannot start is found before a run.
+
+    Raises:
+        BotSpecError: the spec names nothing loadable, or its player cannot start; the message
+            names the spec.
+    """
+    make = load_player(spec, isolate=isolate, log_dir=log_dir)
+    player: object = None
+    try:
+        player = make()
+        start = getattr(player, "start", None)
+        if start is not None:
+            start(0, rules, random.Random(0))
+    except (BotSpecError, KeyboardInterrupt):
+        raise
+    except BaseException as error:
+        reason = str(error).strip() if isinstance(error, BotFailure) else _one_line(error)
+        raise BotSpecError(f"bot {spec!r} cannot start: {reason}") from None
+    finally:
+        end = getattr(player, "end", None)
+        if end is not None:
+            with contextlib.suppress(Exception):
+                end(None)
 
 
 def _options(spec: str) -> tuple[str, dict[str, object]]:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from thousand.specs import check_player
 from tournament.backends import DEFAULT_BATCH, Backend, InlineBackend, ProcessBackend, batches
 from tournament.journal import Journal, TournamentDirError, write_text
 from tournament.results import UnitResult
@@ -42,8 +43,11 @@ def run_tournament(
 
     With ``out`` the configuration, the journal and the outputs are kept in that directory;
     ``resume`` continues the tournament kept there (its configuration must equal ``config``,
-    and records are kept if they were when it started).
+    and records are kept if they were when it started). Every entrant is first started once,
+    so that a bot that cannot start stops the run with ``BotSpecError`` before any game.
     """
+    for spec in dict.fromkeys(entrant.spec for entrant in config.entrants):
+        check_player(spec, config.rules_value(), isolate=config.isolate, log_dir=log_dir)
     units = config.units()
     finished: dict[str, UnitResult] = {}
     journal: Journal | None = None

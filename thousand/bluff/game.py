@@ -107,9 +107,12 @@ def legal_actions(state: State) -> tuple[Action, ...]:
 
 
 def apply(state: State, action: Action) -> State:
-    """The state after ``action``; raises ``IllegalActionError`` unless it is legal."""
-    if action not in state.legal_actions():
+    """The state after ``action``; raises ``IllegalActionError`` unless it is legal (it is then
+    played as the engine's own instance)."""
+    own = state.legal_match(action)
+    if own is None:
         raise _illegal(state, action)
+    action = own
     if isinstance(action, Play):
         after = climb.play(state, action)
     elif isinstance(action, Hide):
@@ -148,11 +151,15 @@ def _illegal(state: State, action: object) -> IllegalActionError:
         return IllegalActionError(
             action, None, phase, "the game is over; start another with new_game()"
         )
-    return IllegalActionError(action, state.player, phase, _why(state, action))
+    try:
+        reason = _why(state, action)
+    except Exception:
+        reason = f"this {type(action).__name__} holds values no action has"
+    return IllegalActionError(action, state.player, phase, reason)
 
 
 def _why(state: State, action: object) -> str:
-    if not isinstance(action, ACTION_TYPES):
+    if not any(type(action) is kind for kind in ACTION_TYPES):
         return (
             f"{type(action).__name__} is not an action; read text with "
             "thousand.bluff.parse_action()"
