@@ -28,7 +28,7 @@ import attrs
 from thousand.errors import BotCrash, BotTimeout
 from thousand.games import GameKind, game_of
 
-if sys.platform != "win32":
+if sys.platform.startswith("linux"):
     import resource
 
 if TYPE_CHECKING:
@@ -61,8 +61,8 @@ class BotLimits:
     """Caps on what an external bot's process may use, so that one bot cannot exhaust the machine.
 
     Args:
-        memory: bytes of address space the process may map (``RLIMIT_AS``, Unix only); past it
-            an allocation fails. ``None`` sets no cap. Runtimes that reserve address space up
+        memory: bytes of address space the process may map (``RLIMIT_AS``, Linux only); past
+            it an allocation fails. ``None`` sets no cap. Runtimes that reserve address space up
             front (the JVM) need a larger cap or their own heap limit.
         line: bytes in one message from the bot; a longer answer to a decision is illegal, a
             longer answer to the hello stops the bot.
@@ -462,7 +462,7 @@ def _prepare_child(memory: int | None) -> None:
     die_with_parent()
     if _PRCTL is not None:
         _PRCTL(PR_SET_CHILD_SUBREAPER, 1)
-    if memory is not None and sys.platform != "win32":
+    if memory is not None and sys.platform.startswith("linux"):
         hard = resource.getrlimit(resource.RLIMIT_AS)[1]
         cap = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
