@@ -3,8 +3,12 @@ memory, message lines and error logs are capped."""
 
 from __future__ import annotations
 
+import ctypes
 import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,6 +18,7 @@ from thousand import BotLimits, Status
 
 KIB = 1 << 10
 MIB = 1 << 20
+PR_GET_CHILD_SUBREAPER = 37
 
 
 def zombie_children() -> list[int]:
@@ -46,6 +51,48 @@ def test_a_bot_leaves_no_process_behind(tmp_path: Path) -> None:
         assert len(bot.pid_list("child")) == seed
         assert marked_processes(bot.marker) == []
         assert zombie_children() == []
+
+
+def is_child_subreaper() -> bool:
+    """Whether this process inherits the processes its descendants orphan (Linux)."""
+    flag = ctypes.c_int()
+    assert ctypes.CDLL(None).prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag)) == 0
+    return flag.value != 0
+
+
+@pytest.mark.skipif(not LINUX, reason="adopting orphaned processes is Linux only")
+def test_a_match_leaves_the_calling_process_alone(tmp_path: Path) -> None:
+    """Stopping what a bot left behind changes nothing about the program that plays the match:
+    it does not become the inheritor of orphaned processes, and a process it starts in a
+    session of its own while the match runs (as another of its threads might) survives."""
+    own: list[subprocess.Popen[bytes]] = []
+    shown: list[Any] = []
+
+    def watch(state: Any) -> None:
+        # The first state is shown before the bots start, the second after the first action.
+        shown.append(state)
+        if len(shown) == 2:
+            command = [sys.executable, "-c", "import time; time.sleep(60)"]
+            own.append(subprocess.Popen(command, start_new_session=True))
+
+    bot = hostile(tmp_path, "daemon")
+    try:
+        outcome = thousand.play(
+            [bot.spec, "random", "random"],
+            RUSSIAN,
+            seed=1,
+            single_deal=True,
+            log_dir=str(tmp_path),
+            watch=watch,
+        )
+        assert outcome.faults == ()
+        assert marked_processes(bot.marker) == []
+        assert own[0].poll() is None
+        assert not is_child_subreaper()
+    finally:
+        for process in own:
+            process.kill()
+            process.wait()
 
 
 def test_an_overlong_line_is_illegal(tmp_path: Path) -> None:

@@ -1,9 +1,9 @@
 """External bots: a program in any language, spoken to over JSON lines on its stdin and stdout.
 
 The protocol is described in ``docs/bot-protocol.md``. One process serves one match: it is
-started when the match starts, told the end, and then stopped — killed with everything it started
-if it does not exit by itself. Whatever it writes on stderr is appended to a log file, up to a cap;
-its memory and the length of its lines are capped too (:class:`BotLimits`).
+started when the match starts, told the end, and then stopped: killed if it does not exit by
+itself, and whatever it started killed with it. Whatever it writes on stderr is appended to a
+log file, up to a cap; its memory and the length of its lines are capped too (:class:`BotLimits`).
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ class ExternalPlayer:
         self._log: BinaryIO | None = None
         self._stderr: int | None = None
         self._logged = 0
-        self._started = 0
+        self._seen: dict[int, int] = {}
 
     def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
         """Start the program and greet it with the game, the rules, the seat and a seed."""
@@ -138,7 +138,6 @@ class ExternalPlayer:
         log = self.log_path.open("ab")
         log.write(f"--- {self.name}: seat {seat} of a {self.game.name} match\n".encode())
         log.flush()
-        _adopt_orphans()
         memory = self.limits.memory
         try:
             self.process = subprocess.Popen(
@@ -155,8 +154,7 @@ class ExternalPlayer:
             self._broken = f"could not start {self.command[0]}: {error.strerror or error}"
             raise BotCrash(self._broken, fatal=True) from None
         self._log = log
-        self._started = _start_time(self.process.pid)
-        _RUNNING.add(self.process.pid)
+        self._seen = {}
         _WATCHDOG.guard(self.process.pid)
         assert self.process.stdout is not None
         assert self.process.stdin is not None
@@ -211,6 +209,7 @@ class ExternalPlayer:
         """Tell the program the outcome (when there is one), then stop it."""
         try:
             if outcome is not None and self._broken is None and self.process is not None:
+                self._note_descendants(self.process)
                 self._send({"type": "end", "outcome": outcome.to_dict()}, EXIT_GRACE)
         except (BotCrash, BotTimeout):
             pass
@@ -227,18 +226,22 @@ class ExternalPlayer:
         assert process.stdin is not None
         assert process.stdout is not None
         assert process.stderr is not None
+        self._note_descendants(process)
         with contextlib.suppress(OSError):
             process.stdin.close()
         deadline = time.monotonic() + grace
         delay = 0.0005
         while process.poll() is None and time.monotonic() < deadline:
+            self._note_descendants(process)
             self._wait_ready(None, False, min(deadline, time.monotonic() + delay))
             delay = min(2 * delay, 0.05)
+        roots = {pid for pid, start in self._seen.items() if _start_time(pid) == start}
+        if process.returncode is None:
+            roots.add(process.pid)
+        _kill_tree(roots)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
         process.wait()
-        _RUNNING.discard(process.pid)
-        _reap_orphans(self._started)
         self._pump_log()
         self._stderr = None
         process.stdout.close()
@@ -247,6 +250,13 @@ class ExternalPlayer:
             self._log.close()
             self._log = None
         _WATCHDOG.release(process.pid)
+
+    def _note_descendants(self, process: subprocess.Popen[bytes]) -> None:
+        """Remember which processes are below the program now (Linux), so that those it leaves
+        behind when it exits by itself, no longer below it then, are still known and stopped."""
+        for pid in _tree({process.pid}) - {process.pid}:
+            if (start := _start_time(pid)) is not None:
+                self._seen[pid] = start
 
     def __del__(self) -> None:
         with contextlib.suppress(Exception):
@@ -457,8 +467,9 @@ def die_with_parent(parent: int | None = None) -> None:
 
 
 def _prepare_child(memory: int | None) -> None:
-    """In the child, before the program starts: be killed when the driver dies, keep the
-    processes it orphans as its own children (Linux), and cap its memory."""
+    """In the child, before the program starts: be killed when the driver dies, keep every
+    process the program orphans below it (Linux: it is made a child subreaper, which lasts
+    across ``exec``), and cap its memory."""
     die_with_parent()
     if _PRCTL is not None:
         _PRCTL(PR_SET_CHILD_SUBREAPER, 1)
@@ -470,18 +481,11 @@ def _prepare_child(memory: int | None) -> None:
 
 PR_SET_CHILD_SUBREAPER = 36
 """Linux ``prctl`` option: orphaned descendants are re-parented to this process, not to init."""
-_RUNNING: set[int] = set()
-"""The bots this process is running, never taken for orphans."""
+STOP_TIMEOUT = 1.0
+"""Seconds to wait for the processes of a bot's tree to stop, or to die once killed."""
 
 
-def _adopt_orphans() -> None:
-    """Make this process the one that inherits the processes its bots orphan (Linux), so that
-    a bot's double-forked or ``setsid`` children can be found and stopped with it."""
-    if _PRCTL is not None:
-        _PRCTL(PR_SET_CHILD_SUBREAPER, 1)
-
-
-def _stat(pid: str | int) -> list[str] | None:
+def _stat(pid: int) -> list[str] | None:
     """The fields of ``/proc/<pid>/stat`` after the command name (state, ppid, pgrp, session,
     ...), or ``None`` when the process is gone."""
     try:
@@ -491,40 +495,64 @@ def _stat(pid: str | int) -> list[str] | None:
         return None
 
 
-def _start_time(pid: int) -> int:
-    """When the process started, in clock ticks since boot (0 where that is not known)."""
-    fields = _stat(pid) if _PRCTL is not None else None
-    return int(fields[19]) if fields else 0
+def _start_time(pid: int) -> int | None:
+    """When the process started, in clock ticks since boot: with the pid, it tells a process
+    from a later one given the same pid. ``None`` when the process is gone."""
+    fields = _stat(pid)
+    return int(fields[19]) if fields else None
 
 
-def _reap_orphans(since: int) -> None:
-    """Kill and reap the processes a stopped bot left behind (Linux): with this process a child
-    subreaper they became its children. They are told from this process's own children by
-    having left its session after ``since``, the bot's start; killing one orphans its own
-    children in turn, so this goes on until none is left."""
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is one of the threads of ``pid``."""
+    found: set[int] = set()
+    with contextlib.suppress(OSError):
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as file:
+                found.update(int(child) for child in file.read().split())
+    return found
+
+
+def _tree(roots: set[int]) -> set[int]:
+    """``roots`` and all their descendants (Linux; elsewhere nothing)."""
     if _PRCTL is None:
-        return
-    me, session = os.getpid(), os.getsid(0)
-    while True:
-        orphans = [
-            int(entry)
-            for entry in os.listdir("/proc")
-            if entry.isdigit()
-            and int(entry) not in _RUNNING
-            and int(entry) != _WATCHDOG.pid()
-            and (fields := _stat(entry)) is not None
-            and int(fields[1]) == me
-            and int(fields[3]) != session
-            and int(fields[19]) >= since
-        ]
-        if not orphans:
-            return
-        for pid in orphans:
+        return set()
+    tree = set(roots)
+    todo = list(tree)
+    while todo:
+        for child in _children(todo.pop()) - tree:
+            tree.add(child)
+            todo.append(child)
+    return tree
+
+
+def _kill_tree(roots: set[int]) -> None:
+    """Kill ``roots`` and all their descendants (Linux) and wait until they are dead. Each is
+    stopped first and the tree collected again until no new member appears, so that it cannot
+    grow meanwhile: a process that exits in between has its children re-parented to the bot, a
+    subreaper, where the next collection finds them. None is reaped here: but for the bot, the
+    killed processes are not this process's children."""
+    tree: set[int] = set()
+    while fresh := _tree(roots | tree) - tree:
+        for pid in fresh:
             with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        for pid in orphans:
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
+                os.kill(pid, signal.SIGSTOP)
+        _await_state(fresh, ("T", "t", "Z", "X"))
+        tree |= fresh
+    for pid in tree:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    _await_state(tree, ("Z", "X"))
+
+
+def _await_state(pids: set[int], states: tuple[str, ...]) -> None:
+    """Wait until each process is in one of ``states`` or gone, for at most ``STOP_TIMEOUT``:
+    a signal takes effect once a system call in progress returns."""
+    deadline = time.monotonic() + STOP_TIMEOUT
+    for pid in pids:
+        while (fields := _stat(pid)) is not None and fields[0] not in states:
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(0.0005)
 
 
 def _find_prctl() -> Any:
