@@ -154,3 +154,23 @@ def test_the_error_log_is_capped(tmp_path: Path) -> None:
     kept, _, note = rest.rpartition("\n--- cut:")
     assert len(kept) == 64 * KIB
     assert note == f" over {64 * KIB} bytes\n"
+
+
+def test_a_log_cap_reached_exactly_still_says_the_rest_was_cut(tmp_path: Path) -> None:
+    """Output that reaches the log cap exactly and goes on is still followed by the line saying
+    it was cut (here the cap is zero, so the log keeps only its header and that line)."""
+    bot = hostile(tmp_path, "chatty")
+    outcome = thousand.play(
+        [bot.spec, "random", "random"],
+        RUSSIAN,
+        seed=3,
+        single_deal=True,
+        time_limit=30,
+        log_dir=str(tmp_path),
+        limits=BotLimits(log=0),
+    )
+    assert outcome.faults == ()
+    (log,) = tmp_path.glob("*.log")
+    header, _, rest = log.read_text().partition("\n")
+    assert header.endswith("seat 0 of a thousand match")
+    assert rest == "\n--- cut: over 0 bytes\n"

@@ -363,7 +363,7 @@ class ExternalPlayer:
                 self._stderr = None
                 return
             room = self.limits.log - self._logged
-            if room > 0:
+            if room >= 0:
                 self._log.write(chunk[:room])
                 if len(chunk) > room:
                     self._log.write(f"\n--- cut: over {self.limits.log} bytes\n".encode())
