@@ -42,7 +42,7 @@ from thousand.errors import (
     SeatError,
     ThousandError,
 )
-from thousand.external import ExternalPlayer
+from thousand.external import BotLimits, ExternalPlayer
 from thousand.game import new_deal, new_match
 from thousand.layout import Layout
 from thousand.observation import Observation, Trick, observe
@@ -71,6 +71,7 @@ __all__ = [
     "BotCrash",
     "BotFailure",
     "BotInfo",
+    "BotLimits",
     "BotSpecError",
     "BotTimeout",
     "Card",

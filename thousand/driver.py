@@ -24,7 +24,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -48,6 +48,9 @@ from thousand.record import Record
 from thousand.results import DealResult, MatchResult
 from thousand.rules import Rules
 from thousand.specs import load_player
+
+if TYPE_CHECKING:
+    from thousand.external import BotLimits
 
 __all__ = ["Fault", "FaultPolicy", "Outcome", "Status", "play", "player_seed"]
 
@@ -210,6 +213,7 @@ def play(
     player_seeds: Sequence[int] | None = None,
     isolate: bool = False,
     log_dir: str | None = None,
+    limits: BotLimits | None = None,
     watch: Callable[[Any], object] | None = None,
 ) -> Outcome:
     """Play one match of either game among ``players`` and return its :class:`Outcome`.
@@ -231,6 +235,8 @@ def play(
         isolate: run the Python bots given as specs in their own processes, speaking the
             external bot protocol, so that they cannot reach hidden state.
         log_dir: where external bots' error output is kept (see :mod:`thousand.external`).
+        limits: caps on external bots' memory, message lines and logs; by default
+            :class:`~thousand.BotLimits` ``()``.
         watch: called with the starting state and then with the state after every action,
             whoever took it: for a display, or to keep the game so far when play is
             interrupted. It sees every card, so a player must not be given it.
@@ -250,7 +256,7 @@ def play(
     seeds = list(player_seeds) if player_seeds is not None else None
     if seeds is not None and len(seeds) != rules.players:
         raise SeatError(f"{len(seeds)} player seeds were given for {rules.players} seats")
-    names, bots = _seat_players(players, isolate, log_dir)
+    names, bots = _seat_players(players, isolate, log_dir, limits)
     match = _Match(game, state, bots, names, policy, time_limit, time_quota, seed, watch)
     outcome: Outcome | None = None
     try:
@@ -300,14 +306,16 @@ def _start(
 
 
 def _seat_players(
-    players: Sequence[Player | str], isolate: bool, log_dir: str | None
+    players: Sequence[Player | str], isolate: bool, log_dir: str | None, limits: BotLimits | None
 ) -> tuple[tuple[str, ...], list[Player]]:
     names: list[str] = []
     bots: list[Player] = []
     try:
         for entry in players:
             if isinstance(entry, str):
-                bots.append(_made(load_player(entry, isolate=isolate, log_dir=log_dir)))
+                bots.append(
+                    _made(load_player(entry, isolate=isolate, log_dir=log_dir, limits=limits))
+                )
                 names.append(entry)
             else:
                 bots.append(entry)

@@ -1,8 +1,9 @@
 """External bots: a program in any language, spoken to over JSON lines on its stdin and stdout.
 
 The protocol is described in ``docs/bot-protocol.md``. One process serves one match: it is
-started when the match starts, told the end, and then stopped — killed with everything it started
-if it does not exit by itself. Whatever it writes on stderr is appended to a log file.
+started when the match starts, told the end, and then stopped: killed if it does not exit by
+itself, and whatever it started killed with it. Whatever it writes on stderr is appended to a
+log file, up to a cap; its memory and the length of its lines are capped too (:class:`BotLimits`).
 """
 
 from __future__ import annotations
@@ -20,17 +21,22 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, cast
+
+import attrs
 
 from thousand.errors import BotCrash, BotTimeout
 from thousand.games import GameKind, game_of
+
+if sys.platform.startswith("linux"):
+    import resource
 
 if TYPE_CHECKING:
     from thousand import bluff
     from thousand.driver import Outcome
     from thousand.rules import Rules
 
-__all__ = ["PROTOCOL", "ExternalPlayer", "die_with_parent", "serve_command"]
+__all__ = ["PROTOCOL", "BotLimits", "ExternalPlayer", "die_with_parent", "serve_command"]
 
 PROTOCOL = 1
 """The version of the bot protocol spoken here."""
@@ -44,6 +50,29 @@ EXIT_GRACE = 1.0
 SPIN = 0.0002 if len(getattr(os, "sched_getaffinity", lambda _: ())(0)) > 1 else 0.0
 """Seconds the driver keeps polling for an answer before it sleeps until one comes: a quick bot's
 answer then arrives without the cost of waking the driver up. Only with more than one core."""
+
+
+MIB = 1 << 20
+"""Bytes in a mebibyte."""
+
+
+@attrs.frozen
+class BotLimits:
+    """Caps on what an external bot's process may use, so that one bot cannot exhaust the machine.
+
+    Args:
+        memory: bytes of address space the process may map (``RLIMIT_AS``, Linux only); past
+            it an allocation fails. ``None`` sets no cap. Runtimes that reserve address space up
+            front (the JVM) need a larger cap or their own heap limit.
+        line: bytes in one message from the bot; a longer answer to a decision is illegal, a
+            longer answer to the hello stops the bot.
+        log: bytes of the bot's error output kept per match in its log; the rest is dropped,
+            after a line saying so.
+    """
+
+    memory: int | None = 2048 * MIB
+    line: int = MIB
+    log: int = MIB
 
 
 _ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
@@ -64,6 +93,7 @@ class ExternalPlayer:
         log_dir: where ``<name>-seat<N>.log`` collects the program's stderr; by default
             ``<temporary directory>/thousand-bots``.
         cwd: the program's working directory; by default the current one.
+        limits: caps on the program's memory, lines and log (see :class:`BotLimits`).
     """
 
     def __init__(
@@ -73,6 +103,7 @@ class ExternalPlayer:
         name: str | None = None,
         log_dir: str | None = None,
         cwd: str | None = None,
+        limits: BotLimits | None = None,
     ) -> None:
         self.command = list(command)
         self.name = name or Path(self.command[0]).name
@@ -81,40 +112,56 @@ class ExternalPlayer:
         self.log_path = directory / f"{self.slug}.log"
         """Where the program's error output goes: ``<name>-seat<N>.log`` once seated."""
         self.cwd = cwd
+        self.limits = limits or BotLimits()
         self.process: subprocess.Popen[bytes] | None = None
         self.game: GameKind | None = None
-        self._buffer = b""
+        self._buffer = bytearray()
+        self._scanned = 0
+        self._skipping = False
         self._broken: str | None = None
+        self._log: BinaryIO | None = None
+        self._stderr: int | None = None
+        self._logged = 0
+        self._seen: dict[int, int] = {}
 
     def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
         """Start the program and greet it with the game, the rules, the seat and a seed."""
         self.close()
-        self._buffer = b""
+        self._buffer = bytearray()
+        self._scanned = 0
+        self._skipping = False
         self._broken = None
+        self._logged = 0
         self.game = game_of(rules)
         self.log_path = self.log_path.with_name(f"{self.slug}-seat{seat}.log")
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        with self.log_path.open("ab") as log:
-            log.write(f"--- {self.name}: seat {seat} of a {self.game.name} match\n".encode())
-            log.flush()
-            try:
-                self.process = subprocess.Popen(
-                    self.command,
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=log,
-                    cwd=self.cwd,
-                    start_new_session=True,
-                    preexec_fn=_die_with_parent,
-                )
-            except OSError as error:
-                self._broken = f"could not start {self.command[0]}: {error.strerror or error}"
-                raise BotCrash(self._broken, fatal=True) from None
+        log = self.log_path.open("ab")
+        log.write(f"--- {self.name}: seat {seat} of a {self.game.name} match\n".encode())
+        log.flush()
+        memory = self.limits.memory
+        try:
+            self.process = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=self.cwd,
+                start_new_session=True,
+                preexec_fn=lambda: _prepare_child(memory),
+            )
+        except OSError as error:
+            log.close()
+            self._broken = f"could not start {self.command[0]}: {error.strerror or error}"
+            raise BotCrash(self._broken, fatal=True) from None
+        self._log = log
+        self._seen = {}
         _WATCHDOG.guard(self.process.pid)
         assert self.process.stdout is not None
         assert self.process.stdin is not None
-        os.set_blocking(self.process.stdout.fileno(), False)
-        os.set_blocking(self.process.stdin.fileno(), False)
+        assert self.process.stderr is not None
+        self._stderr = self.process.stderr.fileno()
+        for stream in (self.process.stdout, self.process.stdin, self.process.stderr):
+            os.set_blocking(stream.fileno(), False)
         state = rng.getstate()
         hello = {
             "type": "hello",
@@ -127,6 +174,8 @@ class ExternalPlayer:
             "random_state": _state_to_json(state),
         }
         reply = self._exchange(hello, STARTUP_TIMEOUT, "the hello")
+        if reply is None:
+            self._fail(f"answered the hello with a line of more than {self.limits.line} bytes")
         if reply.get("type") != "ready":
             self._fail(f"answered the hello with {_clip(reply)}, not a ready message")
 
@@ -143,6 +192,8 @@ class ExternalPlayer:
             min(seconds, REPLY_TIMEOUT),
             "a decision",
         )
+        if reply is None:
+            return f"a line of more than {self.limits.line} bytes"
         kind = reply.get("type", "action")
         if kind == "error":
             raise BotCrash(f"reported an error: {_clip(str(reply.get('message', '')))}")
@@ -158,6 +209,7 @@ class ExternalPlayer:
         """Tell the program the outcome (when there is one), then stop it."""
         try:
             if outcome is not None and self._broken is None and self.process is not None:
+                self._note_descendants(self.process)
                 self._send({"type": "end", "outcome": outcome.to_dict()}, EXIT_GRACE)
         except (BotCrash, BotTimeout):
             pass
@@ -173,26 +225,52 @@ class ExternalPlayer:
         self.process = None
         assert process.stdin is not None
         assert process.stdout is not None
+        assert process.stderr is not None
+        self._note_descendants(process)
         with contextlib.suppress(OSError):
             process.stdin.close()
-        if grace > 0:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(grace)
+        deadline = time.monotonic() + grace
+        delay = 0.0005
+        while process.poll() is None and time.monotonic() < deadline:
+            self._note_descendants(process)
+            self._wait_ready(None, False, min(deadline, time.monotonic() + delay))
+            delay = min(2 * delay, 0.05)
+        roots = {pid for pid, start in self._seen.items() if _start_time(pid) == start}
+        if process.returncode is None:
+            roots.add(process.pid)
+        _kill_tree(roots)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+        self._pump_log()
+        self._stderr = None
         process.stdout.close()
+        process.stderr.close()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
         _WATCHDOG.release(process.pid)
+
+    def _note_descendants(self, process: subprocess.Popen[bytes]) -> None:
+        """Remember which processes are below the program now (Linux), so that those it leaves
+        behind when it exits by itself, no longer below it then, are still known and stopped."""
+        for pid in _tree({process.pid}) - {process.pid}:
+            if (start := _start_time(pid)) is not None:
+                self._seen[pid] = start
 
     def __del__(self) -> None:
         with contextlib.suppress(Exception):
             self.close()
 
-    def _exchange(self, message: dict[str, Any], seconds: float, what: str) -> dict[str, Any]:
-        """Send one message and read the one-line reply."""
+    def _exchange(
+        self, message: dict[str, Any], seconds: float, what: str
+    ) -> dict[str, Any] | None:
+        """Send one message and read the one-line reply; ``None`` when the line is over the cap."""
         deadline = time.monotonic() + seconds
         self._send(message, seconds)
         line = self._read_line(deadline, what)
+        if line is None:
+            return None
         try:
             reply = json.loads(line)
         except ValueError:
@@ -217,33 +295,80 @@ class ExternalPlayer:
             except BrokenPipeError:
                 self._fail(f"exited ({self._exit_status()})")
             data = data[written:]
-            if data:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or not select.select([], [stdin], [], remaining)[1]:
-                    self._time_out("does not read its input")
+            if data and not self._wait_ready(stdin, True, deadline):
+                self._time_out("does not read its input")
 
-    def _read_line(self, deadline: float, what: str) -> bytes:
+    def _read_line(self, deadline: float, what: str) -> bytes | None:
+        """The next line from the program, or ``None`` for a line over the cap, whose rest is
+        then skipped. Each byte is looked at once, so a long line costs linear time."""
         assert self.process is not None
         assert self.process.stdout is not None
         stdout = self.process.stdout.fileno()
         spin_until = time.monotonic() + SPIN
-        while b"\n" not in self._buffer:
-            remaining = deadline - time.monotonic()
-            if remaining > 0 and time.monotonic() < spin_until:
-                pass
-            elif remaining <= 0 or not select.select([stdout], [], [], remaining)[0]:
-                partial = f" (it wrote {_clip(self._buffer.decode(errors='replace'))})"
+        while True:
+            end = self._buffer.find(b"\n", self._scanned)
+            if end >= 0:
+                line = bytes(self._buffer[:end]) if end <= self.limits.line else None
+                del self._buffer[: end + 1]
+                self._scanned = 0
+                if not self._skipping:
+                    return line
+                self._skipping = False
+                continue
+            if self._skipping or len(self._buffer) > self.limits.line:
+                overlong = not self._skipping
+                self._skipping = True
+                self._buffer.clear()
+                if overlong:
+                    return None
+            self._scanned = len(self._buffer)
+            if time.monotonic() >= spin_until and not self._wait_ready(stdout, False, deadline):
+                partial = f" (it wrote {_clip(self._buffer[:100].decode(errors='replace'))})"
                 self._time_out(f"did not answer {what} in time" + partial * bool(self._buffer))
             try:
                 chunk = os.read(stdout, 65536)
             except BlockingIOError:
                 continue
             if not chunk:
-                partial = f" after writing {_clip(self._buffer.decode(errors='replace'))}"
+                partial = f" after writing {_clip(self._buffer[:100].decode(errors='replace'))}"
                 self._fail(f"exited ({self._exit_status()})" + partial * bool(self._buffer))
             self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        return line
+
+    def _wait_ready(self, fd: int | None, writing: bool, deadline: float) -> bool:
+        """Wait until ``fd`` can be read (or written) or the deadline passes, moving the
+        program's error output into its log meanwhile, so that it never blocks writing it."""
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            reads = [each for each in (None if writing else fd, self._stderr) if each is not None]
+            writes = [fd] if writing and fd is not None else []
+            readable, writable, _ = select.select(reads, writes, [], remaining)
+            if self._stderr is not None and self._stderr in readable:
+                self._pump_log()
+            if writable or (fd is not None and fd in readable):
+                return True
+
+    def _pump_log(self) -> None:
+        """Append what the program wrote on stderr to its log, up to the cap for the match;
+        the rest is read and dropped, after a line saying so."""
+        for _ in range(16):
+            if self._stderr is None or self._log is None:
+                return
+            try:
+                chunk = os.read(self._stderr, 65536)
+            except BlockingIOError:
+                return
+            if not chunk:
+                self._stderr = None
+                return
+            room = self.limits.log - self._logged
+            if room >= 0:
+                self._log.write(chunk[:room])
+                if len(chunk) > room:
+                    self._log.write(f"\n--- cut: over {self.limits.log} bytes\n".encode())
+                self._log.flush()
+            self._logged += len(chunk)
 
     def _exit_status(self) -> str:
         assert self.process is not None
@@ -299,6 +424,12 @@ class _Watchdog:
             )
         self._tell(f"+{group}")
 
+    def pid(self) -> int | None:
+        """The helper's process, when this process started it."""
+        if self.process is None or self.owner != os.getpid():
+            return None
+        return self.process.pid
+
     def release(self, group: int) -> None:
         """The group is gone; forget it."""
         if self.process is not None and self.owner == os.getpid():
@@ -335,9 +466,93 @@ def die_with_parent(parent: int | None = None) -> None:
         os._exit(1)
 
 
-def _die_with_parent() -> None:
-    """In the child, before the program starts: be killed when the driver dies."""
+def _prepare_child(memory: int | None) -> None:
+    """In the child, before the program starts: be killed when the driver dies, keep every
+    process the program orphans below it (Linux: it is made a child subreaper, which lasts
+    across ``exec``), and cap its memory."""
     die_with_parent()
+    if _PRCTL is not None:
+        _PRCTL(PR_SET_CHILD_SUBREAPER, 1)
+    if memory is not None and sys.platform.startswith("linux"):
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        cap = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+PR_SET_CHILD_SUBREAPER = 36
+"""Linux ``prctl`` option: orphaned descendants are re-parented to this process, not to init."""
+STOP_TIMEOUT = 1.0
+"""Seconds to wait for the processes of a bot's tree to stop, or to die once killed."""
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of ``/proc/<pid>/stat`` after the command name (state, ppid, pgrp, session,
+    ...), or ``None`` when the process is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as file:
+            return file.read().rpartition(b")")[2].decode().split()
+    except OSError:
+        return None
+
+
+def _start_time(pid: int) -> int | None:
+    """When the process started, in clock ticks since boot: with the pid, it tells a process
+    from a later one given the same pid. ``None`` when the process is gone."""
+    fields = _stat(pid)
+    return int(fields[19]) if fields else None
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is one of the threads of ``pid``."""
+    found: set[int] = set()
+    with contextlib.suppress(OSError):
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as file:
+                found.update(int(child) for child in file.read().split())
+    return found
+
+
+def _tree(roots: set[int]) -> set[int]:
+    """``roots`` and all their descendants (Linux; elsewhere nothing)."""
+    if _PRCTL is None:
+        return set()
+    tree = set(roots)
+    todo = list(tree)
+    while todo:
+        for child in _children(todo.pop()) - tree:
+            tree.add(child)
+            todo.append(child)
+    return tree
+
+
+def _kill_tree(roots: set[int]) -> None:
+    """Kill ``roots`` and all their descendants (Linux) and wait until they are dead. Each is
+    stopped first and the tree collected again until no new member appears, so that it cannot
+    grow meanwhile: a process that exits in between has its children re-parented to the bot, a
+    subreaper, where the next collection finds them. None is reaped here: but for the bot, the
+    killed processes are not this process's children."""
+    tree: set[int] = set()
+    while fresh := _tree(roots | tree) - tree:
+        for pid in fresh:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGSTOP)
+        _await_state(fresh, ("T", "t", "Z", "X"))
+        tree |= fresh
+    for pid in tree:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    _await_state(tree, ("Z", "X"))
+
+
+def _await_state(pids: set[int], states: tuple[str, ...]) -> None:
+    """Wait until each process is in one of ``states`` or gone, for at most ``STOP_TIMEOUT``:
+    a signal takes effect once a system call in progress returns."""
+    deadline = time.monotonic() + STOP_TIMEOUT
+    for pid in pids:
+        while (fields := _stat(pid)) is not None and fields[0] not in states:
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(0.0005)
 
 
 def _find_prctl() -> Any:

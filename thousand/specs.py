@@ -42,6 +42,7 @@ from thousand.players import Player
 
 if TYPE_CHECKING:
     from thousand import bluff
+    from thousand.external import BotLimits
     from thousand.rules import Rules
 
 __all__ = ["ENTRY_POINT_GROUP", "BotInfo", "available_bots", "check_player", "load_player"]
@@ -82,12 +83,19 @@ def available_bots() -> tuple[BotInfo, ...]:
     return tuple(bots)
 
 
-def load_player(spec: str, *, isolate: bool = False, log_dir: str | None = None) -> PlayerFactory:
+def load_player(
+    spec: str,
+    *,
+    isolate: bool = False,
+    log_dir: str | None = None,
+    limits: BotLimits | None = None,
+) -> PlayerFactory:
     """What makes the player named by ``spec``, one fresh player per call.
 
     With ``isolate`` a Python bot runs in its own process and is spoken to through the external
     bot protocol, so that it cannot reach the driver's state; ``log_dir`` keeps external bots'
-    error output (see :class:`~thousand.external.ExternalPlayer`).
+    error output and ``limits`` caps their processes (see
+    :class:`~thousand.external.ExternalPlayer`).
 
     Raises:
         BotSpecError: the spec names nothing that can be loaded, with the reason.
@@ -104,14 +112,14 @@ def load_player(spec: str, *, isolate: bool = False, log_dir: str | None = None)
             ) from None
         if not command:
             raise BotSpecError(f"bot spec {spec!r}: no command after 'cmd:'")
-        return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir)
+        return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir, limits=limits)
     name, options = _options(spec)
     if isolate:
         _check_form(name)
         if options and name in BUILTIN:
             _python_factory(name, options, spec)
         command = serve_command(spec)
-        return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir)
+        return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir, limits=limits)
     return _python_factory(name, options, spec)
 
 

@@ -31,6 +31,10 @@ MODES = (
     "error",
     "wrong-message",
     "spawn-hang",
+    "daemon",
+    "long-line",
+    "memory",
+    "chatty",
 )
 
 ILLEGAL_CANDIDATES = {
@@ -87,7 +91,27 @@ def misbehave(mode: str, game: str, observation: dict[str, Any], pids: str | Non
     if mode == "error":
         send({"type": "error", "message": "something went wrong in here"})
         return True
+    if mode == "long-line":
+        # A legal answer padded with two megabytes of spaces: valid JSON, but an overlong line.
+        action = json.dumps(observation["legal_actions"][0])
+        sys.stdout.write('{"type": "action", "action": ' + action + " " * (2 << 20) + "}\n")
+        sys.stdout.flush()
+        return True
+    if mode == "memory":
+        block = bytearray(600 << 20)
+        block[-1] = 1
     return False
+
+
+def daemonise(marker: str, pids: str | None) -> None:
+    """Leave a sleeping process behind in a session of its own (double fork and setsid)."""
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            note(pids, f"child {os.getpid()}")
+            os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(60)", marker])
+        os._exit(0)
+    os.wait()
 
 
 def main() -> None:
@@ -106,6 +130,11 @@ def main() -> None:
             stdout=subprocess.DEVNULL,
         )
         note(args.pids, f"child {child.pid}")
+    if args.mode == "daemon":
+        daemonise(args.marker, args.pids)
+    if args.mode == "chatty":
+        for _ in range(3 << 10):
+            sys.stderr.write("x" * 1023 + "\n")
     sys.stderr.write(f"{args.marker}: started in mode {args.mode}\n")
     sys.stderr.flush()
     rng = random.Random()
