@@ -38,7 +38,7 @@ from tournament.playing import play_at_terminal
 from tournament.ray_backend import RayBackend
 from tournament.runner import run_tournament, summary_document
 from tournament.setup import Options, configure, game_name, load_rules, rules_for
-from tournament.text import table_lines
+from tournament.text import printable, table_lines
 
 BLUFF = "1000?"
 """The name under which ``thousand rules`` shows the 1000? rules."""
@@ -54,7 +54,7 @@ app = typer.Typer(
 
 def fail(message: str) -> typer.Exit:
     """Print a one-line error and return the exit to raise."""
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {printable(message)}", err=True)
     return typer.Exit(code=2)
 
 
