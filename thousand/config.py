@@ -13,18 +13,6 @@ import attrs
 from thousand.errors import RulesError, ThousandError
 
 
-def positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    """Validator: the value is above 0."""
-    if value <= 0:
-        raise RulesError(f"rules field '{attribute.name}' must be positive, not {value}")
-
-
-def non_negative(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    """Validator: the value is 0 or more."""
-    if value < 0:
-        raise RulesError(f"rules field '{attribute.name}' must be 0 or more, not {value}")
-
-
 def _strict_int(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
         raise RulesError(f"rules field '{attribute.name}' must be a whole number, not {value!r}")
@@ -35,9 +23,17 @@ def _strict_bool(instance: object, attribute: attrs.Attribute[Any], value: Any) 
         raise RulesError(f"rules field '{attribute.name}' must be true or false, not {value!r}")
 
 
-def int_field(default: int, validator: Any = positive) -> Any:
-    """A whole-number field (positive unless another validator is given)."""
-    return attrs.field(default=default, validator=[_strict_int, validator])
+def int_field(default: int, low: int, high: int) -> Any:
+    """A whole-number field from ``low`` to ``high``: every field is bounded, so that no
+    configuration makes a game that cannot be played in reasonable time and memory."""
+
+    def within(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+        if not low <= value <= high:
+            raise RulesError(
+                f"rules field '{attribute.name}' must be {low:,} to {high:,}, not {value:,}"
+            )
+
+    return attrs.field(default=default, validator=[_strict_int, within])
 
 
 def bool_field(default: bool) -> Any:
