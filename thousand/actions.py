@@ -175,6 +175,8 @@ def parse_action(text: str) -> Action:
     Raises:
         InvalidActionError: the text spells no action.
     """
+    if not isinstance(text, str):
+        raise InvalidActionError(f"an action is written as text, not {type(text).__name__}")
     words = text.lower().split()
     verb, args = (words[0], words[1:]) if words else ("", [])
     shape = (verb, len(args))
