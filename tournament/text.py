@@ -11,7 +11,7 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
 def printable(text: str) -> str:
-    """``text`` with every control character (C0, DEL, C1, so ESC, tabs and line breaks too)
+    r"""``text`` with every control character (C0, DEL, C1, so ESC, tabs and line breaks too)
     shown as ``?``: names and specs come from files and bots, and must not drive the terminal.
 
     >>> printable("evil\x1b[2J bot\n")
