@@ -127,7 +127,7 @@ def test_bluff_game_rejects_a_bad_player_count(tmp_path):
     """Seven players is a usage error naming the limit, not a traceback."""
     completed = run(ROOT / "examples" / "bluff_game.py", "--players", "7", cwd=tmp_path)
     assert completed.returncode == 2
-    assert "2 to 6 players" in completed.stderr
+    assert "'players' must be 2 to 6, not 7" in completed.stderr
     assert "Traceback" not in completed.stderr
 
 

@@ -68,15 +68,15 @@ def test_evolve_changes_one_field_and_loses_the_preset_name() -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"players": 4}, "players must be 2 or 3"),
+        ({"players": 4}, "'players' must be 2 to 3, not 4"),
         ({"opening_bid": 103}, "not a multiple of bid_step"),
         ({"cap_base": 90}, "below opening_bid"),
         ({"must_trump": False, "must_overtrump": True}, "must_overtrump needs must_trump"),
         ({"set_aside": SetAside.DECLARER}, "two-player game only"),
         ({"barrel_threshold": 1000}, "must be below target"),
         ({"endgame": Endgame.LOCK, "lock_threshold": 1200}, "must be below target"),
-        ({"bid_step": 0}, "must be positive"),
-        ({"ace_marriage": -1}, "must be 0 or more"),
+        ({"bid_step": 0}, "'bid_step' must be 1 to 100, not 0"),
+        ({"ace_marriage": -1}, "'ace_marriage' must be 0 to 1,000, not -1"),
         ({"rounding": "5"}, "must be a whole number"),
         ({"must_beat": 1}, "must be true or false"),
         ({"concession": "sometimes"}, "not a Concession setting"),

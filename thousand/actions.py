@@ -31,6 +31,7 @@ __all__ = [
     "Play",
     "Take",
     "parse_action",
+    "whole_number",
 ]
 
 HIDDEN = "??"
@@ -126,10 +127,31 @@ Action: TypeAlias = Pass | Bid | Take | Give | Discard | Contract | Concede | Pl
 ACTION_TYPES = (Pass, Bid, Take, Give, Discard, Contract, Concede, Play)
 
 
+MAX_DIGITS = 9
+"""The longest number notation reads: no amount, seat or musik comes near a billion."""
+
+
+def whole_number(word: str) -> int | None:
+    """``word`` as a number when it is 1 to 9 ASCII digits, else ``None``.
+
+    ``str.isdigit`` and ``int`` also take other scripts' digits (``"²"``, ``"٣"``) and numbers
+    thousands of digits long; notation takes neither.
+
+    >>> whole_number("125"), whole_number("²"), whole_number("٣٣"), whole_number("-5")
+    (125, None, None, None)
+    """
+    if 1 <= len(word) <= MAX_DIGITS and word.isascii() and word.isdigit():
+        return int(word)
+    return None
+
+
 def _number(word: str, text: str) -> int:
-    if not word.isdigit():
-        raise InvalidActionError(f"'{text}': '{word}' is not a whole number")
-    return int(word)
+    number = whole_number(word)
+    if number is None:
+        raise InvalidActionError(
+            f"'{text}': '{word}' is not a whole number (up to {MAX_DIGITS} digits 0-9)"
+        )
+    return number
 
 
 def _card(word: str, text: str) -> Card | None:
@@ -153,6 +175,8 @@ def parse_action(text: str) -> Action:
     Raises:
         InvalidActionError: the text spells no action.
     """
+    if not isinstance(text, str):
+        raise InvalidActionError(f"an action is written as text, not {type(text).__name__}")
     words = text.lower().split()
     verb, args = (words[0], words[1:]) if words else ("", [])
     shape = (verb, len(args))

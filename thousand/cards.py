@@ -113,8 +113,7 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read a card: rank ``9 J Q K T A`` (or ``10``) then suit ``S C D H`` (or a symbol)."""
-        key = text.strip().upper()
-        card = _BY_TEXT.get(key)
+        card = _BY_TEXT.get(text.strip().upper()) if isinstance(text, str) else None
         if card is None:
             raise NotationError(
                 f"'{text}' is not a card: write the rank (9 J Q K T A, or 10) then the suit "

@@ -10,19 +10,7 @@ from typing import Any
 
 import attrs
 
-from thousand.errors import RulesError
-
-
-def positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    """Validator: the value is above 0."""
-    if value <= 0:
-        raise RulesError(f"rules field '{attribute.name}' must be positive, not {value}")
-
-
-def non_negative(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    """Validator: the value is 0 or more."""
-    if value < 0:
-        raise RulesError(f"rules field '{attribute.name}' must be 0 or more, not {value}")
+from thousand.errors import RulesError, ThousandError
 
 
 def _strict_int(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
@@ -35,9 +23,17 @@ def _strict_bool(instance: object, attribute: attrs.Attribute[Any], value: Any) 
         raise RulesError(f"rules field '{attribute.name}' must be true or false, not {value!r}")
 
 
-def int_field(default: int, validator: Any = positive) -> Any:
-    """A whole-number field (positive unless another validator is given)."""
-    return attrs.field(default=default, validator=[_strict_int, validator])
+def int_field(default: int, low: int, high: int) -> Any:
+    """A whole-number field from ``low`` to ``high``: every field is bounded, so that no
+    configuration makes a game that cannot be played in reasonable time and memory."""
+
+    def within(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+        if not low <= value <= high:
+            raise RulesError(
+                f"rules field '{attribute.name}' must be {low:,} to {high:,}, not {value:,}"
+            )
+
+    return attrs.field(default=default, validator=[_strict_int, within])
 
 
 def bool_field(default: bool) -> Any:
@@ -80,9 +76,43 @@ def only_known_fields(cls: type[Any], values: Mapping[str, Any]) -> None:
         )
 
 
+MAX_DEPTH = 64
+"""How deeply lists and objects may nest in the JSON the library reads; its own documents nest
+a few levels, and deeper ones would overflow Python's stack when read or shown."""
+
+
+def load_json(text: str, error: type[ThousandError], subject: str) -> Any:
+    """JSON text, or ``error`` saying why ``subject`` (such as ``"the record is"``) cannot be
+    read: not JSON, or nested more than :data:`MAX_DEPTH` levels."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as problem:
+        raise error(f"{subject} not valid JSON: {problem}") from None
+    except RecursionError:
+        data = None
+        depth = MAX_DEPTH + 1
+    else:
+        depth = _depth(data)
+    if depth > MAX_DEPTH:
+        raise error(f"{subject} nested more than {MAX_DEPTH} levels deep")
+    return data
+
+
+def _depth(data: Any) -> int:
+    """How many lists and objects nest in ``data``, counted without recursion."""
+    deepest = 0
+    pending = [(data, 0)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            deepest = max(deepest, depth + 1)
+            if depth < MAX_DEPTH:
+                pending.extend((item, depth + 1) for item in value)
+    return deepest
+
+
 def parse_json(text: str) -> Any:
     """JSON text, or ``RulesError`` saying why it is not valid."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RulesError(f"rules are not valid JSON: {error}") from None
+    return load_json(text, RulesError, "rules are")

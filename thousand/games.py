@@ -3,7 +3,6 @@ bot protocol) can treat either one alike."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +12,7 @@ from thousand import bluff
 from thousand.actions import ACTION_TYPES, parse_action
 from thousand.bluff.actions import ACTION_TYPES as BLUFF_ACTION_TYPES
 from thousand.bluff.record import FORMAT as BLUFF_FORMAT
+from thousand.config import load_json
 from thousand.errors import RecordError, RulesError
 from thousand.observation import Observation
 from thousand.record import Record, replay
@@ -73,10 +73,7 @@ def record_from_json(text: str) -> Record | bluff.Record:
     Raises:
         RecordError: the text is not a valid record of either game.
     """
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(f"the record is not valid JSON: {error}") from None
+    data = load_json(text, RecordError, "the record is")
     if isinstance(data, dict) and data.get("format") == BLUFF_FORMAT:
         return bluff.Record.from_dict(data)
     return Record.from_dict(data)

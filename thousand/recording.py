@@ -3,11 +3,11 @@ problem is, the ``[seat, "action"]`` lists, replaying actions with checks, and f
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Sequence
 from typing import IO, Any, Protocol, TypeVar
 
+from thousand.config import load_json
 from thousand.errors import RecordError, ThousandError
 
 VERSION = 1
@@ -34,10 +34,7 @@ def header(format_name: str) -> dict[str, Any]:
 
 def read_document(text: str, format_name: str, game: str) -> dict[str, Any]:
     """Parse record JSON text and check its header."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(f"the record is not valid JSON: {error}") from None
+    data = load_json(text, RecordError, "the record is")
     check_header(data, format_name, game)
     return data  # type: ignore[no-any-return]
 
@@ -162,11 +159,16 @@ def write_text(text: str, target: str | os.PathLike[str] | IO[str]) -> None:
 
 
 def read_text(source: str | os.PathLike[str] | IO[str]) -> str:
-    """Read text from a path or an open text file; an unreadable file is a ``RecordError``."""
-    if not isinstance(source, (str, os.PathLike)):
-        return source.read()
+    """Read text from a path or an open text file; an unreadable file, or one that is not UTF-8
+    text, is a ``RecordError``."""
     try:
+        if not isinstance(source, (str, os.PathLike)):
+            return source.read()
         with open(source, encoding="utf-8") as file:
             return file.read()
     except OSError as error:
-        raise RecordError(f"cannot read the record: {error}") from None
+        raise RecordError(f"cannot read the record: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise RecordError(
+            f"the record is not UTF-8 text (byte {error.start} cannot be read)"
+        ) from None

@@ -25,7 +25,6 @@ from thousand.config import (
     enum_field,
     int_field,
     json_object,
-    non_negative,
     only_known_fields,
     parse_json,
 )
@@ -110,13 +109,13 @@ class Rules:
     An inconsistent combination raises :class:`~thousand.RulesError` at construction.
     """
 
-    players: int = int_field(3)
+    players: int = int_field(3, 2, 3)
     """Active players: 2 or 3."""
-    opening_bid: int = int_field(100)
+    opening_bid: int = int_field(100, 1, 1000)
     """The bid the forehand is committed to, and the contract when everybody else passes."""
-    bid_step: int = int_field(5)
+    bid_step: int = int_field(5, 1, 100)
     """Bids and contracts go up in multiples of this."""
-    cap_base: int = int_field(120)
+    cap_base: int = int_field(120, 1, 1000)
     """Bids and contracts above this need marriages in hand: the ceiling is this plus them."""
     concession: Concession = enum_field(Concession, Concession.PENALTY)
     """Whether the declarer may concede the deal after the exchange, and at what cost."""
@@ -132,29 +131,29 @@ class Rules:
         MarriageDeclaration, MarriageDeclaration.OPTIONAL
     )
     """Whether leading a king or queen of a held marriage declares it always or by choice."""
-    ace_marriage: int = int_field(200, non_negative)
+    ace_marriage: int = int_field(200, 0, 1000)
     """Value of the four-ace marriage; 0 switches it off."""
-    rounding: int = int_field(5)
+    rounding: int = int_field(5, 1, 100)
     """Defenders' deal points are rounded to this step, halves up (5: 1-2 down, 3-4 up)."""
     endgame: Endgame = enum_field(Endgame, Endgame.BARREL)
     """The barrel, the lock, or neither."""
-    barrel_threshold: int = int_field(880)
+    barrel_threshold: int = int_field(880, 1, 100_000)
     """Scores reaching this stop at it, and the player is on the barrel."""
-    barrel_deals: int = int_field(3)
+    barrel_deals: int = int_field(3, 1, 100)
     """Deals a player may stay on the barrel, counted from the deal after mounting."""
-    barrel_penalty: int = int_field(120, non_negative)
+    barrel_penalty: int = int_field(120, 0, 100_000)
     """Lost when falling off the barrel by running out of deals or being knocked off."""
     barrel_capacity: BarrelCapacity = enum_field(BarrelCapacity, BarrelCapacity.MULTIPLE)
     """Whether several players may sit on the barrel at once."""
-    lock_threshold: int = int_field(800)
+    lock_threshold: int = int_field(800, 1, 100_000)
     """Above this score (before the deal) only one's own contracts count."""
-    target: int = int_field(1000)
+    target: int = int_field(1000, 1, 100_000)
     """The score that wins the match."""
     settlement: Settlement = enum_field(Settlement, Settlement.SHORTFALL)
     """What the losers pay the winner at the end."""
     set_aside: SetAside = enum_field(SetAside, SetAside.NOBODY)
     """Two players: who scores the points of the cards out of play."""
-    max_deals: int = int_field(400)
+    max_deals: int = int_field(400, 1, 10_000)
     """A match still undecided after this many deals is adjudicated to the highest score."""
 
     def __attrs_post_init__(self) -> None:
@@ -164,8 +163,6 @@ class Rules:
 
     def _problems(self) -> list[str]:
         found = []
-        if self.players not in (2, 3):
-            found.append(f"players must be 2 or 3, not {self.players}")
         if self.opening_bid % self.bid_step:
             found.append(
                 f"opening_bid {self.opening_bid} is not a multiple of bid_step {self.bid_step}"

@@ -25,6 +25,7 @@ from thousand import (
     play,
 )
 from thousand.games import record_from_json
+from thousand.recording import read_text
 from tournament.backends import Backend
 from tournament.checkbot import GAMES as CHECK_GAMES
 from tournament.checkbot import check_bot
@@ -38,7 +39,7 @@ from tournament.playing import play_at_terminal
 from tournament.ray_backend import RayBackend
 from tournament.runner import run_tournament, summary_document
 from tournament.setup import Options, configure, game_name, load_rules, rules_for
-from tournament.text import table_lines
+from tournament.text import printable, table_lines
 
 BLUFF = "1000?"
 """The name under which ``thousand rules`` shows the 1000? rules."""
@@ -54,8 +55,15 @@ app = typer.Typer(
 
 def fail(message: str) -> typer.Exit:
     """Print a one-line error and return the exit to raise."""
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {printable(message)}", err=True)
     return typer.Exit(code=2)
+
+
+def check_folder(path: Path, what: str) -> None:
+    """Fail before any work when ``path`` lies in a folder that does not exist, rather than
+    after a whole match when ``what`` cannot be saved."""
+    if not path.parent.is_dir():
+        raise fail(f"cannot save {what} in {path.parent}: no such folder")
 
 
 RulesOption = Annotated[
@@ -345,6 +353,8 @@ def match(
     ] = None,
 ) -> None:
     """Play one match among the given bots and print it deal by deal, action by action."""
+    if record is not None:
+        check_folder(record, "the record")
     try:
         chosen = rules_for(game_name(game), rules_spec, len(specs), len(specs))
         outcome = play(
@@ -363,7 +373,10 @@ def match(
         raise fail(str(error)) from None
     typer.echo("\n".join(match_log(outcome)))
     if record is not None:
-        record.write_text(outcome.record.to_json(), encoding="utf-8")
+        try:
+            record.write_text(outcome.record.to_json(), encoding="utf-8")
+        except OSError as error:
+            raise fail(f"cannot save the record in {record}: {error.strerror}") from None
         typer.echo(f"record saved to {record}")
 
 
@@ -433,8 +446,7 @@ def play_command(
         seed = int.from_bytes(os.urandom(4), "big")
     if record is None:
         record = Path(f"thousand-{name}-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json")
-    if not record.parent.is_dir():
-        raise fail(f"cannot save the record in {record.parent}: no such folder")
+    check_folder(record, "the record")
     colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     typer.echo(f"Seed {seed}. Type ? for help, quit or Ctrl-C to stop.")
     try:
@@ -474,12 +486,10 @@ def replay(
     ] = None,
 ) -> None:
     """Watch a recorded match again: deal by deal and trick by trick with the scores."""
+    if html is not None:
+        check_folder(html, "the page")
     try:
-        text = record_path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise fail(f"cannot read {record_path}: {error.strerror or error}") from None
-    try:
-        loaded = record_from_json(text)
+        loaded = record_from_json(read_text(record_path))
         if seat is not None and seat >= loaded.rules.players:
             raise ValueError(
                 f"--seat must be 0 to {loaded.rules.players - 1}: "
@@ -494,7 +504,7 @@ def replay(
     except (ThousandError, ValueError) as error:
         raise fail(f"{record_path}: {error}") from None
     except OSError as error:
-        raise fail(str(error)) from None
+        raise fail(f"cannot write {html}: {error.strerror}") from None
     typer.echo("\n".join(lines))
 
 

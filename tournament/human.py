@@ -8,6 +8,7 @@ hint and the question again. ``quit`` or the end of the input stops the game as 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -29,7 +30,7 @@ from thousand import (
     bluff,
     parse_action,
 )
-from thousand.actions import Action
+from thousand.actions import Action, whole_number
 from tournament.faces import bluff_face, face, faces
 from tournament.screen import (
     action_text,
@@ -136,9 +137,9 @@ class TerminalPlayer(SeatedPlayer):
 
 def _pick(text: str, legal: Sequence[T]) -> T | None:
     """The menu entry for ``N`` or ``#N``, else ``None``."""
-    digits = text[1:] if text.startswith("#") else text
-    if digits.isdigit() and 1 <= int(digits) <= len(legal):
-        return legal[int(digits) - 1]
+    number = whole_number(text[1:] if text.startswith("#") else text)
+    if number is not None and 1 <= number <= len(legal):
+        return legal[number - 1]
     return None
 
 
@@ -156,8 +157,8 @@ def thousand_answer(text: str, observation: Observation, colour: bool = False) -
         return Hint("Type a number from the list, a card such as KH, or ? for help.")
     if words == ["?"] or words[0] == "help":
         return Hint("?")
-    if len(words) == 1 and words[0].isdigit():
-        amount = int(words[0])
+    amount = whole_number(words[0]) if len(words) == 1 else None
+    if amount is not None:
         for action in legal:
             if isinstance(action, Bid | Contract) and action.amount == amount:
                 return action
@@ -214,9 +215,10 @@ def _card_answer(
         return Hint(f"A card is not what is asked now: {_asked(legal)}.")
     word = extra[0] if extra else ""
     if isinstance(matching[0], Give):
-        if word.isdigit():
+        seat = whole_number(word)
+        if seat is not None:
             for action in matching:
-                if isinstance(action, Give) and action.to == int(word):
+                if isinstance(action, Give) and action.to == seat:
                     return action
             return Hint(f"Seat {word} cannot receive a card now.")
         return min(
@@ -269,8 +271,9 @@ def bluff_answer(text: str, observation: bluff.Observation) -> bluff.Action | Hi
             picked = _pick(word, legal)
             if picked is not None:
                 return picked
-            if len(word) >= 2 and word.isdigit():
-                return Hint(f"You do not hold {bluff_face(bluff.Card(word))}.")
+            if len(word) >= 2:
+                with contextlib.suppress(NotationError):
+                    return Hint(f"You do not hold {bluff_face(bluff.Card(word))}.")
             return _unknown(text.strip(), len(legal))
     try:
         action = bluff.parse_action(" ".join(words))

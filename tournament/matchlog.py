@@ -6,14 +6,14 @@ from collections.abc import Sequence
 
 from thousand import DealResult, MatchResult, Outcome, bluff, replay
 from thousand.record import Record
-from tournament.text import table_lines
+from tournament.text import printable, table_lines
 
 __all__ = ["match_log", "standings_lines"]
 
 
 def match_log(outcome: Outcome) -> list[str]:
     """The whole match, deal by deal and action by action, then the standings."""
-    names = outcome.players
+    names = [printable(name) for name in outcome.players]
     if isinstance(outcome.record, Record):
         lines = _thousand_lines(outcome.record, names)
     else:
@@ -36,8 +36,10 @@ def standings_lines(outcome: Outcome) -> list[str]:
         )
     lines = table_lines(rows)
     if outcome.forfeited is not None:
-        lines.append(f"{outcome.players[outcome.forfeited]} forfeited the match.")
-    lines.extend(f"fault: {outcome.players[fault.seat]}, {fault}" for fault in outcome.faults)
+        lines.append(printable(f"{outcome.players[outcome.forfeited]} forfeited the match."))
+    lines.extend(
+        printable(f"fault: {outcome.players[fault.seat]}, {fault}") for fault in outcome.faults
+    )
     return lines
 
 

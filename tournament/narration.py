@@ -38,6 +38,7 @@ from thousand.bluff.challenge import is_honest
 from thousand.marriages import MARRIAGE_POINTS
 from thousand.tricks import trick_winner
 from tournament.faces import bluff_face, bluff_faces, face, faces, labelled, who
+from tournament.text import printable
 
 __all__ = [
     "bluff_event",
@@ -83,7 +84,7 @@ class _Voice:
             raise ValueError(f"{players} names are needed, one per seat, not {len(names)}")
         if viewer is not None and not 0 <= viewer < players:
             raise SeatError(f"seats at this table are 0 to {players - 1}, not {viewer}")
-        self.names = names
+        self.names = [printable(name) for name in names]
         self.viewer = viewer
         self.colour = colour
 
@@ -667,9 +668,9 @@ def replay_lines(
     players = record.rules.players
     seats = list(names) if names is not None else [f"seat {seat}" for seat in range(players)]
     voice = _Voice(seats, players, viewer, colour)
-    opening = [header(record, seats)]
+    opening = [header(record, voice.names)]
     if viewer is not None:
-        opening.append(f"As seen by {seats[viewer]}: the cards others held stay hidden.")
+        opening.append(f"As seen by {voice.names[viewer]}: the cards others held stay hidden.")
     opening.append("")
     if isinstance(record, Record):
         return _fit([*opening, *_thousand_story(record, voice)])

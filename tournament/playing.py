@@ -14,6 +14,7 @@ from thousand import Outcome, Rules, bluff, play
 from thousand.games import game_of
 from tournament.human import TerminalPlayer
 from tournament.narration import bluff_event, bluff_start, thousand_event, thousand_start
+from tournament.text import printable
 
 __all__ = ["PlayedGame", "play_at_terminal", "seat_names"]
 
@@ -32,7 +33,7 @@ def seat_names(specs: Sequence[str], seat: int) -> list[str]:
     """A name per seat: ``you`` for the person, the bots by their spec (``greedy A``,
     ``greedy B`` when a spec comes twice), in seat order; ``specs`` are the bots in seat order
     without the person."""
-    shorts = [_short(spec) for spec in specs]
+    shorts = [printable(_short(spec)) for spec in specs]
     names: list[str] = []
     for index, short in enumerate(shorts):
         earlier = shorts[:index].count(short)

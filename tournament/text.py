@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
-__all__ = ["table_lines"]
+__all__ = ["printable", "table_lines"]
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every control character (C0, DEL, C1, so ESC, tabs and line breaks too)
+    shown as ``?``: names and specs come from files and bots, and must not drive the terminal.
+
+    >>> printable("evil\x1b[2J bot\n")
+    'evil?[2J bot?'
+    """
+    return _CONTROL.sub("?", text)
 
 
 def table_lines(rows: Sequence[Sequence[str]]) -> list[str]:
-    """Rows of cells as left-aligned columns."""
+    """Rows of cells as left-aligned columns, control characters shown as ``?``."""
+    rows = [[printable(cell) for cell in row] for row in rows]
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     return [
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()

@@ -77,6 +77,8 @@ def parse_action(text: str) -> Action:
     Raises:
         InvalidActionError: the text spells no 1000? action.
     """
+    if not isinstance(text, str):
+        raise InvalidActionError(f"an action is written as text, not {type(text).__name__}")
     words = text.lower().split()
     if words == ["pass"]:
         return Pass()

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 import attrs
 
+from thousand.actions import whole_number
 from thousand.errors import NotationError
 
 __all__ = ["THOUSAND", "Card", "cards"]
@@ -15,9 +16,11 @@ THOUSAND = "1000"
 
 
 def _label(value: str) -> str:
-    if not isinstance(value, str) or not value.isdigit() or not value.isascii():
+    """A label is 1 to 4 digits 0-9, so that a card's value is always a small number."""
+    if not (isinstance(value, str) and whole_number(value) is not None and len(value) <= 4):
         raise NotationError(
-            f"'{value}' is not a 1000? card: write its printed label, such as '06' or '1000'"
+            f"'{value}' is not a 1000? card: write its printed label, 1 to 4 digits such as "
+            "'06' or '1000'"
         )
     return value
 

@@ -55,11 +55,17 @@ class LastCardFaceDown(enum.Enum):
     """Playing the last card ends the game at once, face down or not."""
 
 
+MAX_DECK = 1000
+"""The most cards a deck may hold."""
+
+
 def _deck(value: Any) -> tuple[Card, ...]:
     try:
         deck = cards(value)
     except (NotationError, TypeError) as error:
         raise RulesError(f"bad deck: {error}") from None
+    if len(deck) > MAX_DECK:
+        raise RulesError(f"a deck holds at most {MAX_DECK:,} cards, not {len(deck):,}")
     return deck
 
 
@@ -67,9 +73,9 @@ def _deck(value: Any) -> tuple[Card, ...]:
 class Rules:
     """The rules of a 1000? game. The defaults are RULES.md Part 2."""
 
-    players: int = int_field(4)
+    players: int = int_field(4, 2, 6)
     """Players at the table: 2 to 6."""
-    hand_size: int = int_field(7)
+    hand_size: int = int_field(7, 1, 100)
     """Cards dealt to each player."""
     deck: tuple[Card, ...] = attrs.field(default=DEFAULT_DECK, converter=_deck)
     """Every card of the game; duplicates allowed (the default has six 1000 cards)."""
@@ -81,15 +87,13 @@ class Rules:
         LastCardFaceDown, LastCardFaceDown.CHALLENGEABLE
     )
     """Whether a last card played face down may be challenged before it wins."""
-    max_turns: int = int_field(2000)
+    max_turns: int = int_field(2000, 1, 100_000)
     """After this many actions the game is adjudicated: fewest cards in hand wins."""
     kinds: Kinds = attrs.field(init=False, eq=False, repr=False, hash=False)
     """The deck's distinct cards, numbered for the engine (derived from ``deck``)."""
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "kinds", kinds_of(self.deck))
-        if not 2 <= self.players <= 6:
-            raise RulesError(f"1000? is played by 2 to 6 players, not {self.players}")
         if len(self.deck) < self.players * self.hand_size + 1:
             raise RulesError(
                 f"a deck of {len(self.deck)} cards cannot deal {self.hand_size} to each of "
