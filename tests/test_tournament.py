@@ -232,15 +232,14 @@ def test_games_must_fill_whole_groups(players: int, size: int) -> None:
 def test_a_journal_from_another_schedule_is_refused(tmp_path: Path) -> None:
     """A journal whose unit was seated otherwise than the schedule says is not resumed."""
     config = bluff_config(games=6)
-    run_tournament(config, out=tmp_path)
-    lines = (tmp_path / "journal.jsonl").read_text(encoding="utf-8").splitlines()
-    first = json.loads(lines[0])
-    first["seating"] = first["seating"][::-1]
-    (tmp_path / "journal.jsonl").write_text(
-        "\n".join([json.dumps(first), *lines[1:]]) + "\n", encoding="utf-8"
-    )
+    run_tournament(config, out=tmp_path / "played")
+    results = journal_results(tmp_path / "played")
+    results[0] = attrs.evolve(results[0], seating=results[0].seating[::-1])
+    journal = Journal.create(tmp_path / "other", config)
+    journal.append((result, None) for result in results)
+    journal.close()
     with pytest.raises(TournamentDirError, match="does not schedule as it was played"):
-        run_tournament(config, out=tmp_path, resume=True)
+        run_tournament(config, out=tmp_path / "other", resume=True)
 
 
 def test_a_gauntlet_keeps_only_the_candidates_tables() -> None:
@@ -366,7 +365,9 @@ def test_a_torn_last_line_is_cut_off_and_its_unit_played_again(tmp_path: Path) -
     (torn / "journal.jsonl").write_bytes(b"".join(kept) + half)
     lost = json.loads(lines[17])["unit"]
 
-    finished = Journal.finished(torn)
+    journal = Journal(torn, config)
+    finished = journal.read()
+    journal.close()
     assert len(finished) == 17
     assert lost not in finished
     assert (torn / "journal.jsonl").read_bytes() == b"".join(kept)
@@ -390,7 +391,7 @@ def test_a_damaged_middle_line_is_an_error(tmp_path: Path) -> None:
     damaged = b"".join(lines)
     (tmp_path / "journal.jsonl").write_bytes(damaged)
     with pytest.raises(TournamentDirError, match="line 5, is damaged"):
-        Journal.finished(tmp_path)
+        Journal(tmp_path, config).read()
     with pytest.raises(TournamentDirError, match="line 5, is damaged"):
         run_tournament(config, out=tmp_path, resume=True)
     assert (tmp_path / "journal.jsonl").read_bytes() == damaged
