@@ -15,6 +15,7 @@ from tests.test_tournament import installed_command, one_line_error, runner, sna
 from tournament.cli import app
 from tournament.journal import Journal, TournamentDirError
 from tournament.runner import run_tournament
+from tournament.schedule import Unit
 from tournament.setup import Options, configure
 
 Edit = Callable[[Path], None]
@@ -140,3 +141,58 @@ def test_the_real_program_refuses_an_edited_journal(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     one_line_error(done.stderr, "line 2, is damaged or was changed")
+
+
+# Seeds ---------------------------------------------------------------------------------------
+
+
+def seed_behind(unit: Unit, seat: int, player_seed: int, guesses: range) -> int | None:
+    """What a bot told its generator seed can do: try every tournament seed in ``guesses``."""
+    for guess in guesses:
+        if unit.player_seeds(guess)[seat] == player_seed:
+            return guess
+    return None
+
+
+def test_without_a_seed_a_bot_cannot_guess_the_cards() -> None:
+    """Without --seed the tournament seed is drawn at random from 63 bits, so a bot searching
+    likely seeds for the one behind its own generator seed finds nothing; with a small seed
+    it finds it, and with it every deal's cards."""
+    drawn = [configure(Options(deals=1)).seed for _ in range(4)]
+    assert len(set(drawn)) == 4
+    assert all(0 <= seed < 2**63 for seed in drawn)
+    for config in (configure(Options(deals=1)), configure(Options(deals=1, seed=1))):
+        unit = config.units()[3]
+        given = unit.player_seeds(config.seed)[1]
+        assert given != unit.seed
+        found = seed_behind(unit, 1, given, range(1000))
+        assert found == (1 if config.seed == 1 else None)
+
+
+@pytest.mark.slow
+def test_a_drawn_seed_is_printed_kept_and_plays_the_tournament_again(tmp_path: Path) -> None:
+    """Without --seed the drawn seed is printed on the standard error and in the standings,
+    kept in config.json and summary.json, and --seed with it plays the same tournament."""
+    arguments = ["tournament", "--deals", "2", "--workers", "1"]
+    drawn = runner.invoke(app, [*arguments, "--out", str(tmp_path / "drawn")])
+    assert drawn.exit_code == 0, drawn.output
+    seed = Journal.saved_config(tmp_path / "drawn").seed
+    assert seed != 1
+    assert drawn.stderr == f"seed {seed} (play it again with --seed {seed})\n"
+    assert drawn.stdout.splitlines()[0].endswith(f", seed {seed}")
+    summary = (tmp_path / "drawn" / "summary.json").read_bytes()
+    assert json.loads(summary)["config"]["seed"] == seed
+    again = runner.invoke(app, [*arguments, "--seed", str(seed), "--out", str(tmp_path / "again")])
+    assert again.exit_code == 0, again.output
+    assert again.stderr == ""
+    assert (tmp_path / "again" / "summary.json").read_bytes() == summary
+    done = subprocess.run(
+        [*installed_command(), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    printed = int(done.stderr.split()[1])
+    assert done.stdout.splitlines()[0].endswith(f", seed {printed}")

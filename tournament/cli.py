@@ -187,7 +187,10 @@ def tournament(
             help="Whole matches or games per table, in groups played under every seating.",
         ),
     ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seeds every deal and bot.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Seeds every deal and bot (default: drawn at random)."),
+    ] = None,
     workers: Annotated[
         int | None,
         typer.Option("--workers", "-w", min=1, help="Worker processes (default: the cores)."),
@@ -263,6 +266,8 @@ def tournament(
         saved = Journal.saved_config(resume) if resume is not None else None
         config = configure(options, saved)
         chosen = choose_backend(backend, ray_address, workers)
+        drawn = f"seed {config.seed} (play it again with --seed {config.seed})"
+        bar = ProgressBar(heading=drawn if saved is None and seed is None else None)
         summary = run_tournament(
             config,
             backend=chosen,
@@ -271,7 +276,7 @@ def tournament(
             resume=resume is not None,
             keep_records=records,
             log_dir=log_dir,
-            progress=ProgressBar(),
+            progress=bar,
         )
     except (ThousandError, ValueError) as error:
         raise fail(str(error)) from None
