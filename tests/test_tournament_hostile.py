@@ -4,8 +4,14 @@ the cards of the deals."""
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import re
+import shlex
+import signal
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +19,7 @@ import pytest
 
 from tests.test_tournament import installed_command, one_line_error, runner, snapshot
 from tournament.cli import app
+from tournament.display import ProgressBar
 from tournament.journal import Journal, TournamentDirError
 from tournament.runner import run_tournament
 from tournament.schedule import Unit
@@ -196,3 +203,158 @@ def test_a_drawn_seed_is_printed_kept_and_plays_the_tournament_again(tmp_path: P
     assert done.returncode == 0, done.stderr
     printed = int(done.stderr.split()[1])
     assert done.stdout.splitlines()[0].endswith(f", seed {printed}")
+
+
+# Stopping ------------------------------------------------------------------------------------
+
+STOPPER = """
+import pathlib
+import thousand
+
+
+class Stopper(thousand.SeatedPlayer):
+    \"\"\"Plays at random; stops the tournament as Ctrl-C would at its 100th decision, once.\"\"\"
+
+    decisions = 0
+
+    def act(self, observation):
+        Stopper.decisions += 1
+        marker = pathlib.Path({marker!r})
+        if Stopper.decisions >= 100 and marker.exists():
+            marker.unlink()
+            raise KeyboardInterrupt
+        return self.rng.choice(observation.legal_actions)
+"""
+
+
+def stopper(tmp_path: Path) -> str:
+    """The spec of a bot that interrupts the tournament once, as if Ctrl-C had been pressed."""
+    marker = tmp_path / "stop-once"
+    marker.touch()
+    (tmp_path / "stopper.py").write_text(STOPPER.format(marker=str(marker)), encoding="utf-8")
+    return f"{tmp_path / 'stopper.py'}:Stopper"
+
+
+def test_ctrl_c_says_how_far_it_got_and_how_to_resume(tmp_path: Path) -> None:
+    """Interrupted, the tournament says how many units it finished and the command that goes
+    on, exits 130, and that command finishes it as if it had never been stopped."""
+    out = tmp_path / "kept run"
+    arguments = ["tournament", stopper(tmp_path), "greedy", "random", "--deals", "20"]
+    arguments += ["--seed", "3", "--workers", "1"]
+    result = runner.invoke(app, [*arguments, "--out", str(out)])
+    assert result.exit_code == 130, result.output
+    lines = len((out / "journal.jsonl").read_text(encoding="utf-8").splitlines())
+    assert 0 < lines < 120
+    command = f"thousand tournament --resume '{out}'"
+    assert result.stderr == f"stopped after {lines} of 120 units; continue with: {command}\n"
+    resumed = runner.invoke(app, shlex.split(command)[1:])
+    assert resumed.exit_code == 0, resumed.output
+    config = Journal.saved_config(out)
+    run_tournament(config, out=tmp_path / "whole")
+    summary = (out / "summary.json").read_bytes()
+    assert summary == (tmp_path / "whole" / "summary.json").read_bytes()
+
+
+def test_ctrl_c_without_out_says_nothing_was_kept(tmp_path: Path) -> None:
+    """Without --out, an interrupted tournament says that nothing was kept."""
+    arguments = ["tournament", stopper(tmp_path), "greedy", "random", "--deals", "20"]
+    result = runner.invoke(app, [*arguments, "--seed", "3", "--workers", "1"])
+    assert result.exit_code == 130, result.output
+    assert result.stdout == ""
+    assert re.fullmatch(
+        r"stopped after \d+ of 120 units; nothing was kept \(with --out a tournament can be "
+        r"resumed\)\n",
+        result.stderr,
+    )
+
+
+@pytest.mark.parametrize("where", ["--out", "--resume"])
+def test_a_tournament_killed_before_its_configuration_was_saved_goes_on(
+    tmp_path: Path, where: str
+) -> None:
+    """Killed while config.json was being written, so that only config.json.partial is there,
+    the folder is started again by the same --out command, or resumed by --resume."""
+    arguments = ["tournament", "--deals", "2", "--seed", "4", "--workers", "1"]
+    whole = tmp_path / "whole"
+    assert runner.invoke(app, [*arguments, "--out", str(whole)]).exit_code == 0
+    out = tmp_path / "killed"
+    out.mkdir()
+    (out / "config.json.partial").write_bytes((whole / "config.json").read_bytes())
+    result = runner.invoke(app, [*arguments, where, str(out)])
+    assert result.exit_code == 0, result.output
+    assert (out / "summary.json").read_bytes() == (whole / "summary.json").read_bytes()
+    assert not (out / "config.json.partial").exists()
+
+
+def test_a_half_written_configuration_is_started_again_not_resumed(tmp_path: Path) -> None:
+    """A config.json.partial cut short cannot be resumed: the one error line says to start
+    the tournament again with --out."""
+    out = tmp_path / "killed"
+    out.mkdir()
+    (out / "config.json.partial").write_text('{"game": "thousand", "ru', encoding="utf-8")
+    result = runner.invoke(app, ["tournament", "--resume", str(out)])
+    assert result.exit_code == 2
+    one_line_error(
+        result.stderr, f"start it again with the options it was started with and --out {out}"
+    )
+
+
+class Terminal(io.StringIO):
+    """A stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_stopped_progress_bar_ends_its_line() -> None:
+    """A bar stopped part drawn ends its line, so the message after it starts a line."""
+    stream = Terminal()
+    bar = ProgressBar(stream)
+    bar(5, 10)
+    assert not stream.getvalue().endswith("\n")
+    bar.stop()
+    assert stream.getvalue().endswith(" units  ETA --:-- \n")
+
+
+@pytest.mark.slow
+def test_the_real_program_stopped_by_ctrl_c_resumes_with_the_command_it_prints(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C (SIGINT to the program and its workers) ends the real program with exit 130 and
+    a last line giving the resume command, which finishes the tournament as if never stopped."""
+    out = tmp_path / "kept"
+    arguments = ["random", "random", "random", "--deals", "1000", "--seed", "8", "--workers", "2"]
+    process = subprocess.Popen(
+        [*installed_command(), "tournament", *arguments, "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        journal = out / "journal.jsonl"
+        deadline = time.monotonic() + 60
+        while process.poll() is None and not (journal.exists() and journal.stat().st_size):
+            assert time.monotonic() < deadline, "the tournament made no progress"
+            time.sleep(0.02)
+        os.killpg(process.pid, signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stderr
+    assert stdout == ""
+    last = stderr.splitlines()[-1]
+    assert re.fullmatch(r"stopped after \d+ of 6000 units; continue with: .*", last), stderr
+    command = last.split("continue with: ")[1]
+    assert command == f"thousand tournament --resume {out}"
+    resumed = subprocess.run(
+        [*installed_command(), *shlex.split(command)[1:]],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    run_tournament(Journal.saved_config(out), workers=2, out=tmp_path / "whole")
+    assert (out / "summary.json").read_bytes() == (tmp_path / "whole" / "summary.json").read_bytes()

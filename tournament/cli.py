@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 import time
 from collections import Counter
@@ -258,6 +259,7 @@ def tournament(
         on_fault=None if on_fault is None else on_fault.value,
         isolate=isolate,
     )
+    bar = ProgressBar()
     try:
         if out is not None and resume is not None:
             raise ValueError("give --out for a new tournament or --resume for a kept one")
@@ -266,8 +268,8 @@ def tournament(
         saved = Journal.saved_config(resume) if resume is not None else None
         config = configure(options, saved)
         chosen = choose_backend(backend, ray_address, workers)
-        drawn = f"seed {config.seed} (play it again with --seed {config.seed})"
-        bar = ProgressBar(heading=drawn if saved is None and seed is None else None)
+        if saved is None and seed is None:
+            bar.heading = f"seed {config.seed} (play it again with --seed {config.seed})"
         summary = run_tournament(
             config,
             backend=chosen,
@@ -282,6 +284,10 @@ def tournament(
         raise fail(str(error)) from None
     except OSError as error:
         raise fail(f"{error.filename or 'the tournament folder'}: {error.strerror}") from None
+    except KeyboardInterrupt:
+        bar.stop()
+        typer.echo(stopped_line(bar.done, bar.total, resume or out), err=True)
+        raise typer.Exit(code=130) from None
     if as_json:
         typer.echo(json.dumps(summary_document(config, summary), indent=2, sort_keys=True))
     else:
@@ -565,6 +571,16 @@ def check_bot_command(
     if faults:
         raise typer.Exit(code=1)
     typer.echo(f"{spec}: no faults")
+
+
+def stopped_line(done: int, total: int, folder: Path | None) -> str:
+    """What a tournament stopped by Ctrl-C says: how far it got, and how to go on."""
+    reached = f"after {done} of {total} units" if total else "before any unit was played"
+    if folder is None:
+        return f"stopped {reached}; nothing was kept (with --out a tournament can be resumed)"
+    return (
+        f"stopped {reached}; continue with: thousand tournament --resume {shlex.quote(str(folder))}"
+    )
 
 
 def choose_backend(name: str, address: str | None, workers: int | None) -> Backend | None:

@@ -76,14 +76,26 @@ class Journal:
 
     @staticmethod
     def saved_config(directory: Path) -> Config:
-        """The configuration of the tournament kept in ``directory``."""
+        """The configuration of the tournament kept in ``directory``; one whose saving a kill
+        interrupted is saved now if it was written whole, as no unit was played yet."""
         path = directory / CONFIG
-        if not path.is_file():
+        partial = path.with_name(CONFIG + ".partial")
+        if path.is_file():
+            try:
+                return Config.from_dict(read_json(path))
+            except (ValueError, KeyError, TypeError) as error:
+                raise TournamentDirError(f"{path} cannot be read: {error}") from None
+        if not partial.is_file():
             raise TournamentDirError(f"{directory} holds no tournament (no {CONFIG})")
         try:
-            return Config.from_dict(json.loads(path.read_text(encoding="utf-8")))
-        except (ValueError, KeyError, TypeError) as error:
-            raise TournamentDirError(f"{path} cannot be read: {error}") from None
+            config = Config.from_dict(read_json(partial))
+        except (ValueError, KeyError, TypeError):
+            raise TournamentDirError(
+                f"{directory} holds a tournament stopped before it began; start it again "
+                f"with the options it was started with and --out {directory}"
+            ) from None
+        os.replace(partial, path)
+        return config
 
     def read(self) -> dict[str, UnitResult]:
         """The units the journal holds, by name, each line checked against the configuration and
