@@ -4,6 +4,7 @@ the cards of the deals."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import io
 import json
 import os
@@ -358,3 +359,60 @@ def test_the_real_program_stopped_by_ctrl_c_resumes_with_the_command_it_prints(
     assert resumed.returncode == 0, resumed.stderr
     run_tournament(Journal.saved_config(out), workers=2, out=tmp_path / "whole")
     assert (out / "summary.json").read_bytes() == (tmp_path / "whole" / "summary.json").read_bytes()
+
+
+# Options -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (["--deals", "-5"], "--deals must be a whole number of at least 1, not -5"),
+        (["--games", "0"], "--games must be a whole number of at least 1, not 0"),
+        (["--players", "1"], "--players must be a whole number of at least 2, not 1"),
+        (["--workers", "0"], "--workers must be a whole number of at least 1, not 0"),
+        (["--seed", "x"], "--seed must be a whole number of at least 0, not x"),
+        (["--time-limit", "0"], "--time-limit must be a number of at least 0.001, not 0"),
+        (["--time-quota", "nan"], "--time-quota must be a number of at least 0.001, not nan"),
+        (["--on-fault", "explode"], "--on-fault must be forfeit, substitute or raise, not "),
+        (["--backend", "nope"], "--backend must be local or ray, not 'nope'"),
+        (["--game", "nope"], "--game must be thousand or bluff, not 'nope'"),
+    ],
+)
+def test_a_wrong_option_is_one_error_line(given: list[str], message: str) -> None:
+    """A value an option does not take is refused like every other mistake: one line naming
+    the option and what it takes, exit 2."""
+    result = runner.invoke(app, ["tournament", *given])
+    assert result.exit_code == 2
+    one_line_error(result.stderr, message)
+
+
+def test_help_lists_the_choices_and_the_version_is_printed() -> None:
+    """--help shows the games, backends and fault policies to choose from; --version prints
+    the installed version."""
+    shown = runner.invoke(app, ["tournament", "--help"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0
+    for choices in ("[thousand|bluff|1000?]", "[local|ray]", "[forfeit|substitute|raise]"):
+        assert choices in shown.stdout
+    version = runner.invoke(app, ["--version"])
+    assert version.exit_code == 0
+    assert version.stdout == f"thousand {importlib.metadata.version('thousand')}\n"
+
+
+@pytest.mark.slow
+def test_the_real_program_refuses_a_wrong_option_in_one_line() -> None:
+    """The installed program prints one error line for --workers 0 and its version for
+    --version."""
+    done = subprocess.run(
+        [*installed_command(), "tournament", "--workers", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2
+    one_line_error(done.stderr, "--workers must be a whole number of at least 1, not 0")
+    version = subprocess.run(
+        [*installed_command(), "--version"], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert version.stdout.startswith("thousand ")
