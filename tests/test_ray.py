@@ -115,6 +115,7 @@ def test_the_command_line_runs_on_ray(tmp_path: Path) -> None:
     the local backend prints."""
     runner = CliRunner()
     arguments = ["tournament", "greedy", "random", "random", "--deals", "4", "--workers", "2"]
+    arguments += ["--seed", "1"]
     on_ray = runner.invoke(app, [*arguments, "--backend", "ray"])
     local = runner.invoke(app, arguments)
     assert on_ray.exit_code == 0, on_ray.output
@@ -124,7 +125,9 @@ def test_the_command_line_runs_on_ray(tmp_path: Path) -> None:
 def test_ray_backend_without_ray_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without Ray installed, --backend ray says how to install it, in one line."""
     monkeypatch.setitem(sys.modules, "ray", None)
-    result = CliRunner().invoke(app, ["tournament", "--deals", "2", "--backend", "ray"])
+    result = CliRunner().invoke(
+        app, ["tournament", "--deals", "2", "--seed", "1", "--backend", "ray"]
+    )
     assert result.exit_code == 2
     assert result.output.strip() == (
         "error: --backend ray needs Ray: install it with pip install 'thousand[ray]'"
@@ -171,6 +174,7 @@ def test_a_fault_under_the_raise_policy_is_one_line_on_ray() -> None:
     not Ray's traceback."""
     arguments = ["tournament", "tests/bots/python_bots.py:Flaky", "random", "random"]
     arguments += ["--deals", "2", "--on-fault", "raise", "--backend", "ray", "--workers", "2"]
+    arguments += ["--seed", "1"]
     result = CliRunner().invoke(app, arguments)
     assert result.exit_code == 2
     (line,) = result.output.strip().splitlines()

@@ -232,15 +232,14 @@ def test_games_must_fill_whole_groups(players: int, size: int) -> None:
 def test_a_journal_from_another_schedule_is_refused(tmp_path: Path) -> None:
     """A journal whose unit was seated otherwise than the schedule says is not resumed."""
     config = bluff_config(games=6)
-    run_tournament(config, out=tmp_path)
-    lines = (tmp_path / "journal.jsonl").read_text(encoding="utf-8").splitlines()
-    first = json.loads(lines[0])
-    first["seating"] = first["seating"][::-1]
-    (tmp_path / "journal.jsonl").write_text(
-        "\n".join([json.dumps(first), *lines[1:]]) + "\n", encoding="utf-8"
-    )
+    run_tournament(config, out=tmp_path / "played")
+    results = journal_results(tmp_path / "played")
+    results[0] = attrs.evolve(results[0], seating=results[0].seating[::-1])
+    journal = Journal.create(tmp_path / "other", config)
+    journal.append((result, None) for result in results)
+    journal.close()
     with pytest.raises(TournamentDirError, match="does not schedule as it was played"):
-        run_tournament(config, out=tmp_path, resume=True)
+        run_tournament(config, out=tmp_path / "other", resume=True)
 
 
 def test_a_gauntlet_keeps_only_the_candidates_tables() -> None:
@@ -366,7 +365,9 @@ def test_a_torn_last_line_is_cut_off_and_its_unit_played_again(tmp_path: Path) -
     (torn / "journal.jsonl").write_bytes(b"".join(kept) + half)
     lost = json.loads(lines[17])["unit"]
 
-    finished = Journal.finished(torn)
+    journal = Journal(torn, config)
+    finished = journal.read()
+    journal.close()
     assert len(finished) == 17
     assert lost not in finished
     assert (torn / "journal.jsonl").read_bytes() == b"".join(kept)
@@ -390,7 +391,7 @@ def test_a_damaged_middle_line_is_an_error(tmp_path: Path) -> None:
     damaged = b"".join(lines)
     (tmp_path / "journal.jsonl").write_bytes(damaged)
     with pytest.raises(TournamentDirError, match="line 5, is damaged"):
-        Journal.finished(tmp_path)
+        Journal(tmp_path, config).read()
     with pytest.raises(TournamentDirError, match="line 5, is damaged"):
         run_tournament(config, out=tmp_path, resume=True)
     assert (tmp_path / "journal.jsonl").read_bytes() == damaged
@@ -644,7 +645,8 @@ def test_resume_with_a_changed_option_is_refused(
     """--resume with a changed option exits 2 with one error line, the folder untouched."""
     directory = tmp_path / "kept"
     started = runner.invoke(
-        app, ["tournament", "--deals", "2", "--workers", "1", "--out", str(directory)]
+        app,
+        ["tournament", "--deals", "2", "--seed", "1", "--workers", "1", "--out", str(directory)],
     )
     assert started.exit_code == 0, started.output
     before = snapshot(directory)
@@ -660,7 +662,7 @@ def test_resume_with_the_same_options_is_accepted(tmp_path: Path) -> None:
     """--resume with options equal to the saved ones, or none, finishes with the same summary."""
     directory = tmp_path / "kept"
     arguments = ["tournament", "greedy", "random", "random", "--deals", "2", "--workers", "1"]
-    started = runner.invoke(app, [*arguments, "--json", "--out", str(directory)])
+    started = runner.invoke(app, [*arguments, "--seed", "1", "--json", "--out", str(directory)])
     assert started.exit_code == 0, started.output
     summary = (directory / "summary.json").read_bytes()
     again = runner.invoke(app, [*arguments, "--seed", "1", "--json", "--resume", str(directory)])
@@ -676,7 +678,8 @@ def test_the_installed_program_refuses_a_changed_resume(tmp_path: Path) -> None:
     """The real program, resuming with another --seed, prints one error line and exits 2."""
     directory = tmp_path / "kept"
     first = runner.invoke(
-        app, ["tournament", "--deals", "1", "--workers", "1", "--out", str(directory)]
+        app,
+        ["tournament", "--deals", "1", "--seed", "1", "--workers", "1", "--out", str(directory)],
     )
     assert first.exit_code == 0, first.output
     before = snapshot(directory)
@@ -747,7 +750,8 @@ def test_hostile_bots_are_charged_with_their_faults(tmp_path: Path, on_fault: st
 def test_on_fault_raise_stops_the_tournament_with_one_line(tmp_path: Path, workers: str) -> None:
     """--on-fault raise ends the tournament at a bot's fault with a one-line error, exit 2."""
     arguments = ["tournament", f"{PYTHON_BOTS}:Flaky", "greedy", "random", "--deals", "3"]
-    arguments += ["--on-fault", "raise", "--workers", workers, "--out", str(tmp_path / "out")]
+    arguments += ["--on-fault", "raise", "--workers", workers, "--seed", "1"]
+    arguments += ["--out", str(tmp_path / "out")]
     result = runner.invoke(app, arguments)
     assert result.exit_code == 2
     one_line_error(result.output, "raised RuntimeError: flaky bot tripped")
@@ -851,16 +855,15 @@ def test_the_standings_table(tmp_path: Path) -> None:
 def test_json_prints_the_summary_document(tmp_path: Path) -> None:
     """--json prints valid JSON equal to summary.json: the configuration and the statistics."""
     out = tmp_path / "out"
-    result = runner.invoke(
-        app, ["tournament", "--deals", "2", "--workers", "1", "--json", "--out", str(out)]
-    )
+    arguments = ["tournament", "--deals", "2", "--seed", "1", "--workers", "1", "--json"]
+    result = runner.invoke(app, [*arguments, "--out", str(out)])
     assert result.exit_code == 0, result.output
     printed = json.loads(result.stdout)
     assert printed == summary_of(out)
     assert result.stdout == (out / "summary.json").read_text(encoding="utf-8")
-    assert Config.from_dict(printed["config"]) == configure(Options(deals=2))
+    assert Config.from_dict(printed["config"]) == configure(Options(deals=2, seed=1))
     assert [row["name"] for row in printed["standings"]] != []
-    alone = runner.invoke(app, ["tournament", "--deals", "2", "--workers", "1", "--json"])
+    alone = runner.invoke(app, arguments)
     assert alone.exit_code == 0, alone.output
     assert json.loads(alone.stdout) == printed
 
@@ -869,13 +872,25 @@ def test_out_keeps_every_output_and_replayable_records(tmp_path: Path) -> None:
     """--out --records keeps every output and a record per unit replaying to its scores."""
     out = tmp_path / "out"
     result = runner.invoke(
-        app, ["tournament", "--deals", "2", "--workers", "2", "--records", "--out", str(out)]
+        app,
+        [
+            "tournament",
+            "--deals",
+            "2",
+            "--seed",
+            "1",
+            "--workers",
+            "2",
+            "--records",
+            "--out",
+            str(out),
+        ],
     )
     assert result.exit_code == 0, result.output
     for name in OUTPUTS:
         assert (out / name).is_file(), name
     config = Journal.saved_config(out)
-    assert config == configure(Options(deals=2))
+    assert config == configure(Options(deals=2, seed=1))
     journal = journal_results(out)
     assert sorted(result.unit for result in journal) == sorted(u.name for u in config.units())
     records = sorted(path.stem for path in (out / "records").glob("*.json"))
@@ -898,7 +913,7 @@ def test_a_1000_tournament_with_records(tmp_path: Path) -> None:
     """--game bluff plays 1000?, prints standings, keeps records replaying to the scores."""
     out = tmp_path / "out"
     arguments = ["tournament", "greedy", "random", "random", "random", "--game", "bluff"]
-    arguments += ["--players", "3", "--games", "6", "--workers", "1", "--records"]
+    arguments += ["--players", "3", "--games", "6", "--seed", "1", "--workers", "1", "--records"]
     result = runner.invoke(app, [*arguments, "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert result.output.startswith(
@@ -928,7 +943,8 @@ def test_a_1000_tournament_with_records(tmp_path: Path) -> None:
 def test_thousand_games_format_records_whole_matches(tmp_path: Path) -> None:
     """--games plays whole Thousand matches whose records replay to the journal's scores."""
     out = tmp_path / "out"
-    arguments = ["tournament", "--games", "6", "--workers", "1", "--records", "--out", str(out)]
+    arguments = ["tournament", "--games", "6", "--seed", "1", "--workers", "1", "--records"]
+    arguments += ["--out", str(out)]
     result = runner.invoke(app, arguments)
     assert result.exit_code == 0, result.output
     header, _ = table_of(result.output)

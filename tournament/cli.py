@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
+import shlex
 import sys
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import attrs
 import typer
@@ -41,6 +43,8 @@ from tournament.runner import run_tournament, summary_document
 from tournament.setup import Options, configure, game_name, load_rules, rules_for
 from tournament.text import printable, table_lines
 
+Number = TypeVar("Number", int, float)
+
 BLUFF = "1000?"
 """The name under which ``thousand rules`` shows the 1000? rules."""
 
@@ -51,6 +55,25 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def show_version(wanted: bool) -> None:
+    """Print the installed version of thousand and stop."""
+    if wanted:
+        typer.echo(f"thousand {importlib.metadata.version('thousand')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=show_version, is_eager=True, help="Print the version and stop."
+        ),
+    ] = False,
+) -> None:
+    """The options of thousand itself, before the command."""
 
 
 def fail(message: str) -> typer.Exit:
@@ -170,7 +193,13 @@ def tournament(
         ),
     ] = None,
     game: Annotated[
-        str | None, typer.Option("--game", "-g", help="thousand (default), or bluff for 1000?.")
+        str | None,
+        typer.Option(
+            "--game",
+            "-g",
+            metavar="[thousand|bluff|1000?]",
+            help="thousand (default), or bluff (1000?).",
+        ),
     ] = None,
     rules_spec: Annotated[
         str | None,
@@ -179,42 +208,53 @@ def tournament(
         ),
     ] = None,
     players: Annotated[
-        int | None, typer.Option("--players", "-k", min=2, help="Seats per table.")
+        str | None, typer.Option("--players", "-k", metavar="N", help="Seats per table.")
     ] = None,
     deals: Annotated[
-        int | None,
+        str | None,
         typer.Option(
-            "--deals", min=1, help="Deals per table, each under every seating (default 4000)."
+            "--deals",
+            metavar="N",
+            help="Deals per table, each under every seating (default 4000).",
         ),
     ] = None,
     games: Annotated[
-        int | None,
+        str | None,
         typer.Option(
             "--games",
-            min=1,
+            metavar="N",
             help="Whole matches or games per table, in groups played under every seating.",
         ),
     ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seeds every deal and bot.")] = None,
+    seed: Annotated[
+        str | None,
+        typer.Option(
+            "--seed", metavar="S", help="Seeds every deal and bot (default: drawn at random)."
+        ),
+    ] = None,
     workers: Annotated[
-        int | None,
-        typer.Option("--workers", "-w", min=1, help="Worker processes (default: the cores)."),
+        str | None,
+        typer.Option("--workers", "-w", metavar="N", help="Worker processes (default: the cores)."),
     ] = None,
     gauntlet: Annotated[
         str | None,
         typer.Option("--gauntlet", help="Play only the tables of this bot (by its name)."),
     ] = None,
     time_limit: Annotated[
-        float | None,
-        typer.Option("--time-limit", min=0.001, help="Seconds a bot may take for one decision."),
+        str | None,
+        typer.Option("--time-limit", metavar="S", help="Seconds a bot may take for one decision."),
     ] = None,
     time_quota: Annotated[
-        float | None,
-        typer.Option("--time-quota", min=0.001, help="Seconds a bot may take per deal or match."),
+        str | None,
+        typer.Option("--time-quota", metavar="S", help="Seconds a bot may take per deal or match."),
     ] = None,
     on_fault: Annotated[
-        FaultPolicy | None,
-        typer.Option("--on-fault", help="What a bot's fault leads to (default forfeit)."),
+        str | None,
+        typer.Option(
+            "--on-fault",
+            metavar="[forfeit|substitute|raise]",
+            help="What a bot's fault leads to (default forfeit).",
+        ),
     ] = None,
     isolate: Annotated[
         bool | None,
@@ -235,7 +275,11 @@ def tournament(
     log_dir: LogDirOption = None,
     backend: Annotated[
         str,
-        typer.Option("--backend", help="local worker processes, or ray for a Ray cluster."),
+        typer.Option(
+            "--backend",
+            metavar="[local|ray]",
+            help="local worker processes, or ray for a Ray cluster.",
+        ),
     ] = "local",
     ray_address: Annotated[
         str | None,
@@ -249,42 +293,50 @@ def tournament(
     Standings: each bot's rating and mean score with 95% intervals, then each pair's lead.
 
     A bot's options follow its name, as in "pimc(steps=4000)"."""
-    options = Options(
-        specs=tuple(specs or ()),
-        game=game,
-        rules=rules_spec,
-        players=players,
-        deals=deals,
-        games=games,
-        seed=seed,
-        gauntlet=gauntlet,
-        time_limit=time_limit,
-        time_quota=time_quota,
-        on_fault=None if on_fault is None else on_fault.value,
-        isolate=isolate,
-    )
+    bar = ProgressBar()
     try:
+        options = Options(
+            specs=tuple(specs or ()),
+            game=game,
+            rules=rules_spec,
+            players=bounded(players, "--players", int, 2),
+            deals=bounded(deals, "--deals", int, 1),
+            games=bounded(games, "--games", int, 1),
+            seed=bounded(seed, "--seed", int, 0),
+            gauntlet=gauntlet,
+            time_limit=bounded(time_limit, "--time-limit", float, 0.001),
+            time_quota=bounded(time_quota, "--time-quota", float, 0.001),
+            on_fault=one_of(on_fault, "--on-fault", [policy.value for policy in FaultPolicy]),
+            isolate=isolate,
+        )
+        processes = bounded(workers, "--workers", int, 1)
         if out is not None and resume is not None:
             raise ValueError("give --out for a new tournament or --resume for a kept one")
         if records and out is None and resume is None:
             raise ValueError("--records needs --out (where to keep them)")
         saved = Journal.saved_config(resume) if resume is not None else None
         config = configure(options, saved)
-        chosen = choose_backend(backend, ray_address, workers)
+        chosen = choose_backend(backend, ray_address, processes)
+        if saved is None and options.seed is None:
+            bar.heading = f"seed {config.seed} (play it again with --seed {config.seed})"
         summary = run_tournament(
             config,
             backend=chosen,
-            workers=workers or os.cpu_count() or 1,
+            workers=processes or os.cpu_count() or 1,
             out=resume or out,
             resume=resume is not None,
             keep_records=records,
             log_dir=log_dir,
-            progress=ProgressBar(),
+            progress=bar,
         )
     except (ThousandError, ValueError) as error:
         raise fail(str(error)) from None
     except OSError as error:
         raise fail(f"{error.filename or 'the tournament folder'}: {error.strerror}") from None
+    except KeyboardInterrupt:
+        bar.stop()
+        typer.echo(stopped_line(bar.done, bar.total, resume or out), err=True)
+        raise typer.Exit(code=130) from None
     if as_json:
         typer.echo(json.dumps(summary_document(config, summary), indent=2, sort_keys=True))
     else:
@@ -570,6 +622,39 @@ def check_bot_command(
     if faults:
         raise typer.Exit(code=1)
     typer.echo(f"{spec}: no faults")
+
+
+def bounded(text: str | None, option: str, kind: type[Number], least: Number) -> Number | None:
+    """A number option's value, refused in one line unless it is a number of ``kind`` of at
+    least ``least``."""
+    if text is None:
+        return None
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or not value >= least:
+        what = "a whole number" if kind is int else "a number"
+        raise ValueError(f"{option} must be {what} of at least {least}, not {text}")
+    return value
+
+
+def one_of(text: str | None, option: str, choices: Sequence[str]) -> str | None:
+    """An option's value, refused in one line unless it is one of ``choices``."""
+    if text is None or text in choices:
+        return text
+    listed = ", ".join(choices[:-1]) + " or " + choices[-1]
+    raise ValueError(f"{option} must be {listed}, not {text!r}")
+
+
+def stopped_line(done: int, total: int, folder: Path | None) -> str:
+    """What a tournament stopped by Ctrl-C says: how far it got, and how to go on."""
+    reached = f"after {done} of {total} units" if total else "before any unit was played"
+    if folder is None:
+        return f"stopped {reached}; nothing was kept (with --out a tournament can be resumed)"
+    return (
+        f"stopped {reached}; continue with: thousand tournament --resume {shlex.quote(str(folder))}"
+    )
 
 
 def choose_backend(name: str, address: str | None, workers: int | None) -> Backend | None:

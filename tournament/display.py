@@ -15,18 +15,27 @@ __all__ = ["ProgressBar", "seat_role", "standings_lines"]
 
 class ProgressBar:
     """A one-line bar with the units done and the time left, redrawn in place on a terminal and
-    silent elsewhere."""
+    silent elsewhere; a ``heading`` (such as a seed drawn at random) is written once, before
+    the first unit is played, wherever the stream goes."""
 
     WIDTH = 30
 
-    def __init__(self, stream: TextIO | None = None) -> None:
+    def __init__(self, stream: TextIO | None = None, heading: str | None = None) -> None:
         self.stream = stream or sys.stderr
         self.active = self.stream.isatty()
+        self.heading = heading
         self.began = time.monotonic()
         self.first: int | None = None
         self.drawn = 0.0
+        self.done = 0
+        self.total = 0
 
     def __call__(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
+        if self.heading is not None:
+            self.stream.write(self.heading + "\n")
+            self.stream.flush()
+            self.heading = None
         if not self.active:
             return
         now = time.monotonic()
@@ -47,6 +56,12 @@ class ProgressBar:
         if done >= total:
             self.stream.write("\n")
         self.stream.flush()
+
+    def stop(self) -> None:
+        """End a bar left part drawn, so that what follows starts on a line of its own."""
+        if self.active and self.drawn and self.done < self.total:
+            self.stream.write("\n")
+            self.stream.flush()
 
 
 def standings_lines(config: Config, summary: Summary) -> list[str]:

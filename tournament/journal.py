@@ -4,11 +4,16 @@ survives the process being killed at any moment.
 Each finished unit is one line of JSON, written whole and flushed to disk (``fsync``) before the
 unit counts as done. A line cut short by a crash is detected on resume, cut off, and its unit
 played again; nothing is silently lost.
+
+Each line also carries a check: a hash of the line, the previous line's check and, through the
+first line, the configuration. A line edited, damaged, repeated or moved, or a configuration
+changed after lines were written, no longer matches, and the tournament is not resumed.
 """
 
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 from collections.abc import Iterable
@@ -23,6 +28,8 @@ __all__ = ["CONFIG", "JOURNAL", "Journal", "TournamentDirError"]
 CONFIG = "config.json"
 JOURNAL = "journal.jsonl"
 RECORDS = "records"
+CHECK = "check"
+"""The field of a journal line holding its check."""
 
 
 class TournamentDirError(ValueError):
@@ -30,11 +37,12 @@ class TournamentDirError(ValueError):
 
 
 class Journal:
-    """A tournament directory opened for writing."""
+    """A tournament directory opened for writing the tournament of ``config``."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, config: Config) -> None:
         self.directory = directory
         self.path = directory / JOURNAL
+        self._check = _first_check(config)
         self._file = self.path.open("ab")
         try:
             fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -59,7 +67,7 @@ class Journal:
         if keep_records:
             (directory / RECORDS).mkdir(exist_ok=True)
         _write_durably(directory / CONFIG, json.dumps(config.to_dict(), indent=2) + "\n")
-        return cls(directory)
+        return cls(directory, config)
 
     @staticmethod
     def keeps_records(directory: Path) -> bool:
@@ -68,37 +76,59 @@ class Journal:
 
     @staticmethod
     def saved_config(directory: Path) -> Config:
-        """The configuration of the tournament kept in ``directory``."""
+        """The configuration of the tournament kept in ``directory``; one whose saving a kill
+        interrupted is saved now if it was written whole, as no unit was played yet."""
         path = directory / CONFIG
-        if not path.is_file():
+        partial = path.with_name(CONFIG + ".partial")
+        if path.is_file():
+            try:
+                return Config.from_dict(read_json(path))
+            except (ValueError, KeyError, TypeError) as error:
+                raise TournamentDirError(f"{path} cannot be read: {error}") from None
+        if not partial.is_file():
             raise TournamentDirError(f"{directory} holds no tournament (no {CONFIG})")
         try:
-            return Config.from_dict(json.loads(path.read_text(encoding="utf-8")))
-        except (ValueError, KeyError, TypeError) as error:
-            raise TournamentDirError(f"{path} cannot be read: {error}") from None
+            config = Config.from_dict(read_json(partial))
+        except (ValueError, KeyError, TypeError):
+            raise TournamentDirError(
+                f"{directory} holds a tournament stopped before it began; start it again "
+                f"with the options it was started with and --out {directory}"
+            ) from None
+        os.replace(partial, path)
+        return config
 
-    @staticmethod
-    def finished(directory: Path) -> dict[str, UnitResult]:
-        """The units the journal holds, by name; a last line cut short is removed from the file
-        so that its unit is played again."""
-        path = directory / JOURNAL
-        if not path.exists():
-            return {}
-        data = path.read_bytes()
+    def read(self) -> dict[str, UnitResult]:
+        """The units the journal holds, by name, each line checked against the configuration and
+        the lines before it; a last line cut short is removed from the file so that its unit is
+        played again."""
+        data = self.path.read_bytes()
         good = data.rfind(b"\n") + 1
         results: dict[str, UnitResult] = {}
         for number, line in enumerate(data[:good].splitlines(), start=1):
             try:
-                result = UnitResult.from_dict(json.loads(line))
-            except (ValueError, KeyError, TypeError) as error:
-                raise TournamentDirError(f"{path}, line {number}, is damaged: {error}") from None
+                fields = json.loads(line)
+                check = fields.pop(CHECK)
+                result = UnitResult.from_dict(fields)
+            except (ValueError, KeyError, TypeError, AttributeError) as error:
+                raise self._damaged(number, str(error)) from None
+            if check != _next_check(self._check, fields):
+                raise self._damaged(
+                    number, f"it does not follow from {CONFIG} and the lines before it"
+                )
+            self._check = check
             results[result.unit] = result
         if good < len(data):
-            with path.open("r+b") as file:
+            with self.path.open("r+b") as file:
                 file.truncate(good)
                 file.flush()
                 os.fsync(file.fileno())
         return results
+
+    def _damaged(self, number: int, reason: str) -> TournamentDirError:
+        return TournamentDirError(
+            f"{self.path}, line {number}, is damaged or was changed ({reason}); "
+            "the tournament cannot be resumed: play it again in a new folder"
+        )
 
     def append(self, results: Iterable[tuple[UnitResult, str | None]]) -> None:
         """Write finished units (and their records, when kept) durably."""
@@ -108,7 +138,10 @@ class Journal:
                 folder = self.directory / RECORDS
                 folder.mkdir(exist_ok=True)
                 _write_durably(folder / f"{result.unit}.json", record)
-            lines.append(json.dumps(result.to_dict(), separators=(",", ":")) + "\n")
+            fields = result.to_dict()
+            self._check = _next_check(self._check, fields)
+            fields[CHECK] = self._check
+            lines.append(json.dumps(fields, separators=(",", ":")) + "\n")
         self._file.write("".join(lines).encode())
         self._file.flush()
         os.fsync(self._file.fileno())
@@ -116,6 +149,18 @@ class Journal:
     def close(self) -> None:
         """Close the journal file."""
         self._file.close()
+
+
+def _first_check(config: Config) -> str:
+    """The check the first journal line follows from: the configuration's."""
+    text = json.dumps(config.to_dict(), sort_keys=True)
+    return hashlib.blake2b(text.encode(), digest_size=16, person=b"thousand-config").hexdigest()
+
+
+def _next_check(previous: str, fields: dict[str, Any]) -> str:
+    """The check of a journal line: its fields, chained to the check before it."""
+    text = previous + json.dumps(fields, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=16, person=b"thousand-journal").hexdigest()
 
 
 def write_text(path: Path, text: str) -> None:

@@ -60,8 +60,8 @@ def run_tournament(
                     f"{out} holds a tournament with another configuration "
                     f"(different {', '.join(changed)}); resume it without changing options"
                 )
-            journal = Journal(out)
-            finished = Journal.finished(out)
+            journal = Journal(out, saved)
+            finished = journal.read()
             _check_schedule(out, units, finished)
             keep_records = keep_records or Journal.keeps_records(out)
         else:

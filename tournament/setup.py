@@ -4,6 +4,7 @@ resumed (where any option given must agree with the saved configuration)."""
 from __future__ import annotations
 
 import json
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,10 @@ class Options:
 
 def configure(options: Options, saved: Config | None = None) -> Config:
     """The configuration the options describe; on resume, the saved one, checked against every
-    option given. Raises ``ValueError`` (or a library error) with a one-line reason."""
+    option given. Raises ``ValueError`` (or a library error) with a one-line reason.
+
+    Without a seed, a random 63-bit one is drawn: a seed a bot could guess (a small or a
+    published one) lets it work out every deal's cards from what it is given."""
     if saved is not None:
         return _agree(options, saved)
     game = game_name(options.game or "thousand")
@@ -76,7 +80,7 @@ def configure(options: Options, saved: Config | None = None) -> Config:
         players=rules.players,
         format=format_,
         per_table=per_table,
-        seed=1 if options.seed is None else options.seed,
+        seed=secrets.randbits(63) if options.seed is None else options.seed,
         gauntlet=options.gauntlet,
         time_limit=options.time_limit,
         time_quota=options.time_quota,
