@@ -143,3 +143,10 @@ def test_names_reach_the_narration_and_the_terminal_game_without_escapes() -> No
     assert not any("\x1b" in line for line in lines)
     assert "As seen by evil?[2J" in "\n".join(lines)
     assert seat_names([f"cmd:./x{CLEAR} --fast", "greedy"], 0) == ["you", "x?[2J", "greedy"]
+
+
+def test_check_bot_shows_a_fault_without_its_escapes() -> None:
+    result = runner.invoke(app, ["check-bot", "tests/bots/python_bots.py:Shouter", "-n", "3"])
+    assert result.exit_code == 1
+    assert "\x1b" not in result.output
+    assert "?[2J the screen is mine" in result.output

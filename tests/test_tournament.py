@@ -1019,6 +1019,16 @@ def test_1000_plays_30_games_per_table_by_default_in_whole_groups(players: int, 
     assert (config.format, config.players, config.per_table) == ("games", players, games)
 
 
+@pytest.mark.parametrize("game", ["thousand", "bluff"])
+def test_a_rules_file_that_is_not_text_is_one_error_line(tmp_path: Path, game: str) -> None:
+    """A --rules file that is not UTF-8 text is refused in one line naming it."""
+    rules = tmp_path / "rules.json"
+    rules.write_bytes(b'{"preset": "russian", "bid_step": \xff}')
+    result = runner.invoke(app, ["tournament", "--game", game, "--rules", str(rules)])
+    assert result.exit_code == 2
+    one_line_error(result.output, f"{rules} is not UTF-8 text (byte 34 cannot be read)")
+
+
 def test_a_gauntlet_from_the_command_line(tmp_path: Path) -> None:
     """--gauntlet plays only the named entrant's tables: it plays every unit, the others fewer."""
     out = tmp_path / "out"

@@ -614,14 +614,14 @@ def check_bot_command(
             f"{len(report.faults)} fault{'s' * (len(report.faults) != 1)}"
         )
         for fault in report.faults:
-            typer.echo(f"  {fault.status} at decision {fault.decision}: {fault.detail}")
+            typer.echo(f"  {fault.status} at decision {fault.decision}: {printable(fault.detail)}")
             typer.echo(
                 f"    it was shown: {json.dumps(fault.observation.to_dict(with_rules=False))}"
             )
         faults += len(report.faults)
     if faults:
         raise typer.Exit(code=1)
-    typer.echo(f"{spec}: no faults")
+    typer.echo(f"{printable(spec)}: no faults")
 
 
 def bounded(text: str | None, option: str, kind: type[Number], least: Number) -> Number | None:

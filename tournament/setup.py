@@ -122,21 +122,28 @@ def load_rules(spec: str, *, also: str = "") -> Rules:
     ``also`` names further accepted words in the error message."""
     if spec in Rules.preset_names():
         return Rules.preset(spec)
-    path = Path(spec)
-    if not path.is_file():
+    if not Path(spec).is_file():
         names = ", ".join(Rules.preset_names())
         raise RulesError(f"'{spec}' is neither a preset ({names}){also} nor a rules JSON file")
+    text = _read(spec, "a rules JSON file")
     try:
-        return Rules.from_json(path.read_text(encoding="utf-8"))
+        return Rules.from_json(text)
     except RulesError as error:
         raise RulesError(f"{spec}: {error}") from None
 
 
 def _read(spec: str, what: str) -> str:
+    """The text of the file ``spec`` names; a missing, unreadable or non-UTF-8 file is a
+    ``RulesError`` naming it."""
     path = Path(spec)
     if not path.is_file():
         raise RulesError(f"'{spec}' is not {what}")
-    return path.read_text(encoding="utf-8")
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise RulesError(f"{spec} cannot be read: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise RulesError(f"{spec} is not UTF-8 text (byte {error.start} cannot be read)") from None
 
 
 def _agree(options: Options, saved: Config) -> Config:

@@ -112,3 +112,11 @@ class Pusher(GreedyPlayer):
 
 
 PUSH = Bid(115)
+
+
+class Shouter(SeatedPlayer):
+    """Raises an exception whose message would clear the terminal."""
+
+    def act(self, observation: Any) -> object:
+        """Never answers: its error message holds an escape sequence."""
+        raise RuntimeError("\x1b[2J the screen is mine")
