@@ -4,6 +4,7 @@ in one line before any game."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from thousand.actions import Bid
 from thousand.playable import same_value
 from tournament.cli import app
 from tournament.journal import Journal
-from tournament.results import STATUSES
+from tournament.results import STATUSES, UnitResult
 
 from .bots.cheating_bots import EqualBid, EqualBluffPlay, EqualPlay, EqualsAll
 from .test_cli import installed_command
@@ -165,7 +166,9 @@ def test_sys_exit_in_a_bot_is_its_error(game: str, time_limit: float | None) -> 
 def units_and_exit_faults(out: Path) -> tuple[int, int, int]:
     """The units scheduled and journalled in a tournament folder, and LateExit's error faults."""
     config = Journal.saved_config(out)
-    finished = Journal.finished(out)
+    lines = (out / "journal.jsonl").read_text(encoding="utf-8").splitlines()
+    results = [UnitResult.from_dict(json.loads(line)) for line in lines]
+    finished = {result.unit: result for result in results}
     entrant = next(i for i, e in enumerate(config.entrants) if e.spec.endswith(":LateExit"))
     errors = sum(
         result.faults[seat][STATUSES.index("error")]

@@ -757,7 +757,19 @@ def test_tournament_of_a_search_bot_by_spec() -> None:
     """A tournament names the entrant by its spec, options and all."""
     result = runner.invoke(
         app,
-        ["tournament", "pimc(steps=20)", "greedy", "random", "--deals", "2", "-w", "1", "--json"],
+        [
+            "tournament",
+            "pimc(steps=20)",
+            "greedy",
+            "random",
+            "--deals",
+            "2",
+            "-w",
+            "1",
+            "--seed",
+            "1",
+            "--json",
+        ],
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
