@@ -21,6 +21,22 @@ MIB = 1 << 20
 PR_GET_CHILD_SUBREAPER = 37
 
 
+def deal_against_random(
+    tmp_path: Path, spec: str, limits: BotLimits, **options: Any
+) -> thousand.Outcome:
+    """One Russian deal of the bot ``spec`` in seat 0 against two ``random``, under ``limits``,
+    its log kept in ``tmp_path``."""
+    return thousand.play(
+        [spec, "random", "random"],
+        RUSSIAN,
+        seed=3,
+        single_deal=True,
+        log_dir=str(tmp_path),
+        limits=limits,
+        **options,
+    )
+
+
 def zombie_children() -> list[int]:
     """Children of this process that exited and were never reaped."""
     found = []
@@ -99,15 +115,7 @@ def test_an_overlong_line_is_illegal(tmp_path: Path) -> None:
     """An answer longer than the line cap is illegal, even when it holds a legal action; the
     rest of it is skipped and the bot is asked again at its next turn."""
     bot = hostile(tmp_path, "long-line", after=1)
-    outcome = thousand.play(
-        [bot.spec, "random", "random"],
-        RUSSIAN,
-        seed=3,
-        single_deal=True,
-        on_fault="substitute",
-        log_dir=str(tmp_path),
-        limits=BotLimits(line=MIB),
-    )
+    outcome = deal_against_random(tmp_path, bot.spec, BotLimits(line=MIB), on_fault="substitute")
     (fault,) = outcome.faults
     assert fault.status is Status.ILLEGAL
     assert f"a line of more than {MIB} bytes" in fault.detail
@@ -118,14 +126,8 @@ def test_an_overlong_line_is_illegal(tmp_path: Path) -> None:
 def test_memory_is_capped(tmp_path: Path) -> None:
     """A bot that allocates more than its memory cap fails there, with an error."""
     bot = hostile(tmp_path, "memory", after=1)
-    outcome = thousand.play(
-        [bot.spec, "random", "random"],
-        RUSSIAN,
-        seed=3,
-        single_deal=True,
-        on_fault="substitute",
-        log_dir=str(tmp_path),
-        limits=BotLimits(memory=256 * MIB),
+    outcome = deal_against_random(
+        tmp_path, bot.spec, BotLimits(memory=256 * MIB), on_fault="substitute"
     )
     (fault,) = outcome.faults
     assert fault.status is Status.ERROR
@@ -138,15 +140,7 @@ def test_the_error_log_is_capped(tmp_path: Path) -> None:
     """Of a bot's flood of error output the log keeps the first bytes, up to the cap, and says
     that the rest was cut; the bot plays on unhindered."""
     bot = hostile(tmp_path, "chatty")
-    outcome = thousand.play(
-        [bot.spec, "random", "random"],
-        RUSSIAN,
-        seed=3,
-        single_deal=True,
-        time_limit=30,
-        log_dir=str(tmp_path),
-        limits=BotLimits(log=64 * KIB),
-    )
+    outcome = deal_against_random(tmp_path, bot.spec, BotLimits(log=64 * KIB), time_limit=30)
     assert outcome.faults == ()
     (log,) = tmp_path.glob("*.log")
     header, _, rest = log.read_text().partition("\n")
@@ -160,15 +154,7 @@ def test_a_log_cap_reached_exactly_still_says_the_rest_was_cut(tmp_path: Path) -
     """Output that reaches the log cap exactly and goes on is still followed by the line saying
     it was cut (here the cap is zero, so the log keeps only its header and that line)."""
     bot = hostile(tmp_path, "chatty")
-    outcome = thousand.play(
-        [bot.spec, "random", "random"],
-        RUSSIAN,
-        seed=3,
-        single_deal=True,
-        time_limit=30,
-        log_dir=str(tmp_path),
-        limits=BotLimits(log=0),
-    )
+    outcome = deal_against_random(tmp_path, bot.spec, BotLimits(log=0), time_limit=30)
     assert outcome.faults == ()
     (log,) = tmp_path.glob("*.log")
     header, _, rest = log.read_text().partition("\n")
