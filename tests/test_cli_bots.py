@@ -73,6 +73,22 @@ def test_match_of_two_bots_plays_the_two_player_rules() -> None:
     assert "The match is won by" in result.output
 
 
+def test_a_match_without_a_seed_draws_one_and_prints_it() -> None:
+    """Without --seed the cards come from a seed drawn at random, named on the first line; the
+    same match is played again with that seed."""
+    first = runner.invoke(app, ["match", "greedy", "random", "random", "--deal"])
+    assert first.exit_code == 0, first.output
+    heading, _, log = first.output.partition("\n")
+    seed = int(heading.split()[1])
+    assert heading == f"seed {seed} (play it again with --seed {seed})"
+    again = runner.invoke(
+        app, ["match", "greedy", "random", "random", "--deal", "--seed", str(seed)]
+    )
+    assert again.output == log
+    other = runner.invoke(app, ["match", "greedy", "random", "random", "--deal"])
+    assert other.output.split()[1] != str(seed)
+
+
 def test_match_of_1000() -> None:
     """--game bluff plays 1000? with as many seats as specs."""
     result = runner.invoke(app, ["match", "greedy", "random", "random", "random", "-g", "bluff"])

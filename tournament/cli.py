@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import os
+import secrets
 import shlex
 import sys
 import time
@@ -318,7 +319,7 @@ def tournament(
         config = configure(options, saved)
         chosen = choose_backend(backend, ray_address, processes)
         if saved is None and options.seed is None:
-            bar.heading = f"seed {config.seed} (play it again with --seed {config.seed})"
+            bar.heading = seed_line(config.seed)
         summary = run_tournament(
             config,
             backend=chosen,
@@ -390,7 +391,10 @@ def match(
             "polish-2p for 2, and the standard 1000? rules.",
         ),
     ] = None,
-    seed: SeedOption = 1,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Seeds the cards and the bots (default: drawn at random)."),
+    ] = None,
     deal: Annotated[
         bool, typer.Option("--deal", help="Thousand: play one deal instead of a match.")
     ] = False,
@@ -407,6 +411,9 @@ def match(
     """Play one match among the given bots and print it deal by deal, action by action."""
     if record is not None:
         check_folder(record, "the record")
+    drawn = seed is None
+    if seed is None:
+        seed = secrets.randbits(63)
     try:
         chosen = rules_for(game_name(game), rules_spec, len(specs), len(specs))
         outcome = play(
@@ -423,6 +430,8 @@ def match(
         raise fail(f"a bot failed and --on-fault raise stops the match: {error}") from None
     except (ThousandError, ValueError) as error:
         raise fail(str(error)) from None
+    if drawn:
+        typer.echo(seed_line(seed))
     typer.echo("\n".join(match_log(outcome)))
     if record is not None:
         try:
@@ -622,6 +631,11 @@ def check_bot_command(
     if faults:
         raise typer.Exit(code=1)
     typer.echo(f"{printable(spec)}: no faults")
+
+
+def seed_line(seed: int) -> str:
+    """The line naming a seed drawn at random, so that the run can be played again."""
+    return f"seed {seed} (play it again with --seed {seed})"
 
 
 def bounded(text: str | None, option: str, kind: type[Number], least: Number) -> Number | None:
