@@ -364,6 +364,7 @@ def open_page(page: Any, tmp_path: Path, record: AnyRecord, **options: Any) -> l
     return errors
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(GAMES))
 def test_the_page_steps_through_every_action(
     name: str,
