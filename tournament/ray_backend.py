@@ -77,10 +77,13 @@ class RayBackend:
                     ) from None
                 yield played
         finally:
-            for reference in pending:
-                ray.cancel(reference, force=True)
             if started:
                 ray.shutdown()
+            else:
+                # Forced cancels of tasks that are finishing at that moment can crash Ray's
+                # driver; the batches still queued are simply not run.
+                for reference in pending:
+                    ray.cancel(reference)
 
 
 def _import_ray() -> Any:
