@@ -169,6 +169,19 @@ def installed_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "tournament"]
 
 
+def run_installed(*arguments: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The installed program run with ``arguments``, its output captured as text (the timeout
+    only stops a hang)."""
+    return subprocess.run(
+        [*installed_command(), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        cwd=cwd,
+    )
+
+
 @pytest.mark.slow
 def test_installed_entry_point_runs_the_default_tournament() -> None:
     """The real `thousand tournament`, with no arguments, ranks the built-in bots with intervals.

@@ -11,13 +11,12 @@ marriage may only pass or bid 120.
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from itertools import combinations
 from typing import Any
 
 import pytest
 
+from tests.test_cli import run_installed
 from tournament.backends import ProcessBackend, batches
 from tournament.runner import run_tournament
 from tournament.schedule import Config, Unit, derive_seed
@@ -116,14 +115,8 @@ def test_the_check_fails_when_seats_are_only_rotated(
 
 
 def run_program(*arguments: str) -> dict[str, Any]:
-    program = shutil.which("thousand")
-    assert program is not None, "the thousand program is not installed"
-    completed = subprocess.run(
-        [program, "tournament", *arguments, "--seed", str(SEED), "--workers", "2", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+    completed = run_installed(
+        "tournament", *arguments, "--seed", str(SEED), "--workers", "2", "--json"
     )
     assert completed.returncode == 0, completed.stderr
     document: dict[str, Any] = json.loads(completed.stdout)

@@ -5,7 +5,6 @@ in one line before any game."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from tournament.journal import Journal
 from tournament.results import STATUSES, UnitResult
 
 from .bots.cheating_bots import EqualBid, EqualBluffPlay, EqualPlay, EqualsAll
-from .test_cli import installed_command
+from .test_cli import run_installed
 
 RUSSIAN = Rules.preset("russian")
 BOTS = "tests/bots/cheating_bots.py"
@@ -195,14 +194,7 @@ def test_a_tournament_with_a_bot_that_exits_completes(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_program_completes_a_tournament_with_a_bot_that_exits(tmp_path: Path) -> None:
     """The same through the installed program, with worker processes."""
-    result = subprocess.run(
-        [*installed_command(), *TOURNAMENT, "--workers", "2", "--out", str(tmp_path / "t")],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
-        timeout=600,
-    )
+    result = run_installed(*TOURNAMENT, "--workers", "2", "--out", str(tmp_path / "t"), cwd=ROOT)
     assert result.returncode == 0, result.stderr
     scheduled, journalled, errors = units_and_exit_faults(tmp_path / "t")
     assert journalled == scheduled
@@ -251,14 +243,7 @@ def test_a_tournament_stops_in_one_line_when_a_bot_cannot_start(
 @pytest.mark.slow
 def test_the_program_stops_in_one_line_when_a_program_cannot_start(tmp_path: Path) -> None:
     """The installed program, given a command that does not exist, stops in one line."""
-    result = subprocess.run(
-        [*installed_command(), "tournament", "greedy", "random", "cmd:/nonexistent/prog"],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
-        timeout=600,
-    )
+    result = run_installed("tournament", "greedy", "random", "cmd:/nonexistent/prog", cwd=ROOT)
     assert result.returncode == 2
     (line,) = result.stderr.strip().splitlines() or result.stdout.strip().splitlines()
     assert line.startswith("error: bot 'cmd:/nonexistent/prog' cannot start: could not start")

@@ -5,7 +5,6 @@ from outside reach the terminal without control characters."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import attrs
@@ -13,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import thousand
-from tests.test_cli import installed_command
+from tests.test_cli import run_installed
 from thousand import Rules
 from tournament.cli import app
 from tournament.matchlog import match_log
@@ -65,12 +64,7 @@ def test_installed_replay_of_hostile_files_prints_no_traceback(tmp_path: Path) -
     for kind, (content, message) in hostile_records(tmp_path).items():
         path = tmp_path / f"{kind}.json"
         path.write_bytes(content)
-        done = subprocess.run(
-            [*installed_command(), "replay", str(path)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        done = run_installed("replay", str(path))
         assert done.returncode == 2
         assert message in done.stderr
         assert done.stderr.count("\n") == 1
@@ -104,12 +98,7 @@ def test_replay_html_into_a_missing_folder_is_a_sentence(tmp_path: Path) -> None
 @pytest.mark.slow
 def test_installed_match_refuses_a_record_in_a_missing_folder(tmp_path: Path) -> None:
     target = tmp_path / "missing" / "record.json"
-    done = subprocess.run(
-        [*installed_command(), "match", "random", "random", "random", "--record", str(target)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_installed("match", "random", "random", "random", "--record", str(target))
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr == f"error: cannot save the record in {target.parent}: no such folder\n"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_cli import run_installed
 from tests.test_tournament import installed_command, one_line_error, runner, snapshot
 from tournament.cli import app
 from tournament.display import ProgressBar
@@ -140,13 +141,7 @@ def test_the_real_program_refuses_an_edited_journal(tmp_path: Path) -> None:
     out = tmp_path / "kept"
     kept_tournament(out)
     edit_line(2, flip_score)(out)
-    done = subprocess.run(
-        [*installed_command(), "tournament", "--resume", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run_installed("tournament", "--resume", str(out))
     assert done.returncode == 2
     one_line_error(done.stderr, "line 2, is damaged or was changed")
 
@@ -194,13 +189,7 @@ def test_a_drawn_seed_is_printed_kept_and_plays_the_tournament_again(tmp_path: P
     assert again.exit_code == 0, again.output
     assert again.stderr == ""
     assert (tmp_path / "again" / "summary.json").read_bytes() == summary
-    done = subprocess.run(
-        [*installed_command(), *arguments],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run_installed(*arguments)
     assert done.returncode == 0, done.stderr
     printed = int(done.stderr.split()[1])
     assert done.stdout.splitlines()[0].endswith(f", seed {printed}")
@@ -349,13 +338,7 @@ def test_the_real_program_stopped_by_ctrl_c_resumes_with_the_command_it_prints(
     assert re.fullmatch(r"stopped after \d+ of 6000 units; continue with: .*", last), stderr
     command = last.split("continue with: ")[1]
     assert command == f"thousand tournament --resume {out}"
-    resumed = subprocess.run(
-        [*installed_command(), *shlex.split(command)[1:]],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    resumed = run_installed(*shlex.split(command)[1:])
     assert resumed.returncode == 0, resumed.stderr
     run_tournament(Journal.saved_config(out), workers=2, out=tmp_path / "whole")
     assert (out / "summary.json").read_bytes() == (tmp_path / "whole" / "summary.json").read_bytes()
@@ -403,16 +386,9 @@ def test_help_lists_the_choices_and_the_version_is_printed() -> None:
 def test_the_real_program_refuses_a_wrong_option_in_one_line() -> None:
     """The installed program prints one error line for --workers 0 and its version for
     --version."""
-    done = subprocess.run(
-        [*installed_command(), "tournament", "--workers", "0"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run_installed("tournament", "--workers", "0")
     assert done.returncode == 2
     one_line_error(done.stderr, "--workers must be a whole number of at least 1, not 0")
-    version = subprocess.run(
-        [*installed_command(), "--version"], capture_output=True, text=True, timeout=60, check=True
-    )
+    version = run_installed("--version")
+    assert version.returncode == 0, version.stderr
     assert version.stdout.startswith("thousand ")

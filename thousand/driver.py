@@ -429,6 +429,17 @@ class _Match:
             self.watch(state)
         return state
 
+    def take(self, state: Any, seat: int, observation: AnyObservation, answer: object) -> Any:
+        """``state`` after a player's answer: played as the engine's own legal action when the
+        engine's one legality check finds it among them, else the player's fault."""
+        try:
+            after = state.apply(answer)
+        except IllegalActionError:
+            return self.handle_illegal(state, seat, observation, answer)
+        if self.watch is not None:
+            self.watch(after)
+        return after
+
     def start(self, seat: int, bot: Player, rng: random.Random) -> None:
         """Tell a player its seat; a player that fails here is played for all match long."""
         start = getattr(bot, "start", None)
@@ -455,7 +466,7 @@ class _Match:
         """The loop without clocks beyond measuring think time."""
         state = self.state
         acts = [bot.act for bot in self.bots]
-        advance = self.advance
+        take = self.take
         observe = self.game.observation_type.of_player
         gone = self.gone
         decisions = self.decisions
@@ -479,13 +490,9 @@ class _Match:
                     break
                 continue
             think[seat] += clock() - began
-            own = state.legal_match(action)
-            if own is None:
-                state = self.handle_illegal(state, seat, observation, action)
-                if self.forfeited is not None:
-                    break
-                continue
-            state = advance(state, own)
+            state = take(state, seat, observation, action)
+            if self.forfeited is not None:
+                break
         self.state = state
 
     def play_timed(self) -> None:
@@ -505,13 +512,10 @@ class _Match:
                 observation = observe(state, seat)
                 self.decisions[seat] += 1
                 answer = self.ask_timed(seat, observation, alarm)
-                own = None if isinstance(answer, _Failed) else state.legal_match(answer)
                 if isinstance(answer, _Failed):
                     state = self.handle_error(state, seat, observation, answer.error)
-                elif own is None:
-                    state = self.handle_illegal(state, seat, observation, answer)
                 else:
-                    state = self.advance(state, own)
+                    state = self.take(state, seat, observation, answer)
                 if self.forfeited is not None:
                     break
         finally:

@@ -32,11 +32,21 @@ class IllegalActionError(ThousandError, ValueError):
         self.seat = seat
         self.phase = phase
         self.reason = reason
+        shown = _shown(action)
         if seat is None:
-            message = f"nobody may act after the {phase} ('{action}'): {reason}"
+            message = f"nobody may act after the {phase} ('{shown}'): {reason}"
         else:
-            message = f"seat {seat} may not '{action}' in the {phase} phase: {reason}"
+            message = f"seat {seat} may not '{shown}' in the {phase} phase: {reason}"
         super().__init__(message)
+
+
+def _shown(action: object) -> str:
+    """The action's text; any object may be offered as an action, even one that cannot be
+    shown."""
+    try:
+        return str(action)
+    except Exception:
+        return f"a {type(action).__name__} that cannot be shown"
 
 
 class RulesError(ThousandError, ValueError):
