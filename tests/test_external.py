@@ -410,10 +410,9 @@ def test_a_hostile_program_under_forfeit(tmp_path: Path, mode: str) -> None:
 
 
 @pytest.mark.slow
-def test_a_program_silent_at_the_hello(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_program_silent_at_the_hello(tmp_path: Path) -> None:
     """A program that never answers the hello fails to start with a timeout, is played for all
     match long, and is stopped."""
-    monkeypatch.setattr(thousand.external, "STARTUP_TIMEOUT", 0.5)
     bot = hostile(tmp_path, "silent-hello")
     outcome = thousand.play(
         [bot.spec, "random", "random"],
@@ -422,6 +421,7 @@ def test_a_program_silent_at_the_hello(tmp_path: Path, monkeypatch: pytest.Monke
         single_deal=True,
         on_fault="substitute",
         log_dir=str(tmp_path),
+        limits=thousand.BotLimits(startup=0.5),
     )
     (fault,) = outcome.faults
     assert (fault.seat, fault.status, fault.decision) == (0, Status.TIMEOUT, 0)

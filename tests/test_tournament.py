@@ -754,7 +754,7 @@ def test_on_fault_raise_stops_the_tournament_with_one_line(tmp_path: Path, worke
     arguments += ["--out", str(tmp_path / "out")]
     result = runner.invoke(app, arguments)
     assert result.exit_code == 2
-    one_line_error(result.output, "raised RuntimeError: flaky bot tripped")
+    one_line_error(result.output, "RuntimeError: flaky bot tripped")
     assert not (tmp_path / "out" / "summary.json").exists()
 
 

@@ -218,7 +218,8 @@ class Stopper(thousand.SeatedPlayer):
 
 
 def stopper(tmp_path: Path) -> str:
-    """The spec of a bot that interrupts the tournament once, as if Ctrl-C had been pressed."""
+    """The spec of a bot that interrupts the tournament once, as if Ctrl-C had been pressed
+    (with --no-isolate: it must run in the tournament's process)."""
     marker = tmp_path / "stop-once"
     marker.touch()
     (tmp_path / "stopper.py").write_text(STOPPER.format(marker=str(marker)), encoding="utf-8")
@@ -230,7 +231,7 @@ def test_ctrl_c_says_how_far_it_got_and_how_to_resume(tmp_path: Path) -> None:
     on, exits 130, and that command finishes it as if it had never been stopped."""
     out = tmp_path / "kept run"
     arguments = ["tournament", stopper(tmp_path), "greedy", "random", "--deals", "20"]
-    arguments += ["--seed", "3", "--workers", "1"]
+    arguments += ["--seed", "3", "--workers", "1", "--no-isolate"]
     result = runner.invoke(app, [*arguments, "--out", str(out)])
     assert result.exit_code == 130, result.output
     lines = len((out / "journal.jsonl").read_text(encoding="utf-8").splitlines())
@@ -248,7 +249,7 @@ def test_ctrl_c_says_how_far_it_got_and_how_to_resume(tmp_path: Path) -> None:
 def test_ctrl_c_without_out_says_nothing_was_kept(tmp_path: Path) -> None:
     """Without --out, an interrupted tournament says that nothing was kept."""
     arguments = ["tournament", stopper(tmp_path), "greedy", "random", "--deals", "20"]
-    result = runner.invoke(app, [*arguments, "--seed", "3", "--workers", "1"])
+    result = runner.invoke(app, [*arguments, "--seed", "3", "--workers", "1", "--no-isolate"])
     assert result.exit_code == 130, result.output
     assert result.stdout == ""
     assert re.fullmatch(

@@ -21,7 +21,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, cast
+from typing import IO, TYPE_CHECKING, Any, BinaryIO, NoReturn, Protocol, cast
 
 import attrs
 
@@ -41,8 +41,6 @@ __all__ = ["PROTOCOL", "BotLimits", "ExternalPlayer", "die_with_parent", "serve_
 PROTOCOL = 1
 """The version of the bot protocol spoken here."""
 
-STARTUP_TIMEOUT = 10.0
-"""Seconds a program may take to answer the hello message."""
 REPLY_TIMEOUT = 60.0
 """Seconds a program may take for a decision when the match sets no time limit."""
 EXIT_GRACE = 1.0
@@ -68,11 +66,14 @@ class BotLimits:
             longer answer to the hello stops the bot.
         log: bytes of the bot's error output kept per match in its log; the rest is dropped,
             after a line saying so.
+        startup: seconds the bot may take to answer the hello message: to start, load and
+            run its ``start``. Past it the bot is stopped and the match played without it.
     """
 
     memory: int | None = 2048 * MIB
     line: int = MIB
     log: int = MIB
+    startup: float = 10.0
 
 
 _ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
@@ -82,6 +83,26 @@ _ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 def serve_command(spec: str) -> list[str]:
     """The command that runs the Python bot ``spec`` in its own process (``--isolate``)."""
     return [sys.executable, "-m", "thousand.serve", spec]
+
+
+class BotProcess(Protocol):
+    """A running bot's process, as :class:`subprocess.Popen` shows it."""
+
+    pid: int
+    returncode: int | None
+
+    @property
+    def stdin(self) -> IO[bytes] | None: ...
+
+    @property
+    def stdout(self) -> IO[bytes] | None: ...
+
+    @property
+    def stderr(self) -> IO[bytes] | None: ...
+
+    def poll(self) -> int | None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
 
 
 class ExternalPlayer:
@@ -113,7 +134,7 @@ class ExternalPlayer:
         """Where the program's error output goes: ``<name>-seat<N>.log`` once seated."""
         self.cwd = cwd
         self.limits = limits or BotLimits()
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: BotProcess | None = None
         self.game: GameKind | None = None
         self._buffer = bytearray()
         self._scanned = 0
@@ -138,21 +159,12 @@ class ExternalPlayer:
         log = self.log_path.open("ab")
         log.write(f"--- {self.name}: seat {seat} of a {self.game.name} match\n".encode())
         log.flush()
-        memory = self.limits.memory
         try:
-            self.process = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=self.cwd,
-                start_new_session=True,
-                preexec_fn=lambda: _prepare_child(memory),
-            )
-        except OSError as error:
+            self.process = self._launch()
+        except BotCrash as error:
             log.close()
-            self._broken = f"could not start {self.command[0]}: {error.strerror or error}"
-            raise BotCrash(self._broken, fatal=True) from None
+            self._broken = str(error)
+            raise
         self._log = log
         self._seen = {}
         _WATCHDOG.guard(self.process.pid)
@@ -173,11 +185,34 @@ class ExternalPlayer:
             "seed": rng.getrandbits(63),
             "random_state": _state_to_json(state),
         }
-        reply = self._exchange(hello, STARTUP_TIMEOUT, "the hello")
+        reply = self._exchange(hello, self.limits.startup, "the hello")
         if reply is None:
             self._fail(f"answered the hello with a line of more than {self.limits.line} bytes")
+        if reply.get("type") == "error":
+            self._fail(f"reported an error: {_clip(str(reply.get('message', '')))}")
         if reply.get("type") != "ready":
             self._fail(f"answered the hello with {_clip(reply)}, not a ready message")
+
+    def _launch(self) -> BotProcess:
+        """Start the program in a session of its own, under the limits.
+
+        Raises:
+            BotCrash: it cannot be started.
+        """
+        memory = self.limits.memory
+        try:
+            return subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=self.cwd,
+                start_new_session=True,
+                preexec_fn=lambda: prepare_bot_process(memory),
+            )
+        except OSError as error:
+            reason = f"could not start {self.command[0]}: {error.strerror or error}"
+            raise BotCrash(reason, fatal=True) from None
 
     def act(self, observation: Any) -> object:
         """Ask the program for a decision (see :meth:`act_within`)."""
@@ -251,7 +286,7 @@ class ExternalPlayer:
             self._log = None
         _WATCHDOG.release(process.pid)
 
-    def _note_descendants(self, process: subprocess.Popen[bytes]) -> None:
+    def _note_descendants(self, process: BotProcess) -> None:
         """Remember which processes are below the program now (Linux), so that those it leaves
         behind when it exits by itself, no longer below it then, are still known and stopped."""
         for pid in _tree({process.pid}) - {process.pid}:
@@ -408,7 +443,7 @@ class _Watchdog:
     )
 
     def __init__(self) -> None:
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: BotProcess | None = None
         self.owner = 0
 
     def guard(self, group: int) -> None:
@@ -466,11 +501,11 @@ def die_with_parent(parent: int | None = None) -> None:
         os._exit(1)
 
 
-def _prepare_child(memory: int | None) -> None:
-    """In the child, before the program starts: be killed when the driver dies, keep every
-    process the program orphans below it (Linux: it is made a child subreaper, which lasts
-    across ``exec``), and cap its memory."""
-    die_with_parent()
+def prepare_bot_process(memory: int | None, parent: int | None = None) -> None:
+    """In a bot's process, before the bot starts: be killed when the parent ``parent`` dies,
+    keep every process the bot orphans below it (Linux: it is made a child subreaper, which
+    lasts across ``exec``), and cap its memory at ``memory`` bytes."""
+    die_with_parent(parent)
     if _PRCTL is not None:
         _PRCTL(PR_SET_CHILD_SUBREAPER, 1)
     if memory is not None and sys.platform.startswith("linux"):

@@ -1,8 +1,9 @@
 """Serve a Python bot over the external bot protocol: ``python -m thousand.serve SPEC``.
 
-This is how ``--isolate`` runs a bot in its own process. The bot receives the same observations,
-the same generator and the same outcome as it would in the driver's process, so a match plays
-out identically either way.
+A Python bot served this way is an external program like any other. Isolated bots
+(:mod:`thousand.isolation`) are served by the same code. The bot receives the same
+observations, the same generator and the same outcome as it would in the driver's process, so
+a match plays out identically either way.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import json
 import random
 import sys
+import traceback
+from collections.abc import Callable
 from typing import IO, Any
 
 from thousand.driver import Outcome
@@ -18,11 +21,18 @@ from thousand.external import PROTOCOL
 from thousand.games import GAMES
 from thousand.specs import load_player
 
-__all__ = ["main", "serve"]
+__all__ = ["main", "serve", "serve_player"]
 
 
 def serve(spec: str, incoming: IO[str], outgoing: IO[str]) -> None:
     """Answer the driver's messages on ``incoming`` until the end of the match."""
+    serve_player(lambda: load_player(spec)(), spec, incoming, outgoing)
+
+
+def serve_player(
+    make: Callable[[], object], name: str, incoming: IO[str], outgoing: IO[str]
+) -> None:
+    """Answer the driver's messages with the player ``make`` returns, once hello has come."""
     hello = json.loads(incoming.readline() or "null")
     if not isinstance(hello, dict) or hello.get("type") != "hello":
         raise ThousandError(f"expected a hello message, got {hello!r}")
@@ -33,11 +43,16 @@ def serve(spec: str, incoming: IO[str], outgoing: IO[str]) -> None:
     rng = random.Random()
     version, internal, gauss = hello["random_state"]
     rng.setstate((version, tuple(internal), gauss))
-    player: Any = load_player(spec)()
-    start = getattr(player, "start", None)
-    if start is not None:
-        start(int(hello["seat"]), rules, rng)
-    _send(outgoing, {"type": "ready", "name": spec})
+    try:
+        player: Any = make()
+        start = getattr(player, "start", None)
+        if start is not None:
+            start(int(hello["seat"]), rules, rng)
+    except Exception as error:
+        traceback.print_exc()
+        _send(outgoing, {"type": "error", "message": f"{type(error).__name__}: {error}"})
+        return
+    _send(outgoing, {"type": "ready", "name": name})
     for line in incoming:
         message = json.loads(line)
         if message["type"] == "end":

@@ -92,15 +92,15 @@ def load_player(
 ) -> PlayerFactory:
     """What makes the player named by ``spec``, one fresh player per call.
 
-    With ``isolate`` a Python bot runs in its own process and is spoken to through the external
-    bot protocol, so that it cannot reach the driver's state; ``log_dir`` keeps external bots'
-    error output and ``limits`` caps their processes (see
-    :class:`~thousand.external.ExternalPlayer`).
+    With ``isolate`` a Python bot that is not built in runs in a process of its own for each
+    match and is spoken to through the bot protocol, so that it cannot reach the driver's state
+    (:mod:`thousand.isolation`); ``log_dir`` keeps external bots' error output and ``limits``
+    caps their processes (see :class:`~thousand.external.ExternalPlayer`).
 
     Raises:
         BotSpecError: the spec names nothing that can be loaded, with the reason.
     """
-    from thousand.external import ExternalPlayer, serve_command
+    from thousand.external import ExternalPlayer
 
     spec = spec.strip()
     if spec.startswith("cmd:"):
@@ -114,12 +114,11 @@ def load_player(
             raise BotSpecError(f"bot spec {spec!r}: no command after 'cmd:'")
         return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir, limits=limits)
     name, options = _options(spec)
-    if isolate:
+    if isolate and name not in BUILTIN:
+        from thousand.isolation import IsolatedPlayer
+
         _check_form(name)
-        if options and name in BUILTIN:
-            _python_factory(name, options, spec)
-        command = serve_command(spec)
-        return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir, limits=limits)
+        return lambda: IsolatedPlayer(spec, log_dir=log_dir, limits=limits)
     return _python_factory(name, options, spec)
 
 

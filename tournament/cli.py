@@ -259,7 +259,12 @@ def tournament(
     ] = None,
     isolate: Annotated[
         bool | None,
-        typer.Option("--isolate/--no-isolate", help="Run Python bots in their own processes."),
+        typer.Option(
+            "--isolate/--no-isolate",
+            help="Run bots that are not built in in processes of their own (the default); "
+            "--no-isolate runs them in this process, trusting their code.",
+            show_default=False,
+        ),
     ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="Keep the journal and the results here.")
@@ -355,7 +360,7 @@ TimeLimitOption = Annotated[
 ]
 IsolateOption = Annotated[
     bool,
-    typer.Option("--isolate", help="Run Python bots in their own processes."),
+    typer.Option("--isolate", help="Run bots that are not built in in processes of their own."),
 ]
 LogDirOption = Annotated[
     str | None,

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from thousand.isolation import stop_loaders
 from thousand.specs import check_player
 from tournament.backends import DEFAULT_BATCH, Backend, InlineBackend, ProcessBackend, batches
 from tournament.journal import Journal, TournamentDirError, write_text
@@ -81,6 +82,7 @@ def run_tournament(
             if progress is not None:
                 progress(len(finished), len(units))
     finally:
+        stop_loaders()
         if journal is not None:
             journal.close()
     summary = summarize(

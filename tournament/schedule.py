@@ -68,7 +68,8 @@ class Config:
     time_limit: float | None = None
     time_quota: float | None = None
     on_fault: str = "forfeit"
-    isolate: bool = False
+    isolate: bool = True
+    """Bots that are not built in play each match in a process of their own."""
     rules_json: str = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:

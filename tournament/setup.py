@@ -60,8 +60,9 @@ def configure(options: Options, saved: Config | None = None) -> Config:
     if options.deals is not None and options.games is not None:
         raise ValueError("give --deals or --games, not both")
     specs = options.specs or DEFAULT_BOTS
+    isolate = options.isolate is not False
     for spec in dict.fromkeys(specs):
-        load_player(spec, isolate=bool(options.isolate))
+        load_player(spec, isolate=isolate)
     rules = rules_for(game, options.rules, options.players, len(specs))
     if options.games is not None:
         format_, per_table = "games", options.games
@@ -85,7 +86,7 @@ def configure(options: Options, saved: Config | None = None) -> Config:
         time_limit=options.time_limit,
         time_quota=options.time_quota,
         on_fault=options.on_fault or "forfeit",
-        isolate=bool(options.isolate),
+        isolate=isolate,
     )
 
 
