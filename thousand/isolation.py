@@ -62,9 +62,15 @@ class IsolatedPlayer(ExternalPlayer):
         self.spec = spec
 
     def _launch(self) -> Forked:
-        return _loader(self.spec, self.limits.startup).spawn(
-            self.limits.memory, self.limits.startup
-        )
+        """Fork the bot's process for this match; a loader found gone is started again once."""
+        startup, memory = self.limits.startup, self.limits.memory
+        loader = _loader(self.spec, startup)
+        try:
+            return loader.spawn(memory, startup)
+        except BotCrash:
+            if not loader.gone:
+                raise
+        return _loader(self.spec, startup).spawn(memory, startup)
 
 
 class Forked:
@@ -121,10 +127,12 @@ class _Loader:
         reply = self._reply(startup)
         if reply != "ready":
             self.close()
-            reason = reply.removeprefix("error ") if reply else "its loader did not start"
-            raise BotCrash(f"could not load {spec}: {reason}", fatal=True)
+            if reply and reply.startswith("error "):
+                raise BotCrash(reply.removeprefix("error "), fatal=True)
+            raise BotCrash(f"could not load {spec} in time", fatal=True)
 
     def alive(self) -> bool:
+        """Whether the loader is still there to fork bots."""
         return not self.gone and self.process.poll() is None
 
     def spawn(self, memory: int | None, seconds: float) -> Forked:
@@ -249,12 +257,14 @@ def stop_loaders() -> None:
 
 def _serve_loader(spec: str, channel: socket.socket) -> None:
     """Load the bot, then fork a process for it on each request until the driver hangs up."""
-    from thousand.specs import load_player
+    from thousand.errors import BotSpecError
+    from thousand.specs import describe_error, load_player
 
     try:
         make = load_player(spec)
     except Exception as error:
-        channel.sendall(f"error {_one_line(error)}\n".encode())
+        reason = str(error) if isinstance(error, BotSpecError) else describe_error(error)
+        channel.sendall(f"error could not load {spec}: {reason}\n".encode())
         return
     children: set[int] = set()
     ended: set[int] = set()
@@ -383,11 +393,6 @@ def _reap_strays(children: set[int]) -> None:
                     if child not in children:
                         with contextlib.suppress(ChildProcessError):
                             os.waitpid(child, os.WNOHANG)
-
-
-def _one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split())
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def main() -> None:

@@ -78,7 +78,7 @@ def available_bots() -> tuple[BotInfo, ...]:
             try:
                 summary = _summary(point.load())
             except Exception as error:
-                summary = f"not usable: {_one_line(error)}"
+                summary = f"not usable: {describe_error(error)}"
         bots.append(BotInfo(point.name, origin, summary))
     return tuple(bots)
 
@@ -142,7 +142,7 @@ def check_player(
     except (BotSpecError, KeyboardInterrupt):
         raise
     except BaseException as error:
-        reason = str(error).strip() if isinstance(error, BotFailure) else _one_line(error)
+        reason = str(error).strip() if isinstance(error, BotFailure) else describe_error(error)
         raise BotSpecError(f"bot {spec!r} cannot start: {reason}") from None
     finally:
         end = getattr(player, "end", None)
@@ -247,7 +247,7 @@ def _python_factory(spec: str, options: dict[str, object], full: str) -> PlayerF
     try:
         configured()
     except (TypeError, ValueError) as error:
-        raise BotSpecError(f"bot spec {full!r}: bad options: {_one_line(error)}") from None
+        raise BotSpecError(f"bot spec {full!r}: bad options: {describe_error(error)}") from None
     return _checked(full, configured)
 
 
@@ -265,7 +265,9 @@ def _import(spec: str, name: str) -> object:
     try:
         return importlib.import_module(name)
     except (Exception, SystemExit) as error:
-        raise BotSpecError(f"bot spec {spec!r}: cannot import {name}: {_one_line(error)}") from None
+        raise BotSpecError(
+            f"bot spec {spec!r}: cannot import {name}: {describe_error(error)}"
+        ) from None
 
 
 def _load_file(spec: str, path: str) -> object:
@@ -286,7 +288,7 @@ def _load_file(spec: str, path: str) -> object:
     except (Exception, SystemExit) as error:
         del sys.modules[name]
         raise BotSpecError(
-            f"bot spec {spec!r}: {path} failed to load: {_one_line(error)}"
+            f"bot spec {spec!r}: {path} failed to load: {describe_error(error)}"
         ) from None
     return module
 
@@ -301,8 +303,9 @@ def _entry_point(spec: str) -> object:
             try:
                 return point.load()
             except Exception as error:
+                reason = describe_error(error)
                 raise BotSpecError(
-                    f"bot {spec!r} (installed as {point.value}) failed to load: {_one_line(error)}"
+                    f"bot {spec!r} (installed as {point.value}) failed to load: {reason}"
                 ) from None
     known = ", ".join(bot.name for bot in available_bots())
     raise BotSpecError(
@@ -311,7 +314,7 @@ def _entry_point(spec: str) -> object:
     )
 
 
-def _one_line(error: BaseException) -> str:
+def describe_error(error: BaseException) -> str:
     """An exception as one line: its type and the first line of its message."""
     lines = str(error).strip().splitlines()
     return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__

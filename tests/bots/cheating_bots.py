@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import inspect
+import random
 import sys
+import time
 from typing import Any
 
-from thousand import Observation, SeatedPlayer, bluff
+from thousand import GameState, Observation, SeatedPlayer, bluff
 from thousand.actions import Bid, Play
+from thousand.bots.greedy import GreedyPlayer
 from thousand.cards import Card
 
 
@@ -113,3 +118,84 @@ class BrokenInit(SeatedPlayer):
     def act(self, observation: Any) -> object:
         """Never reached."""
         return observation.legal_actions[0]
+
+
+def _note(marker: str, text: str) -> None:
+    with open(marker, "a", encoding="utf-8") as file:
+        file.write(text + "\n")
+
+
+def _stall(seconds: float) -> None:
+    """Keep busy for ``seconds``, swallowing every signal that tries to stop it."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with contextlib.suppress(BaseException):
+            time.sleep(0.01)
+
+
+class Stubborn(SeatedPlayer):
+    """Ignores its time: in ``where`` (``act``, ``start`` or ``end``) it keeps busy for
+    ``seconds``, swallowing the alarm, then writes ``where`` to the file ``marker``."""
+
+    def __init__(self, marker: str, where: str = "act", seconds: float = 3.0) -> None:
+        super().__init__()
+        self.marker, self.where, self.seconds = marker, where, seconds
+
+    def start(self, seat: int, rules: Any, rng: random.Random) -> None:
+        """Stall here when told to."""
+        super().start(seat, rules, rng)
+        self._stall_in("start")
+
+    def act(self, observation: Any) -> object:
+        """Stall here when told to, then a random legal action."""
+        self._stall_in("act")
+        return self.rng.choice(observation.legal_actions)
+
+    def end(self, outcome: Any) -> None:
+        """Stall here when told to."""
+        self._stall_in("end")
+
+    def _stall_in(self, where: str) -> None:
+        if where == self.where:
+            _stall(self.seconds)
+            _note(self.marker, where)
+
+
+class Peeker(SeatedPlayer):
+    """Plays at random, but first looks up the call stack for the driver's game state, and
+    writes ``saw`` and the hands it holds to the file ``marker`` when it finds it."""
+
+    def __init__(self, marker: str) -> None:
+        super().__init__()
+        self.marker = marker
+
+    def act(self, observation: Any) -> object:
+        """A random legal action, after a look at the frames above."""
+        frame = inspect.currentframe()
+        while frame is not None:
+            for value in frame.f_locals.values():
+                state = getattr(value, "state", value)
+                if isinstance(state, GameState):
+                    _note(self.marker, f"saw {[list(map(str, hand)) for hand in state.hands]}")
+                    return self.rng.choice(observation.legal_actions)
+            frame = frame.f_back
+        return self.rng.choice(observation.legal_actions)
+
+
+class Saboteur(SeatedPlayer):
+    """Plays at random; when started with ``active`` it rewrites the built-in greedy bot to
+    take the last legal action (the highest bid), wherever this process also runs greedy."""
+
+    def __init__(self, active: bool = True) -> None:
+        super().__init__()
+        self.active = active
+
+    def start(self, seat: int, rules: Any, rng: random.Random) -> None:
+        """Sabotage greedy, when active."""
+        super().start(seat, rules, rng)
+        if self.active:
+            GreedyPlayer.act = lambda player, observation: observation.legal_actions[-1]  # type: ignore[method-assign]
+
+    def act(self, observation: Any) -> object:
+        """A random legal action."""
+        return self.rng.choice(observation.legal_actions)
