@@ -17,7 +17,7 @@ import pytest
 
 import thousand
 from tests.test_cli import run_installed
-from tests.test_external import LINUX, RUSSIAN, hostile, marked_processes
+from tests.test_external import LINUX, RUSSIAN, hostile, marked_processes, poll
 from thousand import BotLimits, Status
 from thousand.isolation import stop_loaders
 
@@ -131,12 +131,28 @@ def counter(tmp_path: Path) -> tuple[str, Path]:
     return f"{tmp_path / 'counter.py'}:Counter", log
 
 
+def children(pid: int) -> list[tuple[int, str]]:
+    """The processes whose parent is ``pid``, with their states (``Z``: waiting to be reaped)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except (OSError, ValueError):
+            continue
+        if entry.name.isdigit() and int(fields[1]) == pid:
+            found.append((int(entry.name), fields[0]))
+    return found
+
+
 def test_the_bot_is_imported_once_and_each_match_starts_afresh(tmp_path: Path) -> None:
     """Over several matches the bot's module is imported once, yet each match runs in a new
-    process that remembers no earlier match, and Python's shared generator differs."""
+    process that remembers no earlier match, and Python's shared generator differs. Once a
+    match is over its process is gone, reaped (the loader reaps it once told)."""
     spec, log = counter(tmp_path)
     for _ in range(4):
         assert deal([spec, "random", "random"]).faults == ()
+        for loader in marked_processes(f"thousand.isolation\0{spec}"):
+            poll(lambda loader=loader: children(loader) == [])
     lines = log.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "imported"
     matches = [line.split() for line in lines[1:]]

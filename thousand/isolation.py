@@ -83,6 +83,7 @@ class Forked:
         self.stdout: IO[bytes] = open(stdout, "rb", buffering=0)  # noqa: SIM115
         self.stderr: IO[bytes] = open(stderr, "rb", buffering=0)  # noqa: SIM115
         self.returncode: int | None = None
+        self.released = False
 
     def poll(self) -> int | None:
         """The exit code, or ``None`` while the process runs."""
@@ -98,6 +99,8 @@ class Forked:
             if code is None:
                 raise subprocess.TimeoutExpired(str(self.pid), timeout or 0.0)
             self.returncode = code
+        if not self.released:
+            self.released = True
             self.loader.release(self.pid)
         return self.returncode
 
