@@ -451,7 +451,9 @@ class _Match:
             raise
         except BaseException as error:
             self.gone[seat] = True
-            self.fault(self.state, seat, _status_of(error), f"failed to start: {_describe(error)}")
+            self.fault(
+                self.state, seat, _status_of(error), f"failed to start: {describe_failure(error)}"
+            )
 
     def run(self) -> Outcome:
         """Play until the game ends or a player forfeits."""
@@ -565,7 +567,7 @@ class _Match:
         """A player that raised or ran out of time."""
         if isinstance(error, BotFailure) and error.fatal:
             self.gone[seat] = True
-        self.fault(state, seat, _status_of(error), _describe(error), observation)
+        self.fault(state, seat, _status_of(error), describe_failure(error), observation)
         return self.after_fault(state, seat)
 
     def handle_illegal(
@@ -682,7 +684,8 @@ def _status_of(error: BaseException) -> Status:
     return Status.TIMEOUT if isinstance(error, BotTimeout) else Status.ERROR
 
 
-def _describe(error: BaseException) -> str:
+def describe_failure(error: BaseException) -> str:
+    """A player's failure as its fault shows it, on one line: ``raised KeyError: 'x'``."""
     try:
         text = str(error) or type(error).__name__
     except Exception:

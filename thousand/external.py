@@ -189,7 +189,7 @@ class ExternalPlayer:
         if reply is None:
             self._fail(f"answered the hello with a line of more than {self.limits.line} bytes")
         if reply.get("type") == "error":
-            self._fail(f"reported an error: {_clip(str(reply.get('message', '')))}")
+            self._fail(self._reported(reply))
         if reply.get("type") != "ready":
             self._fail(f"answered the hello with {_clip(reply)}, not a ready message")
 
@@ -231,7 +231,7 @@ class ExternalPlayer:
             return f"a line of more than {self.limits.line} bytes"
         kind = reply.get("type", "action")
         if kind == "error":
-            raise BotCrash(f"reported an error: {_clip(str(reply.get('message', '')))}")
+            raise BotCrash(self._reported(reply))
         text = reply.get("action")
         if kind != "action" or not isinstance(text, str):
             self._fail(f"answered {_clip(reply)}, not an action message")
@@ -239,6 +239,10 @@ class ExternalPlayer:
             return self.game.parse_action(text)
         except ValueError:
             return text
+
+    def _reported(self, reply: dict[str, Any]) -> str:
+        """How a fault shows the error message the program sent."""
+        return f"reported an error: {_clip(str(reply.get('message', '')))}"
 
     def end(self, outcome: Outcome | None) -> None:
         """Tell the program the outcome (when there is one), then stop it."""

@@ -32,7 +32,7 @@ import sys
 import threading
 import time
 import traceback
-from typing import IO
+from typing import IO, Any
 
 from thousand.errors import BotCrash
 from thousand.external import (
@@ -60,6 +60,10 @@ class IsolatedPlayer(ExternalPlayer):
     ) -> None:
         super().__init__(serve_command(spec), name=spec, log_dir=log_dir, limits=limits)
         self.spec = spec
+
+    def _reported(self, reply: dict[str, Any]) -> str:
+        """The exception the bot raised, as a fault shows it when the bot runs in-process."""
+        return str(reply.get("message", ""))[:200]
 
     def _launch(self) -> Forked:
         """Fork the bot's process for this match; a loader found gone is started again once."""

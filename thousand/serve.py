@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Callable
 from typing import IO, Any
 
-from thousand.driver import Outcome
+from thousand.driver import Outcome, describe_failure
 from thousand.errors import ThousandError
 from thousand.external import PROTOCOL
 from thousand.games import GAMES
@@ -50,7 +50,7 @@ def serve_player(
             start(int(hello["seat"]), rules, rng)
     except Exception as error:
         traceback.print_exc()
-        _send(outgoing, {"type": "error", "message": f"{type(error).__name__}: {error}"})
+        _send(outgoing, {"type": "error", "message": describe_failure(error)})
         return
     _send(outgoing, {"type": "ready", "name": name})
     for line in incoming:
@@ -64,7 +64,7 @@ def serve_player(
         try:
             action = player.act(observation)
         except Exception as error:
-            _send(outgoing, {"type": "error", "message": f"{type(error).__name__}: {error}"})
+            _send(outgoing, {"type": "error", "message": describe_failure(error)})
             continue
         if not isinstance(action, game.action_types):
             # Sent so that the driver refuses it, as it would refuse it in its own process.

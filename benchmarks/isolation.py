@@ -1,0 +1,90 @@
+"""What isolating a Python bot costs.
+
+The bot is ``RandomCopy`` below, a Python bot that is not built in (so it is isolated) and
+plays like ``random``. It plays in seat 0 against two built-in ``random`` bots, in alternating
+rounds so that every way sees the same machine:
+
+* ``in process``: ``thousand.play(..., isolate=False)``, the bot trusted;
+* ``isolated``: ``isolate=True``, each match in a process forked from the bot's loader;
+* ``new interpreter``: ``cmd:python -m thousand.serve SPEC``, a fresh Python per match (how
+  every isolated bot started before loaders).
+
+For single deals (the worst case: the cost of a process is paid for a few decisions) and whole
+matches to 1000, it prints milliseconds per match (medians of the rounds) and the isolated
+way's time over the in-process way's, measured in the same round.
+
+    python benchmarks/isolation.py [--seconds 2] [--rounds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from typing import Any
+
+import thousand
+from thousand import SeatedPlayer
+
+SPEC = f"{__file__}:RandomCopy"
+
+
+class RandomCopy(SeatedPlayer):
+    """Plays a random legal action, like the built-in ``random``."""
+
+    def act(self, observation: Any) -> object:
+        """A random legal action."""
+        return self.rng.choice(observation.legal_actions)
+
+
+WAYS = {
+    "in process": (SPEC, False),
+    "isolated": (SPEC, True),
+    "new interpreter": (f"cmd:{sys.executable} -m thousand.serve {SPEC}", False),
+}
+
+
+def per_match(way: str, single_deal: bool, seconds: float) -> float:
+    """Milliseconds per match played the given way, over about ``seconds``."""
+    spec, isolate = WAYS[way]
+    rules = thousand.Rules.preset("russian")
+    matches = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds or matches < 3:
+        outcome = thousand.play(
+            [spec, "random", "random"],
+            rules,
+            seed=matches,
+            single_deal=single_deal,
+            isolate=isolate,
+        )
+        assert outcome.faults == (), outcome.faults
+        matches += 1
+    return (time.perf_counter() - began) / matches * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds")
+    args = parser.parse_args()
+    per_match("isolated", True, 0.1)  # the loader is started once, not in a round
+    print(f"{'match':<12} {'way':<16} {'ms/match':>9} {'x in process':>13}")
+    for single_deal, kind in ((True, "single deal"), (False, "to 1000")):
+        times: dict[str, list[float]] = {way: [] for way in WAYS}
+        ratios: dict[str, list[float]] = {way: [] for way in WAYS}
+        for _ in range(args.rounds):
+            measured = {way: per_match(way, single_deal, args.seconds) for way in WAYS}
+            for way, value in measured.items():
+                times[way].append(value)
+                ratios[way].append(value / measured["in process"])
+        for way in WAYS:
+            print(
+                f"{kind:<12} {way:<16} {statistics.median(times[way]):>9.1f}"
+                f" {statistics.median(ratios[way]):>13.2f}"
+            )
+
+
+if __name__ == "__main__":
+    main()
