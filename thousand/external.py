@@ -270,10 +270,15 @@ class ExternalPlayer:
             process.stdin.close()
         deadline = time.monotonic() + grace
         delay = 0.0005
-        while process.poll() is None and time.monotonic() < deadline:
-            self._note_descendants(process)
-            self._wait_ready(None, False, min(deadline, time.monotonic() + delay))
-            delay = min(2 * delay, 0.05)
+        exit_fd, owned = self._exit_fd(process)
+        try:
+            while process.poll() is None and time.monotonic() < deadline:
+                self._note_descendants(process)
+                self._wait_ready(exit_fd, False, min(deadline, time.monotonic() + delay))
+                delay = min(2 * delay, 0.05)
+        finally:
+            if owned and exit_fd is not None:
+                os.close(exit_fd)
         roots = {pid for pid, start in self._seen.items() if _start_time(pid) == start}
         if process.returncode is None:
             roots.add(process.pid)
@@ -289,6 +294,16 @@ class ExternalPlayer:
             self._log.close()
             self._log = None
         _WATCHDOG.release(process.pid)
+
+    def _exit_fd(self, process: BotProcess) -> tuple[int | None, bool]:
+        """A descriptor that becomes readable when the process may have exited (a pidfd, on
+        Linux), so that waiting for it ends then; and whether it is to be closed after."""
+        if _PIDFD_OPEN is None:
+            return None, False
+        try:
+            return _PIDFD_OPEN(process.pid), True
+        except OSError:
+            return None, False
 
     def _note_descendants(self, process: BotProcess) -> None:
         """Remember which processes are below the program now (Linux), so that those it leaves
@@ -606,3 +621,4 @@ def _find_prctl() -> Any:
 
 
 _PRCTL = _find_prctl()
+_PIDFD_OPEN = getattr(os, "pidfd_open", None)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import gc
 import io
 import os
 import select
@@ -37,6 +38,7 @@ from typing import IO, Any
 from thousand.errors import BotCrash
 from thousand.external import (
     BotLimits,
+    BotProcess,
     ExternalPlayer,
     prepare_bot_process,
     serve_command,
@@ -64,6 +66,11 @@ class IsolatedPlayer(ExternalPlayer):
     def _reported(self, reply: dict[str, Any]) -> str:
         """The exception the bot raised, as a fault shows it when the bot runs in-process."""
         return str(reply.get("message", ""))[:200]
+
+    def _exit_fd(self, process: BotProcess) -> tuple[int | None, bool]:
+        """The loader's socket: it tells the bot's exit there."""
+        assert isinstance(process, Forked)
+        return process.loader.socket.fileno(), False
 
     def _launch(self) -> Forked:
         """Fork the bot's process for this match; a loader found gone is started again once."""
@@ -273,6 +280,9 @@ def _serve_loader(spec: str, channel: socket.socket) -> None:
         reason = str(error) if isinstance(error, BotSpecError) else describe_error(error)
         channel.sendall(f"error could not load {spec}: {reason}\n".encode())
         return
+    import thousand.serve  # noqa: F401 -- imported once here rather than in every child
+
+    gc.freeze()  # the children then share these objects' pages, untouched by their collector
     children: set[int] = set()
     ended: set[int] = set()
     wake_read, wake_write = os.pipe()

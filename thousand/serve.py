@@ -19,6 +19,7 @@ from thousand.driver import Outcome, describe_failure
 from thousand.errors import ThousandError
 from thousand.external import PROTOCOL
 from thousand.games import GAMES
+from thousand.players import SeatedPlayer
 from thousand.specs import load_player
 
 __all__ = ["main", "serve", "serve_player"]
@@ -57,8 +58,8 @@ def serve_player(
         message = json.loads(line)
         if message["type"] == "end":
             end = getattr(player, "end", None)
-            if end is not None:
-                end(Outcome.from_dict(message["outcome"]))
+            if end is not None and getattr(type(player), "end", None) is not SeatedPlayer.end:
+                end(Outcome.from_dict(message["outcome"]))  # read only for an end that uses it
             return
         observation = game.observation_from_dict(message["observation"], rules)
         try:
