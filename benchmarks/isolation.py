@@ -13,15 +13,23 @@ For single deals (the worst case: the cost of a process is paid for a few decisi
 matches to 1000, it prints milliseconds per match (medians of the rounds) and the isolated
 way's time over the in-process way's, measured in the same round.
 
-    python benchmarks/isolation.py [--seconds 2] [--rounds 3]
+Then whole tournaments through the ``thousand`` program, ``RandomCopy`` against ``greedy`` and
+``random`` in single deals on two workers, isolated (the default) and with ``--no-isolate``:
+once with the bot answering at once, once with it thinking 2 ms per decision, as a quick search
+bot would.
+
+    python benchmarks/isolation.py [--seconds 2] [--rounds 3] [--deals 100]
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
+from subprocess import PIPE
 from typing import Any
 
 import thousand
@@ -31,10 +39,16 @@ SPEC = f"{__file__}:RandomCopy"
 
 
 class RandomCopy(SeatedPlayer):
-    """Plays a random legal action, like the built-in ``random``."""
+    """Plays a random legal action, like the built-in ``random``, after ``think`` seconds."""
+
+    def __init__(self, think: float = 0.0) -> None:
+        super().__init__()
+        self.think = think
 
     def act(self, observation: Any) -> object:
         """A random legal action."""
+        if self.think:
+            time.sleep(self.think)
         return self.rng.choice(observation.legal_actions)
 
 
@@ -64,10 +78,21 @@ def per_match(way: str, single_deal: bool, seconds: float) -> float:
     return (time.perf_counter() - began) / matches * 1000
 
 
+def tournament_seconds(spec: str, deals: int, isolate: bool) -> float:
+    """Seconds the ``thousand`` program takes for a tournament of ``spec``, greedy and random."""
+    program = str(Path(sys.executable).with_name("thousand"))
+    command = [program, "tournament", spec, "greedy", "random", "--deals", str(deals)]
+    command += ["--seed", "1", "--workers", "2", "--json"]
+    began = time.perf_counter()
+    subprocess.run([*command, *([] if isolate else ["--no-isolate"])], check=True, stdout=PIPE)
+    return time.perf_counter() - began
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds")
+    parser.add_argument("--deals", type=int, default=100, help="per table, in tournaments")
     args = parser.parse_args()
     per_match("isolated", True, 0.1)  # the loader is started once, not in a round
     print(f"{'match':<12} {'way':<16} {'ms/match':>9} {'x in process':>13}")
@@ -84,6 +109,18 @@ def main() -> None:
                 f"{kind:<12} {way:<16} {statistics.median(times[way]):>9.1f}"
                 f" {statistics.median(ratios[way]):>13.2f}"
             )
+    print(f"\n{'tournament':<26} {'isolated s':>10} {'in process s':>13} {'ratio':>6}")
+    for think in (0.0, 0.002):
+        spec = SPEC if not think else f"{SPEC}(think={think})"
+        isolated, trusted = [], []
+        for _ in range(args.rounds):
+            isolated.append(tournament_seconds(spec, args.deals, True))
+            trusted.append(tournament_seconds(spec, args.deals, False))
+        label = f"{args.deals * 6} deals, think {think * 1000:g} ms"
+        print(
+            f"{label:<26} {statistics.median(isolated):>10.1f} {statistics.median(trusted):>13.1f}"
+            f" {statistics.median(i / t for i, t in zip(isolated, trusted, strict=True)):>6.2f}"
+        )
 
 
 if __name__ == "__main__":
