@@ -11,55 +11,117 @@ records for the trick-taking game, under the Russian, Polish and two-player Poli
     True
 """
 
-from thousand.actions import (
-    Action,
-    Bid,
-    Concede,
-    Contract,
-    Discard,
-    Give,
-    Pass,
-    Play,
-    Take,
-    parse_action,
-)
-from thousand.cards import DECK, Card, Rank, Suit, cards
-from thousand.determinise import Determiniser, determinise
-from thousand.driver import Fault, FaultPolicy, Outcome, Status, play
-from thousand.errors import (
-    BotCrash,
-    BotFailure,
-    BotSpecError,
-    BotTimeout,
-    IllegalActionError,
-    InvalidActionError,
-    LayoutError,
-    NotationError,
-    NoWorldError,
-    PlayerError,
-    RecordError,
-    RulesError,
-    SeatError,
-    ThousandError,
-)
-from thousand.external import BotLimits, ExternalPlayer
-from thousand.game import new_deal, new_match
-from thousand.layout import Layout
-from thousand.observation import Observation, Trick, observe
-from thousand.players import Player, SeatedPlayer
-from thousand.record import Record, RecordedDeal, dump_record, load_record, replay
-from thousand.results import DealResult, MatchResult
-from thousand.rules import (
-    BarrelCapacity,
-    Concession,
-    Endgame,
-    MarriageDeclaration,
-    Rules,
-    SetAside,
-    Settlement,
-)
-from thousand.specs import BotInfo, available_bots, load_player
-from thousand.state import GameState, Origin, Phase
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING
+
+# The names are imported on first use, so that importing one engine module (thousand.cards, say)
+# does not load the driver, the bots and the bot processes. mypy reads the imports below.
+if TYPE_CHECKING:
+    from thousand.actions import (
+        Action,
+        Bid,
+        Concede,
+        Contract,
+        Discard,
+        Give,
+        Pass,
+        Play,
+        Take,
+        parse_action,
+    )
+    from thousand.cards import DECK, Card, Rank, Suit, cards
+    from thousand.determinise import Determiniser, determinise
+    from thousand.driver import Fault, FaultPolicy, Outcome, Status, play
+    from thousand.errors import (
+        BotCrash,
+        BotFailure,
+        BotSpecError,
+        BotTimeout,
+        IllegalActionError,
+        InvalidActionError,
+        LayoutError,
+        NotationError,
+        NoWorldError,
+        RecordError,
+        RulesError,
+        SeatError,
+        ThousandError,
+    )
+    from thousand.external import BotLimits, ExternalPlayer
+    from thousand.game import new_deal, new_match
+    from thousand.layout import Layout
+    from thousand.observation import Observation, Trick, observe
+    from thousand.players import Player, PlayerError, SeatedPlayer
+    from thousand.record import Record, RecordedDeal, dump_record, load_record, replay
+    from thousand.results import DealResult, MatchResult
+    from thousand.rules import (
+        BarrelCapacity,
+        Concession,
+        Endgame,
+        MarriageDeclaration,
+        Rules,
+        SetAside,
+        Settlement,
+    )
+    from thousand.specs import BotInfo, available_bots, load_player
+    from thousand.state import GameState, Origin, Phase
+
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "actions": (
+        "Action",
+        "Bid",
+        "Concede",
+        "Contract",
+        "Discard",
+        "Give",
+        "Pass",
+        "Play",
+        "Take",
+        "parse_action",
+    ),
+    "cards": ("DECK", "Card", "Rank", "Suit", "cards"),
+    "determinise": ("Determiniser", "determinise"),
+    "driver": ("Fault", "FaultPolicy", "Outcome", "Status", "play"),
+    "errors": (
+        "BotCrash",
+        "BotFailure",
+        "BotSpecError",
+        "BotTimeout",
+        "IllegalActionError",
+        "InvalidActionError",
+        "LayoutError",
+        "NotationError",
+        "NoWorldError",
+        "RecordError",
+        "RulesError",
+        "SeatError",
+        "ThousandError",
+    ),
+    "external": ("BotLimits", "ExternalPlayer"),
+    "game": ("new_deal", "new_match"),
+    "layout": ("Layout",),
+    "observation": ("Observation", "Trick", "observe"),
+    "players": ("Player", "PlayerError", "SeatedPlayer"),
+    "record": ("Record", "RecordedDeal", "dump_record", "load_record", "replay"),
+    "results": ("DealResult", "MatchResult"),
+    "rules": (
+        "BarrelCapacity",
+        "Concession",
+        "Endgame",
+        "MarriageDeclaration",
+        "Rules",
+        "SetAside",
+        "Settlement",
+    ),
+    "specs": ("BotInfo", "available_bots", "load_player"),
+    "state": ("GameState", "Origin", "Phase"),
+}
+"""Each public name by the module that defines it, relative to this package."""
+_HOMES = {name: module for module, names in _EXPORTS.items() for name in names}
 
 __version__ = "0.1.0"
 
@@ -131,3 +193,36 @@ __all__ = [
     "play",
     "replay",
 ]
+
+
+if not TYPE_CHECKING:  # mypy sees the imports above, not a catch-all __getattr__
+
+    def __getattr__(name: str) -> object:
+        """Import a public name, or a submodule, on first use."""
+        module = _HOMES.get(name)
+        if module is None:
+            try:
+                return importlib.import_module(f"{__name__}.{name}")
+            except ModuleNotFoundError as error:
+                if error.name != f"{__name__}.{name}":
+                    raise
+                raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        globals()[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        """The names loaded so far and every public name."""
+        return sorted({*globals(), *__all__})
+
+
+class _Package(types.ModuleType):
+    """This package, whose functions ``cards`` and ``determinise`` share their modules' names:
+    loading such a module does not bind the module over the function."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if not (name in _HOMES and isinstance(value, types.ModuleType)):
+            super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -35,7 +35,6 @@ from thousand.errors import (
     BotTimeout,
     IllegalActionError,
     LayoutError,
-    PlayerError,
     RulesError,
     SeatError,
 )
@@ -43,7 +42,7 @@ from thousand.game import new_deal, new_match
 from thousand.games import BLUFF, GAMES, THOUSAND, GameKind, game_of
 from thousand.layout import Layout
 from thousand.playable import same_value
-from thousand.players import Player
+from thousand.players import Player, PlayerError
 from thousand.record import Record
 from thousand.results import DealResult, MatchResult
 from thousand.rules import Rules
@@ -84,7 +83,7 @@ class FaultPolicy(enum.Enum):
     """A random legal action is played in its place and the match goes on. A player that cannot
     be asked again (its program died) is played for until the end."""
     RAISE = "raise"
-    """:class:`~thousand.errors.PlayerError` is raised."""
+    """:class:`~thousand.players.PlayerError` is raised."""
 
     def __str__(self) -> str:
         return self.value

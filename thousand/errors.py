@@ -1,12 +1,9 @@
 """The exceptions the library raises. Errors in input (notation, actions, rules, layouts,
-records, seats, bot specs) are also ``ValueError`` subclasses; a bot's own failure is not."""
+records, seats, bot specs) are also ``ValueError`` subclasses; a bot's own failure is not.
+:class:`~thousand.players.PlayerError`, which carries one of the driver's faults, lives with the
+players."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from thousand.driver import Fault
 
 
 class ThousandError(Exception):
@@ -90,11 +87,3 @@ class BotTimeout(BotFailure):
 class BotCrash(BotFailure):
     """A player that failed: an external program that exited or broke the protocol, or a bot
     that reported an error."""
-
-
-class PlayerError(ThousandError):
-    """A bot's fault, raised by :func:`thousand.play` under the ``raise`` fault policy."""
-
-    def __init__(self, fault: Fault) -> None:
-        super().__init__(str(fault))
-        self.fault = fault

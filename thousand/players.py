@@ -8,6 +8,8 @@ legal actions listed in them. Two hooks are optional and called when present:
   for this player alone, so that the same seed gives the same decisions;
 * ``end(outcome)`` once the match is over, with its :class:`~thousand.driver.Outcome`, or with
   ``None`` when the match was interrupted. Exceptions raised by ``end`` are ignored.
+
+Under the ``raise`` fault policy the driver raises :class:`PlayerError` for a player's first fault.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from thousand.errors import ThousandError
+
 if TYPE_CHECKING:
     from thousand import bluff
-    from thousand.driver import Outcome
+    from thousand.driver import Fault, Outcome
     from thousand.rules import Rules
 
-__all__ = ["Player", "SeatedPlayer"]
+__all__ = ["Player", "PlayerError", "SeatedPlayer"]
 
 
 @runtime_checkable
@@ -53,3 +57,11 @@ class SeatedPlayer:
     def act(self, observation: Any) -> object:
         """Choose an action; subclasses decide."""
         raise NotImplementedError
+
+
+class PlayerError(ThousandError):
+    """A bot's fault, raised by :func:`thousand.play` under the ``raise`` fault policy."""
+
+    def __init__(self, fault: Fault) -> None:
+        super().__init__(str(fault))
+        self.fault = fault
