@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from thousand.actions import Action, Bid, Pass
 from thousand.marriages import ceiling
-from thousand.state import GameState
+
+if TYPE_CHECKING:
+    from thousand.state import GameState
 
 PASS = Pass()
 

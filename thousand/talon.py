@@ -9,7 +9,6 @@ from thousand.actions import Action, Concede, Contract, Discard, Give, Take
 from thousand.cards import DECK, Card, indices
 from thousand.marriages import ceiling
 from thousand.rules import Concession, Rules
-from thousand.state import GameState, Phase
 
 TAKES: tuple[Action, ...] = (Take(1), Take(2))
 CONCEDE = Concede()
@@ -154,3 +153,7 @@ def why_illegal(state: GameState, action: Action) -> str:
         f"the contract may not exceed {contract_ceiling(rules, state)} "
         f"({rules.cap_base} plus the marriages in hand)"
     )
+
+
+# Loading the state loads the dispatcher, which reads this module's functions: they exist by now.
+from thousand.state import GameState, Phase  # noqa: E402

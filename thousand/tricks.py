@@ -5,7 +5,6 @@ from __future__ import annotations
 from thousand.actions import Action, Play
 from thousand.cards import ACES_MASK, DECK, MARRIAGE_MASKS, SUIT_MASKS, Rank, Suit, indices
 from thousand.rules import MarriageDeclaration, Rules
-from thousand.state import ACES, GameState
 
 _PLAIN = tuple(Play(card) for card in DECK)
 _MARRIAGE = {card.index: Play(card, marriage=True) for card in DECK if card.rank in (2, 3)}
@@ -198,3 +197,7 @@ def why_illegal(state: GameState, action: Action) -> str:
     if card.suit != state.trump_suit:
         return f"void in {led_suit}, must play a trump ({trump}) when holding one"
     return f"must beat the highest {trump[:-1]} already in the trick when able"
+
+
+# Loading the state loads the dispatcher, which reads this module's functions: they exist by now.
+from thousand.state import ACES, GameState  # noqa: E402
