@@ -1,18 +1,36 @@
 """The code checks run by the suite itself: mypy --strict, ruff, the typed marker and the module
-layering (the library never imports the command line; phase modules never import each other)."""
+layering (the library never imports the command line; phase modules never import each other; the
+engines never import the players; no import cycle but each game's state and dispatcher), as
+docs/architecture.md draws it."""
 
 from __future__ import annotations
 
 import ast
 import fnmatch
+import graphlib
+import importlib
 import subprocess
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 
+import thousand
+
 ROOT = Path(__file__).resolve().parent.parent
 PHASES = {"bidding", "talon", "tricks", "scoring"}
+PLAYING = ("thousand.driver", "thousand.players", "thousand.specs", "thousand.external",
+           "thousand.isolation", "thousand.serve", "thousand.bots")  # fmt: skip
+"""The driver, the players and the bots: above both engines, which never import them."""
+STATE_AND_DISPATCHER = {
+    ("thousand.state", "thousand.game"),
+    ("thousand.state", "thousand.observation"),
+    ("thousand.bluff.state", "thousand.bluff.game"),
+    ("thousand.bluff.state", "thousand.bluff.observation"),
+}
+"""The only imports that close a cycle: a game's state module, at its end, imports the
+dispatcher and the observation that its methods hand over to."""
 
 
 def run(*command: str) -> subprocess.CompletedProcess[str]:
@@ -48,15 +66,55 @@ def test_typed_marker_shipped() -> None:
 
 
 def imported_modules(path: Path) -> set[str]:
+    """Every name imported anywhere in the file, at run time or for the type checker."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return names
+    return {name for node in ast.walk(tree) for name in imported_by(node)}
+
+
+def imported_by(node: ast.AST) -> Iterator[str]:
+    if isinstance(node, ast.Import):
+        yield from (alias.name for alias in node.names)
+    elif isinstance(node, ast.ImportFrom) and node.module:
+        yield node.module
+        yield from (f"{node.module}.{alias.name}" for alias in node.names)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+LIBRARY = {module_name(path): path for path in sorted((ROOT / "thousand").rglob("*.py"))}
+ENGINES = sorted(
+    name
+    for name in LIBRARY
+    if name != "thousand" and not any(name.startswith(upper) for upper in PLAYING)
+)
+"""Both engines and the values they share: every module but the root and the playing ones."""
+
+
+def loaded_on_import(path: Path) -> set[str]:
+    """The library modules a file imports as it loads (not in functions, not for the type
+    checker). ``from package import module`` names the module only: a package always loads
+    before its modules, so that edge closes no cycle."""
+
+    def walk(nodes: Iterable[ast.AST]) -> Iterator[str]:
+        for node in nodes:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+                yield from walk(node.orelse)
+                continue
+            if isinstance(node, ast.Import):
+                yield from (alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:
+                    module = f"{node.module}.{alias.name}"
+                    yield module if module in LIBRARY else node.module
+            yield from walk(ast.iter_child_nodes(node))
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {name for name in walk(tree.body) if name in LIBRARY}
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "thousand").rglob("*.py")), ids=lambda p: p.name)
@@ -76,6 +134,87 @@ def test_phase_modules_meet_only_in_the_dispatcher(phase: str) -> None:
         if name.startswith("thousand.")
     }
     assert used & PHASES <= {phase}
+
+
+@pytest.mark.parametrize("module", ENGINES)
+def test_engines_never_name_the_players(module: str) -> None:
+    """An engine or shared module imports nothing of the driver, the players or the bots, not
+    even for the type checker."""
+    used = imported_modules(LIBRARY[module])
+    assert not {name for name in used if name.startswith(PLAYING)}
+
+
+@pytest.mark.parametrize("module", ENGINES)
+def test_engine_loads_alone(module: str) -> None:
+    """Importing an engine module in a fresh interpreter loads none of the playing modules."""
+    probe = f"import sys, {module}; print(*sorted(sys.modules))"
+    result = run(sys.executable, "-c", probe)
+    assert result.returncode == 0, result.stderr
+    assert not [name for name in result.stdout.split() if name.startswith(PLAYING)]
+
+
+def test_bots_use_only_the_engines_and_the_player_protocol() -> None:
+    """A bot imports no driver, spec loader or bot process: it only plays observations."""
+    for path in (ROOT / "thousand" / "bots").rglob("*.py"):
+        used = {name for name in imported_modules(path) if name.startswith(PLAYING)}
+        assert {name for name in used if not name.startswith("thousand.bots")} <= {
+            "thousand.players",
+            "thousand.players.SeatedPlayer",
+            "thousand.players.Player",
+        }, path.name
+
+
+def test_no_import_cycle_but_state_and_dispatcher() -> None:
+    """The library's load-time imports form no cycle once each game's state module is kept from
+    importing its dispatcher and observation."""
+    graph = {
+        module: {
+            used for used in loaded_on_import(path) if (module, used) not in STATE_AND_DISPATCHER
+        }
+        for module, path in LIBRARY.items()
+    }
+    graphlib.TopologicalSorter(graph).prepare()  # raises CycleError naming the cycle
+
+
+def test_root_names_load_on_first_use() -> None:
+    """Every public name of the package is imported from the module the type checker is told
+    of, and ``from thousand import *`` binds them all."""
+    tree = ast.parse((ROOT / "thousand" / "__init__.py").read_text(encoding="utf-8"))
+    shown_to_mypy = {
+        (node.module, alias.name)
+        for block in tree.body
+        if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
+        for node in block.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    homes = thousand._HOMES
+    assert shown_to_mypy == {(f"thousand.{module}", name) for name, module in homes.items()}
+    assert sorted(homes) == sorted(name for name in thousand.__all__ if name != "__version__")
+    for name, module in homes.items():
+        assert getattr(thousand, name) is getattr(
+            importlib.import_module(f"thousand.{module}"), name
+        )
+    namespace: dict[str, object] = {}
+    exec("from thousand import *", namespace)
+    assert set(thousand.__all__) <= set(namespace)
+    assert set(thousand.__all__) <= set(dir(thousand))
+
+
+def test_root_functions_keep_their_modules_names() -> None:
+    """``thousand.cards`` and ``thousand.determinise`` are the functions, even once their modules
+    are loaded, and submodules are reached as attributes."""
+    result = run(
+        sys.executable, "-c",
+        "import thousand.cards, thousand.determinise, thousand; "
+        "print(thousand.cards.__module__, thousand.determinise.__module__, "
+        "thousand.bluff.__name__, thousand.driver.__name__, callable(thousand.cards))",
+    )  # fmt: skip
+    assert result.stdout.split() == [
+        "thousand.cards", "thousand.determinise", "thousand.bluff", "thousand.driver", "True"
+    ]  # fmt: skip
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        thousand.nothing  # noqa: B018
 
 
 def test_typer_only_in_the_command_line() -> None:
