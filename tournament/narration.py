@@ -20,7 +20,6 @@ from thousand import (
     Contract,
     DealResult,
     Discard,
-    Endgame,
     GameState,
     Give,
     MatchResult,
@@ -33,10 +32,10 @@ from thousand import (
     bidding,
     bluff,
     replay,
+    spectator,
 )
 from thousand.bluff.challenge import is_honest
-from thousand.marriages import MARRIAGE_POINTS
-from thousand.tricks import trick_winner
+from thousand.scoring import meld_points
 from tournament.faces import bluff_face, bluff_faces, face, faces, labelled, who
 from tournament.text import printable
 
@@ -46,7 +45,6 @@ __all__ = [
     "header",
     "joined",
     "replay_lines",
-    "taken_trick",
     "thousand_event",
     "thousand_start",
 ]
@@ -252,30 +250,11 @@ def thousand_event(
 
     A completed trick adds who won it; the end of a deal adds its summary; in a match the next
     deal's opening follows (``after`` is then at its start), or the match's result."""
-    rules = before.rules
-    voice = _Voice(names, rules.players, viewer, colour)
-    finished: DealResult | None = None
-    if after.deal_number != before.deal_number:
-        finished = after.deals[-1] if after.deals else None
-        if (
-            finished is None
-            or len(after.deals) != len(before.deals) + 1
-            or len(finished.actions) != len(before.actions) + 1
-        ):
-            raise ValueError(_NOT_NEXT)
-        seat, action = finished.actions[-1]
-    else:
-        node = after.history
-        if node is None or node[0] != before.history:
-            raise ValueError(_NOT_NEXT)
-        _, seat, action = node
-        if isinstance(after.result, DealResult):
-            finished = after.result
-        elif isinstance(after.result, MatchResult):
-            finished = after.deals[-1]
-    body = _action_lines(before, after, seat, action, voice)
-    if finished is not None:
-        body.extend(_summary_lines(before, finished, voice))
+    voice = _Voice(names, before.rules.players, viewer, colour)
+    step, *ended = spectator.between(before, after)
+    body = _action_lines(before, after, step, voice)
+    if ended:
+        body.extend(_summary_lines(step.before, ended[0].result, voice))
     lines = _indented(body)
     if after.deal_number != before.deal_number:
         lines.extend(["", *_start_lines(after, voice)])
@@ -287,30 +266,29 @@ def thousand_event(
 
 
 def _action_lines(
-    before: GameState, after: GameState, seat: int, action: object, voice: _Voice
+    before: GameState, after: GameState, step: spectator.Step, voice: _Voice
 ) -> list[str]:
-    rules = before.rules
+    seat, action = step.seat, step.action
     says = voice.says
     if isinstance(action, Bid):
         return [f"{says(seat, 'bids')} {action.amount}"]
     if isinstance(action, Pass):
         lines = [says(seat, "passes")]
-        if after.deal_number == before.deal_number and after.phase is not Phase.AUCTION:
-            lines.extend(_auction_won(after, voice))
+        if step.after.phase not in (Phase.AUCTION, Phase.OVER):
+            lines.extend(_auction_won(step.after, voice))
         return lines
     if isinstance(action, Take):
-        musik = before.layout.talon[action.musik - 1]
-        return [f"{says(seat, 'takes')} musik {action.musik}: {voice.cards(musik)}"]
+        return [f"{says(seat, 'takes')} musik {action.musik}: {voice.cards(step.after.talon)}"]
     if isinstance(action, Give):
-        assert action.card is not None
         if voice.sees_all(seat):
-            return [f"{says(seat, 'gives')} {voice.card(action.card)} to {voice.name(action.to)}"]
+            card = voice.card(_card_gone(before, after, seat))
+            return [f"{says(seat, 'gives')} {card} to {voice.name(action.to)}"]
         if voice.viewer == action.to:
-            return [f"{says(seat, 'gives')} you {voice.card(action.card)}"]
+            card = voice.card(_card_gone(before, after, seat))
+            return [f"{says(seat, 'gives')} you {card}"]
         return [f"{says(seat, 'gives')} a card to {voice.name(action.to)}"]
     if isinstance(action, Discard):
-        assert action.card is not None
-        shown = voice.card(action.card) if voice.sees_all(seat) else "a card"
+        shown = voice.card(_card_gone(before, after, seat)) if voice.sees_all(seat) else "a card"
         return [f"{says(seat, 'lays')} {shown} aside"]
     if isinstance(action, Contract):
         lines = [f"{says(seat, 'fixes')} the contract at {action.amount}"]
@@ -319,67 +297,55 @@ def _action_lines(
             lines.append(f"{says(voice.viewer, 'holds')}: {voice.cards(hand, sort=True)}")
         return lines
     if isinstance(action, Concede):
-        return [f"{says(seat, 'concedes')} the deal (bid {before.bid})"]
+        return [f"{says(seat, 'concedes')} the deal (bid {step.before.bid})"]
     assert isinstance(action, Play)
-    return _play_lines(before, seat, action, voice, rules.players)
+    return _play_lines(step, action, voice)
 
 
-def _auction_won(after: GameState, voice: _Voice) -> list[str]:
-    declarer = after.bidder
-    won = f"{voice.says(declarer, 'wins')} the auction at {after.bid}"
-    if after.rules.players == 2:
+def _card_gone(before: GameState, after: GameState, seat: int) -> Card:
+    """The card that left ``seat``'s hand between the two states (a gift, a card laid aside)."""
+    (card,) = set(before.hands[seat]) - set(after.hands[seat])
+    return card
+
+
+def _auction_won(table: spectator.Spectator, voice: _Voice) -> list[str]:
+    declarer = table.bidder
+    won = f"{voice.says(declarer, 'wins')} the auction at {table.bid}"
+    if table.rules.players == 2:
         return [f"{won} and {voice.verb('chooses', declarer == voice.viewer)} a musik."]
-    talon = voice.cards(after.layout.talon[0])
     takes = voice.says(declarer, "takes", start=False)
-    return [f"{won}.", f"The talon is shown: {talon}; {takes} it into hand."]
+    return [f"{won}.", f"The talon is shown: {voice.cards(table.talon)}; {takes} it into hand."]
 
 
-def _play_lines(
-    before: GameState, seat: int, action: Play, voice: _Voice, players: int
-) -> list[str]:
-    card = action.card
-    lead = not before.trick_cards
+def _play_lines(step: spectator.Step, action: Play, voice: _Voice) -> list[str]:
+    seat, card, table = step.seat, action.card, step.before
+    lead = not table.trick
     text = f"{voice.says(seat, 'leads' if lead else 'plays', start=not lead)} {voice.card(card)}"
     declares = voice.verb("declares", seat == voice.viewer)
     if action.marriage:
         symbol = card.suit.symbol
-        value = MARRIAGE_POINTS[card.suit]
+        value = meld_points(table.rules, card.suit)
         text += f" and {declares} the {symbol} marriage ({value}): trump is {symbol}"
     elif action.aces:
-        text += f" and {declares} the four aces ({before.rules.ace_marriage})"
+        text += f" and {declares} the four aces ({table.rules.ace_marriage})"
     if lead:
-        done = sum(mask.bit_count() for mask in before.taken_masks) // players
-        text = f"Trick {done + 1}: {text}"
+        text = f"Trick {table.trick_number}: {text}"
     lines = [text]
-    taken = taken_trick(before, seat, card)
-    if taken is not None:
-        winner, trick = taken
-        cards = [c for _, c in trick]
+    if step.trick is not None:
+        cards = step.trick.cards
         points = sum(c.points for c in cards)
         lines.append(
-            f"{voice.says(winner, 'wins')} the trick: {voice.cards(cards)} "
+            f"{voice.says(step.trick.winner, 'wins')} the trick: {voice.cards(cards)} "
             f"({_plural(points, 'point')})"
         )
     return lines
 
 
-def taken_trick(
-    before: GameState, seat: int, card: Card
-) -> tuple[int, tuple[tuple[int, Card], ...]] | None:
-    """The seat that takes the trick ``seat`` completes by playing ``card`` in ``before``, and
-    the trick's ``(seat, card)`` pairs in the order played; ``None`` when the trick is not
-    complete yet."""
-    if len(before.trick_cards) + 1 != before.rules.players:
-        return None
-    trick = (*before.trick, (seat, card))
-    winner = trick[trick_winner(tuple(c.index for _, c in trick), before.trump_suit)][0]
-    return winner, trick
-
-
-def _summary_lines(before: GameState, deal: DealResult, voice: _Voice) -> list[str]:
-    """The end of a deal: the contract made, failed or given up, the deal's points and scores,
-    the lock and the barrel, the scores after it."""
-    rules = before.rules
+def _summary_lines(table: spectator.Spectator, deal: DealResult, voice: _Voice) -> list[str]:
+    """The end of a deal (``table`` is the deal before its last action): the contract made,
+    failed or given up, the deal's points and scores, the lock and the barrel, the scores after
+    it."""
+    rules = table.rules
     declarer = deal.declarer
     lines = []
     if deal.contract is not None:
@@ -392,26 +358,20 @@ def _summary_lines(before: GameState, deal: DealResult, voice: _Voice) -> list[s
         lines.append(f"Points: {voice.per_seat(deal.points)}")
     lines.append(f"This deal: {voice.per_seat(deal.deal_scores, signed=True)}")
     for seat in range(rules.players):
-        change = deal.scores[seat] - before.scores[seat]
-        if (
-            rules.endgame is Endgame.LOCK
-            and change == 0
-            and deal.deal_scores[seat] != 0
-            and seat != declarer
-        ):
+        if table.locked[seat] and seat != declarer and deal.deal_scores[seat] != 0:
             lines.append(
                 f"{voice.possessive(seat, start=True)} {deal.deal_scores[seat]:+d} does not "
                 f"count: above {rules.lock_threshold} only one's own contracts score."
             )
-    lines.extend(_barrel_lines(before, deal, voice))
+    lines.extend(_barrel_lines(table, deal, voice))
     lines.append(f"Scores: {voice.per_seat(deal.scores)}")
     return lines
 
 
-def _barrel_lines(before: GameState, deal: DealResult, voice: _Voice) -> list[str]:
-    rules = before.rules
+def _barrel_lines(table: spectator.Spectator, deal: DealResult, voice: _Voice) -> list[str]:
+    rules = table.rules
     lines = []
-    for seat, (was, now) in enumerate(zip(before.barrel, deal.barrel, strict=True)):
+    for seat, (was, now) in enumerate(zip(table.barrel, deal.barrel, strict=True)):
         if was is None and now is not None:
             lines.append(
                 f"{voice.says(seat, 'reaches')} {rules.barrel_threshold} and "
@@ -448,8 +408,7 @@ def _thousand_stop(state: GameState, voice: _Voice) -> list[str]:
     where = "" if state.origin.single_deal else f", in deal {state.deal_number + 1}"
     phase = _THOUSAND_PHASES[state.phase]
     if state.phase is Phase.PLAY:
-        done = sum(mask.bit_count() for mask in state.taken_masks) // state.rules.players
-        phase += f" (trick {done + 1})"
+        phase += f" (trick {spectator.spectate(state).trick_number})"
     return [
         f"The record stops here{where}, {phase}.",
         f"Scores so far: {_numbers(state.scores)}",
