@@ -32,7 +32,7 @@ from thousand.scoring import above_lock, points_won
 from thousand.state import ACES, GameState, Phase
 from thousand.tricks import trick_winner, tricks_won
 
-__all__ = ["DealEnd", "Spectator", "Step", "between", "spectate", "steps"]
+__all__ = ["DealEnd", "DealScore", "Spectator", "Step", "between", "spectate", "steps"]
 
 
 @attrs.frozen
@@ -79,8 +79,8 @@ class Spectator:
     trump: Suit | None
     melds: tuple[tuple[int, Suit | None], ...]
     """Declared marriages as ``(seat, suit)``; ``None`` for the four aces."""
-    result: DealResult | MatchResult | None
-    """The game's result once it is over."""
+    result: DealScore | MatchResult | None
+    """The game's result once it is over (a single deal's as a :class:`DealScore`)."""
 
 
 @attrs.frozen
@@ -99,11 +99,55 @@ class Step:
 
 
 @attrs.frozen
+class DealScore:
+    """A finished deal's result as the table saw it: a :class:`~thousand.DealResult` without
+    its cards (the layout and the actions stay in the record)."""
+
+    number: int
+    """The deal's number in the match, from 0."""
+    dealer: int
+    declarer: int
+    bid: int
+    """The winning bid of the auction."""
+    contract: int | None
+    """The contract fixed after the exchange; ``None`` when the declarer conceded."""
+    conceded: bool
+    made: bool
+    """Whether the declarer made the contract."""
+    points: tuple[int, ...]
+    """Deal points per seat: card points of won tricks plus declared marriages (and cards set
+    aside where the rules credit them)."""
+    deal_scores: tuple[int, ...]
+    """Per seat, what the deal scored before barrel or lock rules."""
+    scores: tuple[int, ...]
+    """Match scores after the deal, barrel or lock rules applied."""
+    barrel: tuple[int | None, ...]
+    """After the deal, per seat: ``None`` off the barrel, else the deals already spent on it."""
+
+    @classmethod
+    def of(cls, deal: DealResult) -> DealScore:
+        """The public part of ``deal``."""
+        return cls(
+            number=deal.number,
+            dealer=deal.dealer,
+            declarer=deal.declarer,
+            bid=deal.bid,
+            contract=deal.contract,
+            conceded=deal.conceded,
+            made=deal.made,
+            points=deal.points,
+            deal_scores=deal.deal_scores,
+            scores=deal.scores,
+            barrel=deal.barrel,
+        )
+
+
+@attrs.frozen
 class DealEnd:
     """The end of a deal, a step of its own: its result, and the table that follows (the next
     deal's start, or the finished game)."""
 
-    result: DealResult
+    score: DealScore
     after: Spectator
 
 
@@ -137,7 +181,7 @@ def spectate(state: GameState) -> Spectator:
         points=points_won(state),
         trump=state.trump,
         melds=tuple((seat, None if suit == ACES else Suit(suit)) for seat, suit in state.melds),
-        result=state.result,
+        result=DealScore.of(state.result) if isinstance(state.result, DealResult) else state.result,
     )
 
 
@@ -186,7 +230,7 @@ def between(before: GameState, after: GameState) -> tuple[Step] | tuple[Step, De
     trick = _completed(view, seat, action, before.trump_suit)
     table = _finished_table(view, finished, trick)
     step = Step(seat, _public(action), view, table, trick)
-    return step, DealEnd(finished, spectate(after))
+    return step, DealEnd(DealScore.of(finished), spectate(after))
 
 
 def _last_action(before: GameState, after: GameState) -> tuple[int, Action, DealResult | None]:
@@ -242,8 +286,8 @@ def _finished_table(view: Spectator, deal: DealResult, trick: Trick | None) -> S
 
 
 def steps(record: Record) -> Iterator[Step | DealEnd]:
-    """A recorded game as a spectator follows it: its first table is ``spectate`` of the
-    start; then each action, each deal's end a step of its own.
+    """A recorded game as a spectator follows it (the first step's ``before`` is the opening
+    table): each action, each deal's end a step of its own.
 
     Raises:
         RecordError: the record does not replay.

@@ -33,7 +33,6 @@ import attrs
 from thousand import (
     DECK,
     Card,
-    DealResult,
     GameState,
     Give,
     MatchResult,
@@ -46,6 +45,7 @@ from thousand import (
     replay,
     spectator,
 )
+from thousand.bluff import spectator as bluff_spectator
 from thousand.scoring import meld_points
 from tournament.faces import bluff_face, face, sorted_hand
 from tournament.narration import (
@@ -204,7 +204,7 @@ def _thousand_step(before: GameState, after: GameState, names: list[str]) -> Fra
         names,
         text,
         actor=step.seat,
-        finished=ended[0].result,
+        finished=ended[0].score,
         taken=step.trick,
     )
 
@@ -218,7 +218,7 @@ def _thousand_frame(
     text: str,
     *,
     actor: int,
-    finished: DealResult | None = None,
+    finished: spectator.DealScore | None = None,
     taken: Trick | None = None,
 ) -> Frame:
     """A frame drawing the deal at ``table`` with the scores and result of ``following``,
@@ -280,7 +280,7 @@ def _thousand_rows(
     table: spectator.Spectator,
     deal: GameState,
     names: list[str],
-    finished: DealResult | None,
+    finished: spectator.DealScore | None,
     taken: Trick | None,
 ) -> list[Row]:
     rules = table.rules
@@ -366,14 +366,17 @@ def _bluff_frames(record: bluff.Record, names: list[str]) -> list[Frame]:
 
 
 def _bluff_frame(state: bluff.State, names: list[str], text: str, *, actor: int) -> Frame:
-    rules = state.rules
+    """A frame showing every hand and every card of the climb, with the public table's counts."""
+    table = bluff_spectator.spectate(state)
+    rules = table.rules
     number = rules.kinds.number
     seats: list[list[Any]] = []
     for seat, hand in enumerate(state.hands):
         info = []
-        if seat == state.origin.dealer:
+        if seat == table.dealer:
             info.append("dealer")
-        info.append(f"{len(hand)} card{'s' if len(hand) != 1 else ''}")
+        size = table.hand_sizes[seat]
+        info.append(f"{size} card{'s' if size != 1 else ''}")
         ordered = sorted(hand, key=lambda card: (card.value, card.label))
         seats.append([[number[card] for card in ordered], " · ".join(info)])
     climb: list[Item] = []
@@ -384,18 +387,18 @@ def _bluff_frame(state: bluff.State, names: list[str], text: str, *, actor: int)
             climb.append("(believed)")
     rows: list[Row] = [["Climb", climb or ["empty"]]]
     restart = state.must_start_with
-    if restart is not None and not state.is_over:
+    if restart is not None and table.player is not None:
         rows.append(["Must start with", [number[card] for card in restart]])
-    rows.append(["Draw pile", [f"{len(state.draw_pile)} cards"]])
-    rows.append(["Discards", [f"{len(state.discard_pile)} cards"]])
-    sizes = tuple(len(hand) for hand in state.hands)
+    rows.append(["Draw pile", [f"{table.draw_pile} cards"]])
+    rows.append(["Discards", [f"{table.discards} cards"]])
+    sizes = table.hand_sizes
     winners: tuple[int, ...] = ()
     notes = [""] * rules.players
-    if state.result is not None:
-        winners = state.result.winners
-        sizes = state.result.hand_sizes
-    heading = f"Turn {state.turns} · {state.phase}"
-    next_seat = -1 if state.is_over else state.player
+    if table.result is not None:
+        winners = table.result.winners
+        sizes = table.result.hand_sizes
+    heading = f"Turn {table.turns} · {table.phase}"
+    next_seat = -1 if table.player is None else table.player
     view = {"g": heading, "a": actor, "n": next_seat, "s": seats, "t": rows, "x": notes}
     return Frame(text, sizes, winners, view)
 

@@ -34,7 +34,7 @@ from thousand import (
     replay,
     spectator,
 )
-from thousand.bluff.challenge import is_honest
+from thousand.bluff import spectator as bluff_spectator
 from thousand.scoring import meld_points
 from tournament.faces import bluff_face, bluff_faces, face, faces, labelled, who
 from tournament.text import printable
@@ -254,7 +254,7 @@ def thousand_event(
     step, *ended = spectator.between(before, after)
     body = _action_lines(before, after, step, voice)
     if ended:
-        body.extend(_summary_lines(step.before, ended[0].result, voice))
+        body.extend(_summary_lines(step.before, ended[0].score, voice))
     lines = _indented(body)
     if after.deal_number != before.deal_number:
         lines.extend(["", *_start_lines(after, voice)])
@@ -341,7 +341,9 @@ def _play_lines(step: spectator.Step, action: Play, voice: _Voice) -> list[str]:
     return lines
 
 
-def _summary_lines(table: spectator.Spectator, deal: DealResult, voice: _Voice) -> list[str]:
+def _summary_lines(
+    table: spectator.Spectator, deal: spectator.DealScore, voice: _Voice
+) -> list[str]:
     """The end of a deal (``table`` is the deal before its last action): the contract made,
     failed or given up, the deal's points and scores, the lock and the barrel, the scores after
     it."""
@@ -368,7 +370,9 @@ def _summary_lines(table: spectator.Spectator, deal: DealResult, voice: _Voice) 
     return lines
 
 
-def _barrel_lines(table: spectator.Spectator, deal: DealResult, voice: _Voice) -> list[str]:
+def _barrel_lines(
+    table: spectator.Spectator, deal: spectator.DealScore, voice: _Voice
+) -> list[str]:
     rules = table.rules
     lines = []
     for seat, (was, now) in enumerate(zip(table.barrel, deal.barrel, strict=True)):
@@ -431,17 +435,17 @@ def bluff_start(
 
 
 def _bluff_start_lines(state: bluff.State, voice: _Voice) -> list[str]:
-    pile = len(state.pile) - state.pile_position
+    table = bluff_spectator.spectate(state)
     body = [
         f"{voice.says(seat, 'holds')}: {bluff_faces(hand, sort=True)}"
         for seat, hand in enumerate(state.hands)
         if voice.sees_all(seat)
     ]
-    if state.current_player is not None:
-        body.append(f"{voice.says(state.player, 'plays')} first.")
+    if table.player is not None:
+        body.append(f"{voice.says(table.player, 'plays')} first.")
     heading = (
-        f"Dealt by {voice.name(state.origin.dealer)}: {state.rules.hand_size} cards each, "
-        f"{pile} in the draw pile"
+        f"Dealt by {voice.name(table.dealer)}: {table.rules.hand_size} cards each, "
+        f"{table.draw_pile} in the draw pile"
     )
     return [heading, *_indented(body)]
 
@@ -456,132 +460,139 @@ def bluff_event(
     """The lines telling the one action that led from ``before`` to ``after`` as ``viewer`` saw
     it (``None`` showing every card); the game's result when it ends."""
     voice = _Voice(names, before.rules.players, viewer)
-    if after.turns != before.turns + 1 or after.history is None:
-        raise ValueError(_NOT_NEXT)
-    if after.history[0] != before.history:
-        raise ValueError(_NOT_NEXT)
-    _, seat, action = after.history
-    lines = _indented(_bluff_action_lines(before, after, seat, action, voice))
-    if after.result is not None:
-        lines.extend(["", *_bluff_result_lines(after, after.result, voice)])
+    step, *ended = bluff_spectator.between(before, after)
+    lines = _indented(_bluff_action_lines(before, after, step, voice))
+    if ended:
+        lines.extend(["", *_bluff_result_lines(ended[0].result, voice)])
     return _fit(lines, width)
 
 
 def _drawn(before: bluff.State, after: bluff.State, seat: int) -> list[bluff.Card]:
-    gained = Counter(after.hand_kinds[seat]) - Counter(before.hand_kinds[seat])
-    cards = before.kinds.cards
-    return [cards[kind] for kind in sorted(gained.elements())]
+    """The cards ``seat`` drew between the two states, in the deck's order."""
+    gained = Counter(after.hands[seat]) - Counter(before.hands[seat])
+    return sorted(gained.elements(), key=before.rules.kinds.number.__getitem__)
 
 
-def _top(state: bluff.State) -> str:
-    kind, _, face_down, _ = state.table_entries[-1]
-    return "the face-down card" if face_down else bluff_face(state.kinds.cards[kind])
+def _top(table: bluff_spectator.Spectator) -> str:
+    top = table.table[-1]
+    return "the face-down card" if top.card is None else bluff_face(top.card)
 
 
 def _bluff_action_lines(
-    before: bluff.State, after: bluff.State, seat: int, action: bluff.Action, voice: _Voice
+    before: bluff.State, after: bluff.State, step: bluff_spectator.Step, voice: _Voice
 ) -> list[str]:
     says = voice.says
+    seat, action = step.seat, step.action
     lines: list[str] = []
-    if isinstance(action, bluff.Play):
-        card = bluff_face(action.card)
-        if before.phase is bluff.Phase.START:
-            lines.append(f"{says(seat, 'starts')} a climb with {card}.")
+    if isinstance(action, (bluff.Play, bluff.Hide)):
+        if isinstance(action, bluff.Hide):
+            card = bluff_face(_hidden(before, after, seat)) if voice.sees_all(seat) else "a card"
+            lines.append(f"{says(seat, 'plays')} {card} face down on {_top(step.before)}.")
+        elif step.before.phase is bluff.Phase.START:
+            lines.append(f"{says(seat, 'starts')} a climb with {bluff_face(action.card)}.")
         else:
-            lines.append(f"{says(seat, 'plays')} {card} on {_top(before)}.")
-        if not after.hand_kinds[seat]:
+            lines.append(f"{says(seat, 'plays')} {bluff_face(action.card)} on {_top(step.before)}.")
+        if not step.after.hand_sizes[seat]:
             lines.append(f"It is {voice.possessive(seat)} last card.")
         return lines
-    if isinstance(action, bluff.Hide):
-        card = bluff_face(action.card) if voice.sees_all(seat) else "a card"
-        lines.append(f"{says(seat, 'plays')} {card} face down on {_top(before)}.")
-        if not after.hand_kinds[seat]:
-            lines.append(f"It is {voice.possessive(seat)} last card.")
-        return lines
-    owner = before.table_entries[-1][1] if before.table_entries else -1
+    owner = step.before.table[-1].owner if step.before.table else -1
     if isinstance(action, bluff.Believe):
         lines.append(f"{says(seat, 'believes')} {voice.possessive(owner)} card.")
-        if after.result is not None and not after.result.adjudicated:
+        result = step.after.result
+        if result is not None and not result.adjudicated:
             lines.append(_STANDS.format(voice.says(owner, "has", start=False)))
         return lines
     if isinstance(action, bluff.Challenge):
-        return _challenge_lines(before, after, seat, owner, voice)
-    return _pass_lines(before, after, seat, voice)
+        return _challenge_lines(before, after, step, owner, voice)
+    return _pass_lines(before, after, step, voice)
+
+
+def _hidden(before: bluff.State, after: bluff.State, seat: int) -> bluff.Card:
+    """The card ``seat`` played face down between the two states."""
+    (card,) = (Counter(before.hands[seat]) - Counter(after.hands[seat])).elements()
+    return card
 
 
 def _challenge_lines(
-    before: bluff.State, after: bluff.State, seat: int, owner: int, voice: _Voice
+    before: bluff.State,
+    after: bluff.State,
+    step: bluff_spectator.Step,
+    owner: int,
+    voice: _Voice,
 ) -> list[str]:
-    revealed = bluff_face(before.kinds.cards[before.table_entries[-1][0]])
-    honest = is_honest(before)
+    assert step.revealed is not None
+    seat, honest = step.seat, step.honest
     verdict = "an honest card" if honest else "a bluff"
     lines = [
-        f"{voice.says(seat, 'challenges')}: {voice.possessive(owner)} card is {revealed}, "
-        f"{verdict}."
+        f"{voice.says(seat, 'challenges')}: {voice.possessive(owner)} card is "
+        f"{bluff_face(step.revealed)}, {verdict}."
     ]
-    if after.result is not None and not after.result.adjudicated:
+    table = step.after
+    if table.result is not None and not table.result.adjudicated:
         lines.append(_STANDS.format(voice.says(owner, "has", start=False)))
         return lines
     loser = seat if honest else owner
-    lines.extend(_reshuffle_lines(before, after))
-    drawn = _drawn(before, after, loser)
+    lines.extend(_reshuffle_lines(step))
+    drawn = table.hand_sizes[loser] - step.before.hand_sizes[loser]
     if not drawn:
         lines.append(f"There is nothing left to draw for {voice.name(loser)}.")
     elif voice.sees_all(loser):
-        lines.append(f"{voice.says(loser, 'draws')} {bluff_faces(drawn)}.")
+        lines.append(f"{voice.says(loser, 'draws')} {bluff_faces(_drawn(before, after, loser))}.")
     else:
-        lines.append(f"{voice.says(loser, 'draws')} {_plural(len(drawn), 'card')}.")
+        lines.append(f"{voice.says(loser, 'draws')} {_plural(drawn, 'card')}.")
     lines.append("The table is cleared.")
-    if after.result is None:
-        starter = after.player
+    if table.result is None:
+        starter = table.player
+        assert starter is not None
         if starter != loser:
             lines.append(
                 f"{voice.says(loser, 'has')} no card to start with; "
                 f"{voice.says(starter, 'starts', start=False)} the next climb."
             )
-        elif after.restart_kinds is not None:
+        elif table.restart:
             lines.append(
                 f"{voice.says(starter, 'starts')} the next climb with one of the cards drawn."
             )
-        lines.append(_bluff_status(after, voice))
+        lines.append(_bluff_status(table, voice))
     return lines
 
 
-def _reshuffle_lines(before: bluff.State, after: bluff.State) -> list[str]:
-    if after.reshuffles > before.reshuffles:
+def _reshuffle_lines(step: bluff_spectator.Step) -> list[str]:
+    if step.after.reshuffles > step.before.reshuffles:
         return ["The draw pile is empty: the discards are shuffled into a new one."]
     return []
 
 
-def _pass_lines(before: bluff.State, after: bluff.State, seat: int, voice: _Voice) -> list[str]:
-    lines = _reshuffle_lines(before, after)
-    drawn = _drawn(before, after, seat)
-    if not drawn:
+def _pass_lines(
+    before: bluff.State, after: bluff.State, step: bluff_spectator.Step, voice: _Voice
+) -> list[str]:
+    seat, table = step.seat, step.after
+    lines = _reshuffle_lines(step)
+    if table.hand_sizes[seat] == step.before.hand_sizes[seat]:
         lines.append(f"{voice.says(seat, 'passes')}; there is nothing to draw.")
     elif voice.sees_all(seat):
         lines.append(
             f"{voice.says(seat, 'passes')} and {voice.verb('draws', seat == voice.viewer)} "
-            f"{bluff_faces(drawn)}."
+            f"{bluff_faces(_drawn(before, after, seat))}."
         )
     else:
         lines.append(f"{voice.says(seat, 'passes')} and draws a card.")
-    if after.phase is bluff.Phase.START:
-        starter = after.player
+    if table.phase is bluff.Phase.START:
+        starter = table.player
+        assert starter is not None
         lines.append(
             f"Everyone else has passed on {voice.possessive(starter)} card: the table is "
             f"cleared, and {voice.says(starter, 'starts', start=False)} again."
         )
-        lines.append(_bluff_status(after, voice))
+        lines.append(_bluff_status(table, voice))
     return lines
 
 
-def _bluff_status(state: bluff.State, voice: _Voice) -> str:
-    sizes = [len(hand) for hand in state.hand_kinds]
-    pile = len(state.pile) - state.pile_position
-    return f"Cards in hand: {voice.per_seat(sizes)}; {pile} in the draw pile."
+def _bluff_status(table: bluff_spectator.Spectator, voice: _Voice) -> str:
+    return f"Cards in hand: {voice.per_seat(table.hand_sizes)}; {table.draw_pile} in the draw pile."
 
 
-def _bluff_result_lines(state: bluff.State, result: bluff.Result, voice: _Voice) -> list[str]:
+def _bluff_result_lines(result: bluff.Result, voice: _Voice) -> list[str]:
     turns = _plural(result.turns, "turn")
     lines = []
     if result.adjudicated:
@@ -595,11 +606,11 @@ def _bluff_result_lines(state: bluff.State, result: bluff.Result, voice: _Voice)
 
 
 def _bluff_stop(state: bluff.State) -> list[str]:
-    sizes = [len(hand) for hand in state.hand_kinds]
+    table = bluff_spectator.spectate(state)
     return [
-        f"The record stops here, after {_plural(state.turns, 'turn')}, "
-        f"{_BLUFF_PHASES[state.phase]}.",
-        f"Cards in hand so far: {_numbers(sizes)}",
+        f"The record stops here, after {_plural(table.turns, 'turn')}, "
+        f"{_BLUFF_PHASES[table.phase]}.",
+        f"Cards in hand so far: {_numbers(table.hand_sizes)}",
     ]
 
 
