@@ -155,8 +155,7 @@ def spectate(state: GameState) -> Spectator:
     """The public table of ``state``."""
     rules = state.rules
     players = rules.players
-    plays = [(seat, action) for seat, action in state.actions if isinstance(action, Play)]
-    tricks = tuple(_finished_tricks(plays, players, state.player))
+    tricks = state.observation(0).tricks  # finished tricks are public: any seat's will do
     return Spectator(
         rules=rules,
         phase=state.phase,
@@ -192,18 +191,6 @@ def _shown_talon(state: GameState) -> tuple[Card, ...]:
     if state.rules.players == 2:
         return state.layout.talon[state.musik - 1] if state.musik else ()
     return state.layout.talon[0]
-
-
-def _finished_tricks(
-    plays: list[tuple[int, Play]], players: int, next_player: int
-) -> Iterator[Trick]:
-    """The finished tricks among a deal's plays: each trick's winner leads the next, and the
-    last finished one's winner is the seat to play."""
-    finished = len(plays) - len(plays) % players
-    for start in range(0, finished, players):
-        chunk = plays[start : start + players]
-        winner = plays[start + players][0] if start + players < len(plays) else next_player
-        yield Trick(chunk[0][0], tuple(action.card for _, action in chunk), winner)
 
 
 def _public(action: Action) -> Action:
