@@ -41,15 +41,17 @@ def following(rules: Rules, trick: tuple[int, ...], trump: int) -> tuple[int, ..
     where trumping is compulsory, the trump suit (a higher trump first where the rules say to
     overtrump). ``playable``, ``why_illegal`` and :func:`thousand.inference.deduce` all read the
     rules through this one definition."""
-    key = (rules.must_beat, rules.must_trump, rules.must_overtrump, trick, trump)
-    demands = _FOLLOWING.get(key)
-    if demands is None:
+    key = (trick, trump, rules.must_beat, rules.must_trump, rules.must_overtrump)
+    try:
+        return _FOLLOWING[key]
+    except KeyError:
         demands = _FOLLOWING[key] = _demands(rules, trick, trump)
-    return demands
+        return demands
 
 
-_FOLLOWING: dict[tuple[bool, bool, bool, tuple[int, ...], int], tuple[int, ...]] = {}
-"""The demands computed so far, by the rules that matter, the trick and the trump."""
+_FOLLOWING: dict[tuple[tuple[int, ...], int, bool, bool, bool], tuple[int, ...]] = {}
+"""The demands computed so far, by trick, trump and the rules that matter (a few thousand at
+most: tricks of up to two cards, five trump states)."""
 
 
 def _demands(rules: Rules, trick: tuple[int, ...], trump: int) -> tuple[int, ...]:
