@@ -56,7 +56,6 @@ WIDTH = 99
 function is given another ``width`` (``None``: no wrapping)."""
 
 _STANDS = "The card stands, and {} no cards left."
-_NOT_NEXT = "after must be the state that follows before by exactly one action"
 _SECOND_PERSON = {"has": "have", "is": "are", "was": "were"}
 _THOUSAND_PHASES = {
     Phase.AUCTION: "during the auction",
