@@ -211,12 +211,10 @@ def between(before: GameState, after: GameState) -> tuple[Step] | tuple[Step, De
     """
     seat, action, finished = _last_action(before, after)
     view = spectate(before)
+    trick = _completed(view, seat, action, before.trump_suit)  # only a lead changes trump
     if finished is None:
-        trick = _completed(view, seat, action, after.trump_suit)
         return (Step(seat, _public(action), view, spectate(after), trick),)
-    trick = _completed(view, seat, action, before.trump_suit)
-    table = _finished_table(view, finished, trick)
-    step = Step(seat, _public(action), view, table, trick)
+    step = Step(seat, _public(action), view, _finished_table(view, finished, trick), trick)
     return step, DealEnd(DealScore.of(finished), spectate(after))
 
 
