@@ -1,6 +1,8 @@
 """Rule tests of trick play (RULES.md 1.5): following, must-beat, must-trump and must-overtrump,
 trick winners, marriages and trump changes, and the four-ace marriage."""
 
+import random
+
 import attrs
 import pytest
 
@@ -8,6 +10,9 @@ import thousand
 from tests.support import legal_texts, play
 from tests.test_auction import assert_illegal
 from thousand import Layout, Phase, Rules, Suit
+from thousand.rules import Endgame
+from thousand.scoring import above_lock
+from thousand.tricks import beats, following, playable, trick_winner
 
 RUSSIAN = Rules.preset("russian")
 POLISH = Rules.preset("polish")
@@ -477,3 +482,67 @@ def test_no_action_once_the_deal_is_over():
         state.apply(thousand.parse_action("play AH"))
     assert caught.value.seat is None
     assert "nobody may act after the end of the game ('play AH')" in str(caught.value)
+
+
+# One definition of the following rules ---------------------------------------------------------
+
+_FOLLOWING_VARIANTS = {
+    **{name: Rules.preset(name) for name in Rules.preset_names()},
+    "overtrump": attrs.evolve(Rules.preset("russian"), must_overtrump=True),
+    "beat and trump": attrs.evolve(Rules.preset("russian"), must_beat=True, must_trump=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_FOLLOWING_VARIANTS))
+def test_the_legal_cards_the_refusals_and_the_deductions_read_one_following_rule(
+    name: str,
+) -> None:
+    """Every card the following rules allow is legal and is never taken for a sign that the hand
+    lacks a card it holds; every card they forbid is refused in their words."""
+    rules = _FOLLOWING_VARIANTS[name]
+    rng = random.Random(name)
+    checked = 0
+    for seed in range(6):
+        state = thousand.new_deal(rules, seed=seed)
+        while not state.is_over:
+            if state.phase is Phase.PLAY and state.trick_cards:
+                hand = state.hand_masks[state.player]
+                demands = following(rules, state.trick_cards, state.trump_suit)
+                allowed = playable(rules, hand, state.trick_cards, state.trump_suit)
+                legal = {action.card.index for action in state.legal_actions()}
+                assert legal == {index for index in range(24) if allowed >> index & 1}
+                for index in range(24):
+                    if not hand >> index & 1:
+                        continue
+                    before = 0
+                    for cards in demands:
+                        if cards >> index & 1:
+                            break
+                        before |= cards
+                    if index in legal:
+                        assert not before & hand
+                    else:
+                        with pytest.raises(thousand.IllegalActionError, match="must"):
+                            state.apply(thousand.Play(thousand.DECK[index]))
+                checked += 1
+            state = state.apply(rng.choice(state.legal_actions()))
+    assert checked
+
+
+def test_beats_decides_the_trick_winner() -> None:
+    ace_hearts, nine_hearts, nine_spades = (
+        thousand.Card.parse(text).index for text in ("AH", "9H", "9S")
+    )
+    assert beats(ace_hearts, nine_hearts, trump=-1)
+    assert not beats(nine_spades, ace_hearts, trump=-1)
+    assert beats(nine_spades, ace_hearts, trump=Suit.SPADES)
+    assert trick_winner((nine_hearts, nine_spades, ace_hearts), Suit.SPADES) == 1
+    assert trick_winner((nine_hearts, nine_spades, ace_hearts), -1) == 2
+
+
+def test_the_lock_holds_above_its_threshold_under_the_lock_endgame_only() -> None:
+    polish = Rules.preset("polish")
+    assert polish.endgame is Endgame.LOCK
+    assert above_lock(polish, polish.lock_threshold + 1)
+    assert not above_lock(polish, polish.lock_threshold)
+    assert not above_lock(Rules.preset("russian"), Rules.preset("russian").lock_threshold + 1)

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import attrs
 
-from thousand.cards import MARRIAGE_MASKS, SUIT_MASKS, Rank
+from thousand.cards import MARRIAGE_MASKS, Rank
 from thousand.observation import Observation
 from thousand.rules import MarriageDeclaration, Rules
-from thousand.tricks import trick_winner
+from thousand.tricks import following, trick_winner
 
-__all__ = ["Deductions", "above", "deduce"]
+__all__ = ["Deductions", "deduce"]
 
 
 @attrs.frozen
@@ -34,20 +34,12 @@ class Deductions:
     """The trump suit number after the plays so far, -1 before any marriage."""
 
 
-def above(index: int) -> int:
-    """The cards of the same suit ranked above the card with this index."""
-    return SUIT_MASKS[index // 6] & ~((2 << index) - 1)
-
-
 def deduce(observation: Observation) -> Deductions:
     """The deductions every seat can make from the plays in ``observation``'s history."""
     rules: Rules = observation.rules
     players = rules.players
     automatic = rules.marriage_declaration is MarriageDeclaration.AUTOMATIC
     need_trick = rules.marriage_requires_trick
-    must_beat = rules.must_beat
-    must_trump = rules.must_trump
-    must_overtrump = rules.must_overtrump
     played_by = [0] * players
     lacks = [0] * players
     won = [False] * players
@@ -63,25 +55,11 @@ def deduce(observation: Observation) -> Deductions:
             elif automatic and index % 6 in _MARRIED_RANKS and (won[actor] or not need_trick):
                 lacks[actor] |= MARRIAGE_MASKS[index // 6] & ~(1 << index)
         else:
-            led = trick[0] // 6
-            suit = index // 6
-            if suit == led:
-                if must_beat and not (
-                    trump >= 0 and trump != led and any(card // 6 == trump for card in trick)
-                ):
-                    best = max(card for card in trick if card // 6 == led)
-                    if index < best:
-                        lacks[actor] |= above(best)
-            else:
-                lacking = SUIT_MASKS[led]
-                if must_trump and trump >= 0:
-                    if suit != trump:
-                        lacking |= SUIT_MASKS[trump]
-                    elif must_overtrump:
-                        trumps = [card for card in trick if card // 6 == trump]
-                        if trumps and index < max(trumps):
-                            lacking |= above(max(trumps))
-                lacks[actor] |= lacking
+            bit = 1 << index
+            for cards in following(rules, tuple(trick), trump):
+                if cards & bit:
+                    break
+                lacks[actor] |= cards
         played_by[actor] |= 1 << index
         trick.append(index)
         if len(trick) == players:

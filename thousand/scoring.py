@@ -24,14 +24,26 @@ def concession_share(bid: int) -> int:
     return -(-bid // 10) * 5
 
 
+def meld_points(rules: Rules, suit: int) -> int:
+    """What a declared marriage of ``suit`` scores (suit ``ACES``: the four-ace marriage)."""
+    return rules.ace_marriage if suit == ACES else MARRIAGE_POINTS[suit]
+
+
+def points_won(state: GameState) -> tuple[int, ...]:
+    """Each seat's card points from won tricks plus the marriages it declared, so far this deal."""
+    rules = state.rules
+    points = [points_of(mask) for mask in state.taken_masks]
+    for seat, suit in state.melds:
+        points[seat] += meld_points(rules, suit)
+    return tuple(points)
+
+
 def deal_points(state: GameState) -> tuple[int, ...]:
     """Each seat's card points from won tricks plus the marriages it declared (and, in two-player
     games where the rules credit them, the four cards set aside: the two laid away and the
     untaken musik)."""
     rules = state.rules
-    points = [points_of(mask) for mask in state.taken_masks]
-    for seat, suit in state.melds:
-        points[seat] += rules.ace_marriage if suit == ACES else MARRIAGE_POINTS[suit]
+    points = list(points_won(state))
     if state.set_aside_mask and rules.set_aside is not SetAside.NOBODY:
         out_of_play = state.set_aside_mask
         for pile in state.talon_masks:
@@ -78,14 +90,15 @@ def apply_endgame(
         return _barrel(state, deal, points, conceded)
     scores = list(state.scores)
     for seat in range(rules.players):
-        locked = (
-            rules.endgame is Endgame.LOCK
-            and seat != state.bidder
-            and state.scores[seat] > rules.lock_threshold
-        )
-        if not locked:
+        if seat == state.bidder or not above_lock(rules, state.scores[seat]):
             scores[seat] += deal[seat]
     return Standing(tuple(scores), state.barrel)
+
+
+def above_lock(rules: Rules, score: int) -> bool:
+    """Whether a seat with this match score is locked: under the lock endgame, above its
+    threshold only the seat's own contracts score."""
+    return rules.endgame is Endgame.LOCK and score > rules.lock_threshold
 
 
 def _barrel(

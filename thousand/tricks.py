@@ -31,28 +31,56 @@ def plain_plays(mask: int) -> tuple[Action, ...]:
     )
 
 
+def following(rules: Rules, trick: tuple[int, ...], trump: int) -> tuple[int, ...]:
+    """What the following rules demand of a card played to ``trick`` (a non-empty tuple of card
+    indices): card masks, most demanding first. A hand must play from the first mask it holds a
+    card of, and may play any card when it holds none of them.
+
+    The led suit comes first (a higher card of it first where the rules say to beat), then,
+    where trumping is compulsory, the trump suit (a higher trump first where the rules say to
+    overtrump). ``playable``, ``why_illegal`` and :func:`thousand.inference.deduce` all read the
+    rules through this one definition."""
+    key = (trick, trump, rules.must_beat, rules.must_trump, rules.must_overtrump)
+    try:
+        return _FOLLOWING[key]
+    except KeyError:
+        demands = _FOLLOWING[key] = _demands(rules, trick, trump)
+        return demands
+
+
+_FOLLOWING: dict[tuple[tuple[int, ...], int, bool, bool, bool], tuple[int, ...]] = {}
+"""The demands computed so far, by trick, trump and the rules that matter (a few thousand at
+most: tricks of up to two cards, five trump states)."""
+
+
+def _demands(rules: Rules, trick: tuple[int, ...], trump: int) -> tuple[int, ...]:
+    led_suit = trick[0] // 6
+    demands = []
+    if rules.must_beat and not (
+        trump >= 0 and trump != led_suit and any(card // 6 == trump for card in trick)
+    ):
+        best = max(card for card in trick if card // 6 == led_suit)
+        demands.append(above(best))
+    demands.append(SUIT_MASKS[led_suit])
+    if rules.must_trump and trump >= 0:
+        if rules.must_overtrump:
+            played = [card for card in trick if card // 6 == trump]
+            if played:
+                demands.append(above(max(played)))
+        demands.append(SUIT_MASKS[trump])
+    return tuple(demands)
+
+
+def above(index: int) -> int:
+    """The cards of the same suit ranked above the card with this index."""
+    return SUIT_MASKS[index // 6] & ~((2 << index) - 1)
+
+
 def playable(rules: Rules, hand: int, trick: tuple[int, ...], trump: int) -> int:
     """The cards of ``hand`` that may follow to ``trick`` (a non-empty tuple of card indices)."""
-    led_suit = trick[0] // 6
-    in_suit = hand & SUIT_MASKS[led_suit]
-    if in_suit:
-        if rules.must_beat and not (
-            trump >= 0 and trump != led_suit and any(card // 6 == trump for card in trick)
-        ):
-            best = max(card for card in trick if card // 6 == led_suit)
-            higher = in_suit & ~((2 << best) - 1)
-            if higher:
-                return higher
-        return in_suit
-    if rules.must_trump and trump >= 0:
-        trumps = hand & SUIT_MASKS[trump]
-        if trumps:
-            if rules.must_overtrump:
-                played = [card for card in trick if card // 6 == trump]
-                higher = trumps & ~((2 << max(played)) - 1) if played else 0
-                if higher:
-                    return higher
-            return trumps
+    for cards in following(rules, trick, trump):
+        if hand & cards:
+            return hand & cards
     return hand
 
 
@@ -101,6 +129,13 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     return plain_plays(playable(state.rules, hand, trick, state.trump_suit))
 
 
+def beats(card: int, best: int, trump: int) -> bool:
+    """Whether the card with index ``card`` beats ``best``, the trick's winning card so far: a
+    higher card of the same suit, or a trump on another suit."""
+    suit = card // 6
+    return (suit == best // 6 and card > best) or (suit == trump and best // 6 != trump)
+
+
 def trick_winner(trick: tuple[int, ...], trump: int) -> int:
     """The position in ``trick`` of the winning card: the highest trump, else the highest card
     of the led suit."""
@@ -108,11 +143,16 @@ def trick_winner(trick: tuple[int, ...], trump: int) -> int:
     winner = 0
     for position in range(1, len(trick)):
         card = trick[position]
-        suit = card // 6
-        if (suit == best // 6 and card > best) or (suit == trump and best // 6 != trump):
+        if beats(card, best, trump):
             best = card
             winner = position
     return winner
+
+
+def tricks_won(state: GameState) -> tuple[int, ...]:
+    """How many tricks each seat has won this deal."""
+    players = state.rules.players
+    return tuple(mask.bit_count() // players for mask in state.taken_masks)
 
 
 def play(state: GameState, action: Play) -> GameState:
@@ -187,16 +227,17 @@ def why_illegal(state: GameState, action: Action) -> str:
             f"under these rules leading {card} here declares {kind} automatically: "
             f"'{(_ACES if card.rank == Rank.ACE else _MARRIAGE)[card.index]}'"
         )
-    led = DECK[trick[0]]
-    led_suit = Suit(led.suit).name.lower()
-    if hand & SUIT_MASKS[led.suit]:
-        if card.suit != led.suit:
-            return f"must follow suit: {led} was led and this hand holds {led_suit}"
-        return f"must beat the best {led_suit[:-1]} in the trick with a higher one when able"
-    trump = Suit(state.trump_suit).name.lower()
-    if card.suit != state.trump_suit:
-        return f"void in {led_suit}, must play a trump ({trump}) when holding one"
-    return f"must beat the highest {trump[:-1]} already in the trick when able"
+    demand = next(cards for cards in following(rules, trick, state.trump_suit) if hand & cards)
+    suit = Suit(DECK[(demand & -demand).bit_length() - 1].suit)
+    name = suit.name.lower()
+    if suit == DECK[trick[0]].suit:
+        if card.suit != suit:
+            return f"must follow suit: {DECK[trick[0]]} was led and this hand holds {name}"
+        return f"must beat the best {name[:-1]} in the trick with a higher one when able"
+    if card.suit != suit:
+        led_suit = Suit(DECK[trick[0]].suit).name.lower()
+        return f"void in {led_suit}, must play a trump ({name}) when holding one"
+    return f"must beat the highest {name[:-1]} already in the trick when able"
 
 
 # Loading the state loads the dispatcher, which reads this module's functions: they exist by now.

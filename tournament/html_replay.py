@@ -32,9 +32,7 @@ import attrs
 
 from thousand import (
     DECK,
-    Action,
     Card,
-    DealResult,
     GameState,
     Give,
     MatchResult,
@@ -42,18 +40,19 @@ from thousand import (
     Play,
     Record,
     Suit,
+    Trick,
     bluff,
     replay,
+    spectator,
 )
-from thousand import tricks as trick_play
-from thousand.marriages import MARRIAGE_POINTS
+from thousand.bluff import spectator as bluff_spectator
+from thousand.scoring import meld_points
 from tournament.faces import bluff_face, face, sorted_hand
 from tournament.narration import (
     bluff_event,
     bluff_start,
     header,
     joined,
-    taken_trick,
     thousand_event,
     thousand_start,
 )
@@ -66,8 +65,6 @@ Row: TypeAlias = "list[Any]"
 """A labelled row of the table area: ``[label, [item, ...]]``."""
 
 _SUIT_NAMES = ("spades", "clubs", "diamonds", "hearts")
-_ACES = 4
-"""The suit number the engine records for the four-ace marriage."""
 
 
 @attrs.frozen
@@ -172,91 +169,107 @@ def _thousand_frames(record: Record, names: list[str]) -> list[Frame]:
     replay(record, watch=states.append)  # checks every action and the recorded result
     start = states[0]
     opening = _description(thousand_start(start, names, width=None))
-    shown = [_thousand_frame(start, start, names, opening, actor=-1)]
-    actions = [step for deal in record.deals for step in deal.actions]
-    for (before, after), (seat, action) in zip(itertools.pairwise(states), actions, strict=True):
-        shown.append(_thousand_step(before, seat, action, after, names))
+    table = spectator.spectate(start)
+    shown = [_thousand_frame(table, table, start, start.hands, names, opening, actor=-1)]
+    for before, after in itertools.pairwise(states):
+        shown.append(_thousand_step(before, after, names))
     return shown
 
 
-def _thousand_step(
-    before: GameState, seat: int, action: Action, after: GameState, names: list[str]
-) -> Frame:
-    """The frame after ``seat`` took ``action`` in ``before``."""
+def _thousand_step(before: GameState, after: GameState, names: list[str]) -> Frame:
+    """The frame after the action that led from ``before`` to ``after``."""
     text = _description(thousand_event(before, after, names, width=None))
-    ended = after.deal_number != before.deal_number or after.phase is Phase.OVER
-    board = after
-    finished = None
-    if ended:
-        # The engine scores a finished deal and deals the next one in the same step: show the
-        # finished deal (its last trick collected) with the scores it left.
-        finished = after.deals[-1]
-        board = trick_play.play(before, action) if isinstance(action, Play) else before
-    taken = taken_trick(before, seat, action.card) if isinstance(action, Play) else None
-    return _thousand_frame(board, after, names, text, actor=seat, finished=finished, taken=taken)
+    step, *ended = spectator.between(before, after)
+    if not ended:
+        return _thousand_frame(
+            step.after,
+            step.after,
+            after,
+            after.hands,
+            names,
+            text,
+            actor=step.seat,
+            taken=step.trick,
+        )
+    # The engine scores a finished deal and deals the next one in the same step: show the
+    # finished deal (its last trick collected) with the scores it left.
+    action = step.action
+    gone = {action.card} if isinstance(action, Play) else set()
+    hands = tuple(tuple(card for card in hand if card not in gone) for hand in before.hands)
+    return _thousand_frame(
+        step.after,
+        ended[0].after,
+        before,
+        hands,
+        names,
+        text,
+        actor=step.seat,
+        finished=ended[0].score,
+        taken=step.trick,
+    )
 
 
 def _thousand_frame(
-    board: GameState,
-    after: GameState,
+    table: spectator.Spectator,
+    following: spectator.Spectator,
+    deal: GameState,
+    hands: Sequence[Sequence[Card]],
     names: list[str],
     text: str,
     *,
     actor: int,
-    finished: DealResult | None = None,
-    taken: tuple[int, tuple[tuple[int, Card], ...]] | None = None,
+    finished: spectator.DealScore | None = None,
+    taken: Trick | None = None,
 ) -> Frame:
-    """A frame drawing the deal of ``board`` with the scores and result of ``after``:
-    ``finished`` is the deal's result when the action ended it, ``taken`` the seat that took
-    the trick the action completed and that trick (``board`` has it collected already)."""
-    rules = board.rules
+    """A frame drawing the deal at ``table`` with the scores and result of ``following``,
+    showing every hand (``hands``) and the cards of ``deal`` kept face down: ``finished`` is
+    the deal's result when the action ended it, ``taken`` the trick the action completed."""
+    rules = table.rules
     players = rules.players
-    auction = board.phase is Phase.AUCTION
-    points = _deal_points(board) if finished is None else finished.points
+    auction = table.phase is Phase.AUCTION
     seats: list[list[Any]] = []
     for seat in range(players):
         info = []
-        if seat == board.dealer:
+        if seat == table.dealer:
             info.append("dealer")
         if auction:
-            if seat == board.bidder:
-                info.append(f"high bid {board.bid}")
-            elif board.passed_mask >> seat & 1:
+            if seat == table.bidder:
+                info.append(f"high bid {table.bid}")
+            elif table.passed[seat]:
                 info.append("passed")
-        elif seat == board.bidder:
+        elif seat == table.bidder:
             info.append("declarer")
-        tricks = board.taken_masks[seat].bit_count() // players
-        if board.phase is Phase.PLAY or finished is not None:
-            info.append(f"{tricks} trick{'s' if tricks != 1 else ''}, {points[seat]} points")
-        hand = [card.index for card in sorted_hand(board.hands[seat])]
+        if table.phase is Phase.PLAY or finished is not None:
+            tricks = table.tricks_won[seat]
+            info.append(f"{tricks} trick{'s' if tricks != 1 else ''}, {table.points[seat]} points")
+        hand = [card.index for card in sorted_hand(hands[seat])]
         seats.append([hand, " · ".join(info)])
-    rows = _thousand_rows(board, names, finished, taken)
-    next_seat = -1 if finished is not None or after.is_over else after.player
-    deal = f"Deal {board.deal_number + 1}, dealt by {names[board.dealer]}"
-    phase = "deal over" if finished is not None else str(board.phase)
-    if board.phase is Phase.PLAY and finished is None:
-        played = sum(mask.bit_count() for mask in board.taken_masks) // players
-        phase += f", trick {played + 1} of {rules.tricks_per_deal}"
+    rows = _thousand_rows(table, deal, names, finished, taken)
+    next_seat = -1 if finished is not None or following.player is None else following.player
+    heading = f"Deal {table.deal_number + 1}, dealt by {names[table.dealer]}"
+    phase = "deal over" if finished is not None else str(table.phase)
+    if table.phase is Phase.PLAY and finished is None:
+        phase += f", trick {table.trick_number} of {rules.tricks_per_deal}"
     notes = []
     for seat in range(players):
         note = []
         if finished is not None:
             note.append(f"deal {_signed(finished.deal_scores[seat])}")
-        spent = after.barrel[seat]
+        spent = following.barrel[seat]
         if spent is not None:
             note.append(f"on the barrel, {spent} of {rules.barrel_deals} deals used")
         notes.append(", ".join(note))
-    winners = after.result.winners if isinstance(after.result, MatchResult) else ()
-    view = {"g": f"{deal} · {phase}", "a": actor, "n": next_seat, "s": seats, "t": rows, "x": notes}
-    return Frame(text, after.scores, winners, view)
-
-
-def _deal_points(state: GameState) -> tuple[int, ...]:
-    """Card points won plus marriages declared so far this deal, per seat."""
-    points = list(state.points_taken)
-    for seat, suit in state.melds:
-        points[seat] += state.rules.ace_marriage if suit == _ACES else MARRIAGE_POINTS[suit]
-    return tuple(points)
+    result = following.result
+    winners = result.winners if isinstance(result, MatchResult) else ()
+    view = {
+        "g": f"{heading} · {phase}",
+        "a": actor,
+        "n": next_seat,
+        "s": seats,
+        "t": rows,
+        "x": notes,
+    }
+    return Frame(text, following.scores, winners, view)
 
 
 def _cards(cards: Sequence[Card]) -> list[Item]:
@@ -264,72 +277,77 @@ def _cards(cards: Sequence[Card]) -> list[Item]:
 
 
 def _thousand_rows(
-    board: GameState,
+    table: spectator.Spectator,
+    deal: GameState,
     names: list[str],
-    finished: DealResult | None,
-    taken: tuple[int, tuple[tuple[int, Card], ...]] | None,
+    finished: spectator.DealScore | None,
+    taken: Trick | None,
 ) -> list[Row]:
-    rules = board.rules
-    auction = board.phase is Phase.AUCTION
-    declarer = names[board.bidder]
+    rules = table.rules
+    auction = table.phase is Phase.AUCTION
+    declarer = names[table.bidder]
     rows: list[Row] = []
     if auction:
-        passed = [names[seat] for seat in range(rules.players) if board.passed_mask >> seat & 1]
-        text = f"high bid {board.bid} by {declarer}"
+        passed = [names[seat] for seat in range(rules.players) if table.passed[seat]]
+        text = f"high bid {table.bid} by {declarer}"
         if passed:
             text += f"; passed: {joined(passed)}"
         rows.append(["Auction", [text]])
     else:
-        rows.append(["Auction", [f"won by {declarer} at {board.bid}"]])
+        rows.append(["Auction", [f"won by {declarer} at {table.bid}"]])
     if rules.players == 3:
         status = "face down" if auction else f"shown, taken by {declarer}"
-        rows.append(["Talon", [*_cards(board.layout.talon[0]), status]])
+        rows.append(["Talon", [*_cards(deal.layout.talon[0]), status]])
     else:
-        for pile, cards in enumerate(board.layout.talon):
-            if board.musik == 0:
+        for pile, cards in enumerate(deal.layout.talon):
+            if table.musik == 0:
                 status = "face down"
-            elif board.musik == pile + 1:
+            elif table.musik == pile + 1:
                 status = f"shown, taken by {declarer}"
             else:
                 status = "stays face down"
             rows.append([f"Musik {pile + 1}", [*_cards(cards), status]])
     gifts: list[Item] = []
-    for _, action in board.actions:
+    for _, action in deal.actions:
         if isinstance(action, Give) and action.card is not None:
             gifts += [action.card.index, f"to {names[action.to]}"]
     if gifts:
         rows.append(["Given", gifts])
-    if board.set_aside:
-        rows.append(["Laid aside", [*_cards(board.set_aside), f"by {declarer}"]])
+    if deal.set_aside:
+        rows.append(["Laid aside", [*_cards(deal.set_aside), f"by {declarer}"]])
     if finished is not None and finished.conceded:
         rows.append(["Contract", [f"conceded by {declarer}"]])
-    elif board.contract is not None:
-        rows.append(["Contract", [f"{board.contract} by {declarer}"]])
-    trump = board.trump
+    elif table.contract is not None:
+        rows.append(["Contract", [f"{table.contract} by {declarer}"]])
+    trump = table.trump
     rows.append(
         ["Trump", [f"{trump.symbol} {_SUIT_NAMES[trump]}" if trump is not None else "none"]]
     )
     marriages = [
         f"{names[seat]}: four aces ({rules.ace_marriage})"
-        if suit == _ACES
-        else f"{names[seat]}: {Suit(suit).symbol} ({MARRIAGE_POINTS[suit]})"
-        for seat, suit in board.melds
+        if suit is None
+        else f"{names[seat]}: {suit.symbol} ({meld_points(rules, suit)})"
+        for seat, suit in table.melds
     ]
     if marriages:
         rows.append(["Marriages", ["; ".join(marriages)]])
-    rows.append(["Trick", _trick_items(board, names, taken)])
+    rows.append(["Trick", _trick_items(table, names, taken)])
     return rows
 
 
-def _trick_items(
-    board: GameState, names: list[str], taken: tuple[int, tuple[tuple[int, Card], ...]] | None
-) -> list[Item]:
+def _trick_items(table: spectator.Spectator, names: list[str], taken: Trick | None) -> list[Item]:
     """The trick in progress, or the trick just completed and who took it."""
     items: list[Item] = []
-    for seat, card in board.trick if taken is None else taken[1]:
+    players = table.rules.players
+    played = (
+        table.trick
+        if taken is None
+        else [((taken.leader + turn) % players, card) for turn, card in enumerate(taken.cards)]
+    )
+    for seat, card in played:
         items += [f"{names[seat]}:", card.index]
     if taken is not None:
-        items.append(f"→ {names[taken[0]]} takes it")
+        items.append(f"→ {names[taken.winner]} takes it")
     return items or ["-"]
 
 
@@ -348,14 +366,17 @@ def _bluff_frames(record: bluff.Record, names: list[str]) -> list[Frame]:
 
 
 def _bluff_frame(state: bluff.State, names: list[str], text: str, *, actor: int) -> Frame:
-    rules = state.rules
+    """A frame showing every hand and every card of the climb, with the public table's counts."""
+    table = bluff_spectator.spectate(state)
+    rules = table.rules
     number = rules.kinds.number
     seats: list[list[Any]] = []
     for seat, hand in enumerate(state.hands):
         info = []
-        if seat == state.origin.dealer:
+        if seat == table.dealer:
             info.append("dealer")
-        info.append(f"{len(hand)} card{'s' if len(hand) != 1 else ''}")
+        size = table.hand_sizes[seat]
+        info.append(f"{size} card{'s' if size != 1 else ''}")
         ordered = sorted(hand, key=lambda card: (card.value, card.label))
         seats.append([[number[card] for card in ordered], " · ".join(info)])
     climb: list[Item] = []
@@ -366,18 +387,18 @@ def _bluff_frame(state: bluff.State, names: list[str], text: str, *, actor: int)
             climb.append("(believed)")
     rows: list[Row] = [["Climb", climb or ["empty"]]]
     restart = state.must_start_with
-    if restart is not None and not state.is_over:
+    if restart is not None and table.player is not None:
         rows.append(["Must start with", [number[card] for card in restart]])
-    rows.append(["Draw pile", [f"{len(state.draw_pile)} cards"]])
-    rows.append(["Discards", [f"{len(state.discard_pile)} cards"]])
-    sizes = tuple(len(hand) for hand in state.hands)
+    rows.append(["Draw pile", [f"{table.draw_pile} cards"]])
+    rows.append(["Discards", [f"{table.discards} cards"]])
+    sizes = table.hand_sizes
     winners: tuple[int, ...] = ()
     notes = [""] * rules.players
-    if state.result is not None:
-        winners = state.result.winners
-        sizes = state.result.hand_sizes
-    heading = f"Turn {state.turns} · {state.phase}"
-    next_seat = -1 if state.is_over else state.player
+    if table.result is not None:
+        winners = table.result.winners
+        sizes = table.result.hand_sizes
+    heading = f"Turn {table.turns} · {table.phase}"
+    next_seat = -1 if table.player is None else table.player
     view = {"g": heading, "a": actor, "n": next_seat, "s": seats, "t": rows, "x": notes}
     return Frame(text, sizes, winners, view)
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from thousand import DealResult, MatchResult, Outcome, bluff, replay
+from thousand import MatchResult, Outcome, bluff, spectator
+from thousand.bluff import spectator as bluff_spectator
 from thousand.record import Record
 from tournament.text import printable, table_lines
 
@@ -44,30 +45,27 @@ def standings_lines(outcome: Outcome) -> list[str]:
 
 
 def _thousand_lines(record: Record, names: Sequence[str]) -> list[str]:
-    final = replay(record)
-    finished = list(final.deals)
-    if isinstance(final.result, DealResult):
-        finished.append(final.result)
+    ends = [step for step in spectator.steps(record) if isinstance(step, spectator.DealEnd)]
+    dealers = [record.dealer, *(end.after.dealer for end in ends)]
     lines: list[str] = []
     for number, deal in enumerate(record.deals):
-        result = finished[number] if number < len(finished) else None
-        dealer = result.dealer if result is not None else final.dealer
-        lines.append(f"Deal {number + 1}, dealt by {_who(dealer, names)}")
+        lines.append(f"Deal {number + 1}, dealt by {_who(dealers[number], names)}")
         for seat, hand in enumerate(deal.layout.hands):
             lines.append(f"  {_who(seat, names)} holds {_cards(hand)}")
         for pile, cards in enumerate(deal.layout.talon):
             label = "talon" if len(deal.layout.talon) == 1 else f"musik {pile + 1}"
             lines.append(f"  {label}: {_cards(cards)}")
         lines.extend(f"  {_who(seat, names)}: {action}" for seat, action in deal.actions)
-        if result is not None:
-            lines.append(f"  {_deal_summary(result, names)}")
-    if isinstance(final.result, MatchResult):
-        winners = " and ".join(_who(seat, names) for seat in final.result.winners)
-        lines.append(f"The match is won by {winners} after {final.result.deals} deals.")
+        if number < len(ends):
+            lines.append(f"  {_deal_summary(ends[number].score, names)}")
+    result = ends[-1].after.result if ends else None
+    if isinstance(result, MatchResult):
+        winners = " and ".join(_who(seat, names) for seat in result.winners)
+        lines.append(f"The match is won by {winners} after {result.deals} deals.")
     return lines
 
 
-def _deal_summary(result: DealResult, names: Sequence[str]) -> str:
+def _deal_summary(result: spectator.DealScore, names: Sequence[str]) -> str:
     declarer = _who(result.declarer, names)
     if result.conceded:
         verdict = f"{declarer} conceded the bid of {result.bid}"
@@ -89,11 +87,12 @@ def _bluff_lines(record: bluff.Record, names: Sequence[str]) -> list[str]:
     for seat, hand in enumerate(start.hands):
         lines.append(f"  {_who(seat, names)} holds {_cards(hand)}")
     lines.extend(f"  {_who(seat, names)}: {action}" for seat, action in record.actions)
-    result = bluff.replay(record).result
-    if result is not None:
-        winners = " and ".join(_who(seat, names) for seat in result.winners)
-        ending = " (turn limit reached)" if result.adjudicated else ""
-        lines.append(f"The game is won by {winners} after {result.turns} turns{ending}.")
+    for step in bluff_spectator.steps(record):
+        if isinstance(step, bluff_spectator.GameEnd):
+            result = step.result
+            winners = " and ".join(_who(seat, names) for seat in result.winners)
+            ending = " (turn limit reached)" if result.adjudicated else ""
+            lines.append(f"The game is won by {winners} after {result.turns} turns{ending}.")
     return lines
 
 

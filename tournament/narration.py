@@ -20,7 +20,6 @@ from thousand import (
     Contract,
     DealResult,
     Discard,
-    Endgame,
     GameState,
     Give,
     MatchResult,
@@ -33,10 +32,10 @@ from thousand import (
     bidding,
     bluff,
     replay,
+    spectator,
 )
-from thousand.bluff.challenge import is_honest
-from thousand.marriages import MARRIAGE_POINTS
-from thousand.tricks import trick_winner
+from thousand.bluff import spectator as bluff_spectator
+from thousand.scoring import meld_points
 from tournament.faces import bluff_face, bluff_faces, face, faces, labelled, who
 from tournament.text import printable
 
@@ -46,7 +45,6 @@ __all__ = [
     "header",
     "joined",
     "replay_lines",
-    "taken_trick",
     "thousand_event",
     "thousand_start",
 ]
@@ -58,7 +56,6 @@ WIDTH = 99
 function is given another ``width`` (``None``: no wrapping)."""
 
 _STANDS = "The card stands, and {} no cards left."
-_NOT_NEXT = "after must be the state that follows before by exactly one action"
 _SECOND_PERSON = {"has": "have", "is": "are", "was": "were"}
 _THOUSAND_PHASES = {
     Phase.AUCTION: "during the auction",
@@ -252,30 +249,11 @@ def thousand_event(
 
     A completed trick adds who won it; the end of a deal adds its summary; in a match the next
     deal's opening follows (``after`` is then at its start), or the match's result."""
-    rules = before.rules
-    voice = _Voice(names, rules.players, viewer, colour)
-    finished: DealResult | None = None
-    if after.deal_number != before.deal_number:
-        finished = after.deals[-1] if after.deals else None
-        if (
-            finished is None
-            or len(after.deals) != len(before.deals) + 1
-            or len(finished.actions) != len(before.actions) + 1
-        ):
-            raise ValueError(_NOT_NEXT)
-        seat, action = finished.actions[-1]
-    else:
-        node = after.history
-        if node is None or node[0] != before.history:
-            raise ValueError(_NOT_NEXT)
-        _, seat, action = node
-        if isinstance(after.result, DealResult):
-            finished = after.result
-        elif isinstance(after.result, MatchResult):
-            finished = after.deals[-1]
-    body = _action_lines(before, after, seat, action, voice)
-    if finished is not None:
-        body.extend(_summary_lines(before, finished, voice))
+    voice = _Voice(names, before.rules.players, viewer, colour)
+    step, *ended = spectator.between(before, after)
+    body = _action_lines(before, after, step, voice)
+    if ended:
+        body.extend(_summary_lines(step.before, ended[0].score, voice))
     lines = _indented(body)
     if after.deal_number != before.deal_number:
         lines.extend(["", *_start_lines(after, voice)])
@@ -287,30 +265,29 @@ def thousand_event(
 
 
 def _action_lines(
-    before: GameState, after: GameState, seat: int, action: object, voice: _Voice
+    before: GameState, after: GameState, step: spectator.Step, voice: _Voice
 ) -> list[str]:
-    rules = before.rules
+    seat, action = step.seat, step.action
     says = voice.says
     if isinstance(action, Bid):
         return [f"{says(seat, 'bids')} {action.amount}"]
     if isinstance(action, Pass):
         lines = [says(seat, "passes")]
-        if after.deal_number == before.deal_number and after.phase is not Phase.AUCTION:
-            lines.extend(_auction_won(after, voice))
+        if step.after.phase not in (Phase.AUCTION, Phase.OVER):
+            lines.extend(_auction_won(step.after, voice))
         return lines
     if isinstance(action, Take):
-        musik = before.layout.talon[action.musik - 1]
-        return [f"{says(seat, 'takes')} musik {action.musik}: {voice.cards(musik)}"]
+        return [f"{says(seat, 'takes')} musik {action.musik}: {voice.cards(step.after.talon)}"]
     if isinstance(action, Give):
-        assert action.card is not None
         if voice.sees_all(seat):
-            return [f"{says(seat, 'gives')} {voice.card(action.card)} to {voice.name(action.to)}"]
+            card = voice.card(_card_gone(before, after, seat))
+            return [f"{says(seat, 'gives')} {card} to {voice.name(action.to)}"]
         if voice.viewer == action.to:
-            return [f"{says(seat, 'gives')} you {voice.card(action.card)}"]
+            card = voice.card(_card_gone(before, after, seat))
+            return [f"{says(seat, 'gives')} you {card}"]
         return [f"{says(seat, 'gives')} a card to {voice.name(action.to)}"]
     if isinstance(action, Discard):
-        assert action.card is not None
-        shown = voice.card(action.card) if voice.sees_all(seat) else "a card"
+        shown = voice.card(_card_gone(before, after, seat)) if voice.sees_all(seat) else "a card"
         return [f"{says(seat, 'lays')} {shown} aside"]
     if isinstance(action, Contract):
         lines = [f"{says(seat, 'fixes')} the contract at {action.amount}"]
@@ -319,67 +296,57 @@ def _action_lines(
             lines.append(f"{says(voice.viewer, 'holds')}: {voice.cards(hand, sort=True)}")
         return lines
     if isinstance(action, Concede):
-        return [f"{says(seat, 'concedes')} the deal (bid {before.bid})"]
+        return [f"{says(seat, 'concedes')} the deal (bid {step.before.bid})"]
     assert isinstance(action, Play)
-    return _play_lines(before, seat, action, voice, rules.players)
+    return _play_lines(step, action, voice)
 
 
-def _auction_won(after: GameState, voice: _Voice) -> list[str]:
-    declarer = after.bidder
-    won = f"{voice.says(declarer, 'wins')} the auction at {after.bid}"
-    if after.rules.players == 2:
+def _card_gone(before: GameState, after: GameState, seat: int) -> Card:
+    """The card that left ``seat``'s hand between the two states (a gift, a card laid aside)."""
+    (card,) = set(before.hands[seat]) - set(after.hands[seat])
+    return card
+
+
+def _auction_won(table: spectator.Spectator, voice: _Voice) -> list[str]:
+    declarer = table.bidder
+    won = f"{voice.says(declarer, 'wins')} the auction at {table.bid}"
+    if table.rules.players == 2:
         return [f"{won} and {voice.verb('chooses', declarer == voice.viewer)} a musik."]
-    talon = voice.cards(after.layout.talon[0])
     takes = voice.says(declarer, "takes", start=False)
-    return [f"{won}.", f"The talon is shown: {talon}; {takes} it into hand."]
+    return [f"{won}.", f"The talon is shown: {voice.cards(table.talon)}; {takes} it into hand."]
 
 
-def _play_lines(
-    before: GameState, seat: int, action: Play, voice: _Voice, players: int
-) -> list[str]:
-    card = action.card
-    lead = not before.trick_cards
+def _play_lines(step: spectator.Step, action: Play, voice: _Voice) -> list[str]:
+    seat, card, table = step.seat, action.card, step.before
+    lead = not table.trick
     text = f"{voice.says(seat, 'leads' if lead else 'plays', start=not lead)} {voice.card(card)}"
     declares = voice.verb("declares", seat == voice.viewer)
     if action.marriage:
         symbol = card.suit.symbol
-        value = MARRIAGE_POINTS[card.suit]
+        value = meld_points(table.rules, card.suit)
         text += f" and {declares} the {symbol} marriage ({value}): trump is {symbol}"
     elif action.aces:
-        text += f" and {declares} the four aces ({before.rules.ace_marriage})"
+        text += f" and {declares} the four aces ({table.rules.ace_marriage})"
     if lead:
-        done = sum(mask.bit_count() for mask in before.taken_masks) // players
-        text = f"Trick {done + 1}: {text}"
+        text = f"Trick {table.trick_number}: {text}"
     lines = [text]
-    taken = taken_trick(before, seat, card)
-    if taken is not None:
-        winner, trick = taken
-        cards = [c for _, c in trick]
+    if step.trick is not None:
+        cards = step.trick.cards
         points = sum(c.points for c in cards)
         lines.append(
-            f"{voice.says(winner, 'wins')} the trick: {voice.cards(cards)} "
+            f"{voice.says(step.trick.winner, 'wins')} the trick: {voice.cards(cards)} "
             f"({_plural(points, 'point')})"
         )
     return lines
 
 
-def taken_trick(
-    before: GameState, seat: int, card: Card
-) -> tuple[int, tuple[tuple[int, Card], ...]] | None:
-    """The seat that takes the trick ``seat`` completes by playing ``card`` in ``before``, and
-    the trick's ``(seat, card)`` pairs in the order played; ``None`` when the trick is not
-    complete yet."""
-    if len(before.trick_cards) + 1 != before.rules.players:
-        return None
-    trick = (*before.trick, (seat, card))
-    winner = trick[trick_winner(tuple(c.index for _, c in trick), before.trump_suit)][0]
-    return winner, trick
-
-
-def _summary_lines(before: GameState, deal: DealResult, voice: _Voice) -> list[str]:
-    """The end of a deal: the contract made, failed or given up, the deal's points and scores,
-    the lock and the barrel, the scores after it."""
-    rules = before.rules
+def _summary_lines(
+    table: spectator.Spectator, deal: spectator.DealScore, voice: _Voice
+) -> list[str]:
+    """The end of a deal (``table`` is the deal before its last action): the contract made,
+    failed or given up, the deal's points and scores, the lock and the barrel, the scores after
+    it."""
+    rules = table.rules
     declarer = deal.declarer
     lines = []
     if deal.contract is not None:
@@ -392,26 +359,22 @@ def _summary_lines(before: GameState, deal: DealResult, voice: _Voice) -> list[s
         lines.append(f"Points: {voice.per_seat(deal.points)}")
     lines.append(f"This deal: {voice.per_seat(deal.deal_scores, signed=True)}")
     for seat in range(rules.players):
-        change = deal.scores[seat] - before.scores[seat]
-        if (
-            rules.endgame is Endgame.LOCK
-            and change == 0
-            and deal.deal_scores[seat] != 0
-            and seat != declarer
-        ):
+        if table.locked[seat] and seat != declarer and deal.deal_scores[seat] != 0:
             lines.append(
                 f"{voice.possessive(seat, start=True)} {deal.deal_scores[seat]:+d} does not "
                 f"count: above {rules.lock_threshold} only one's own contracts score."
             )
-    lines.extend(_barrel_lines(before, deal, voice))
+    lines.extend(_barrel_lines(table, deal, voice))
     lines.append(f"Scores: {voice.per_seat(deal.scores)}")
     return lines
 
 
-def _barrel_lines(before: GameState, deal: DealResult, voice: _Voice) -> list[str]:
-    rules = before.rules
+def _barrel_lines(
+    table: spectator.Spectator, deal: spectator.DealScore, voice: _Voice
+) -> list[str]:
+    rules = table.rules
     lines = []
-    for seat, (was, now) in enumerate(zip(before.barrel, deal.barrel, strict=True)):
+    for seat, (was, now) in enumerate(zip(table.barrel, deal.barrel, strict=True)):
         if was is None and now is not None:
             lines.append(
                 f"{voice.says(seat, 'reaches')} {rules.barrel_threshold} and "
@@ -448,8 +411,7 @@ def _thousand_stop(state: GameState, voice: _Voice) -> list[str]:
     where = "" if state.origin.single_deal else f", in deal {state.deal_number + 1}"
     phase = _THOUSAND_PHASES[state.phase]
     if state.phase is Phase.PLAY:
-        done = sum(mask.bit_count() for mask in state.taken_masks) // state.rules.players
-        phase += f" (trick {done + 1})"
+        phase += f" (trick {spectator.spectate(state).trick_number})"
     return [
         f"The record stops here{where}, {phase}.",
         f"Scores so far: {_numbers(state.scores)}",
@@ -472,17 +434,17 @@ def bluff_start(
 
 
 def _bluff_start_lines(state: bluff.State, voice: _Voice) -> list[str]:
-    pile = len(state.pile) - state.pile_position
+    table = bluff_spectator.spectate(state)
     body = [
         f"{voice.says(seat, 'holds')}: {bluff_faces(hand, sort=True)}"
         for seat, hand in enumerate(state.hands)
         if voice.sees_all(seat)
     ]
-    if state.current_player is not None:
-        body.append(f"{voice.says(state.player, 'plays')} first.")
+    if table.player is not None:
+        body.append(f"{voice.says(table.player, 'plays')} first.")
     heading = (
-        f"Dealt by {voice.name(state.origin.dealer)}: {state.rules.hand_size} cards each, "
-        f"{pile} in the draw pile"
+        f"Dealt by {voice.name(table.dealer)}: {table.rules.hand_size} cards each, "
+        f"{table.draw_pile} in the draw pile"
     )
     return [heading, *_indented(body)]
 
@@ -497,132 +459,139 @@ def bluff_event(
     """The lines telling the one action that led from ``before`` to ``after`` as ``viewer`` saw
     it (``None`` showing every card); the game's result when it ends."""
     voice = _Voice(names, before.rules.players, viewer)
-    if after.turns != before.turns + 1 or after.history is None:
-        raise ValueError(_NOT_NEXT)
-    if after.history[0] != before.history:
-        raise ValueError(_NOT_NEXT)
-    _, seat, action = after.history
-    lines = _indented(_bluff_action_lines(before, after, seat, action, voice))
-    if after.result is not None:
-        lines.extend(["", *_bluff_result_lines(after, after.result, voice)])
+    step, *ended = bluff_spectator.between(before, after)
+    lines = _indented(_bluff_action_lines(before, after, step, voice))
+    if ended:
+        lines.extend(["", *_bluff_result_lines(ended[0].result, voice)])
     return _fit(lines, width)
 
 
 def _drawn(before: bluff.State, after: bluff.State, seat: int) -> list[bluff.Card]:
-    gained = Counter(after.hand_kinds[seat]) - Counter(before.hand_kinds[seat])
-    cards = before.kinds.cards
-    return [cards[kind] for kind in sorted(gained.elements())]
+    """The cards ``seat`` drew between the two states, in the deck's order."""
+    gained = Counter(after.hands[seat]) - Counter(before.hands[seat])
+    return sorted(gained.elements(), key=before.rules.kinds.number.__getitem__)
 
 
-def _top(state: bluff.State) -> str:
-    kind, _, face_down, _ = state.table_entries[-1]
-    return "the face-down card" if face_down else bluff_face(state.kinds.cards[kind])
+def _top(table: bluff_spectator.Spectator) -> str:
+    top = table.table[-1]
+    return "the face-down card" if top.card is None else bluff_face(top.card)
 
 
 def _bluff_action_lines(
-    before: bluff.State, after: bluff.State, seat: int, action: bluff.Action, voice: _Voice
+    before: bluff.State, after: bluff.State, step: bluff_spectator.Step, voice: _Voice
 ) -> list[str]:
     says = voice.says
+    seat, action = step.seat, step.action
     lines: list[str] = []
-    if isinstance(action, bluff.Play):
-        card = bluff_face(action.card)
-        if before.phase is bluff.Phase.START:
-            lines.append(f"{says(seat, 'starts')} a climb with {card}.")
+    if isinstance(action, (bluff.Play, bluff.Hide)):
+        if isinstance(action, bluff.Hide):
+            card = bluff_face(_hidden(before, after, seat)) if voice.sees_all(seat) else "a card"
+            lines.append(f"{says(seat, 'plays')} {card} face down on {_top(step.before)}.")
+        elif step.before.phase is bluff.Phase.START:
+            lines.append(f"{says(seat, 'starts')} a climb with {bluff_face(action.card)}.")
         else:
-            lines.append(f"{says(seat, 'plays')} {card} on {_top(before)}.")
-        if not after.hand_kinds[seat]:
+            lines.append(f"{says(seat, 'plays')} {bluff_face(action.card)} on {_top(step.before)}.")
+        if not step.after.hand_sizes[seat]:
             lines.append(f"It is {voice.possessive(seat)} last card.")
         return lines
-    if isinstance(action, bluff.Hide):
-        card = bluff_face(action.card) if voice.sees_all(seat) else "a card"
-        lines.append(f"{says(seat, 'plays')} {card} face down on {_top(before)}.")
-        if not after.hand_kinds[seat]:
-            lines.append(f"It is {voice.possessive(seat)} last card.")
-        return lines
-    owner = before.table_entries[-1][1] if before.table_entries else -1
+    owner = step.before.table[-1].owner if step.before.table else -1
     if isinstance(action, bluff.Believe):
         lines.append(f"{says(seat, 'believes')} {voice.possessive(owner)} card.")
-        if after.result is not None and not after.result.adjudicated:
+        result = step.after.result
+        if result is not None and not result.adjudicated:
             lines.append(_STANDS.format(voice.says(owner, "has", start=False)))
         return lines
     if isinstance(action, bluff.Challenge):
-        return _challenge_lines(before, after, seat, owner, voice)
-    return _pass_lines(before, after, seat, voice)
+        return _challenge_lines(before, after, step, owner, voice)
+    return _pass_lines(before, after, step, voice)
+
+
+def _hidden(before: bluff.State, after: bluff.State, seat: int) -> bluff.Card:
+    """The card ``seat`` played face down between the two states."""
+    (card,) = (Counter(before.hands[seat]) - Counter(after.hands[seat])).elements()
+    return card
 
 
 def _challenge_lines(
-    before: bluff.State, after: bluff.State, seat: int, owner: int, voice: _Voice
+    before: bluff.State,
+    after: bluff.State,
+    step: bluff_spectator.Step,
+    owner: int,
+    voice: _Voice,
 ) -> list[str]:
-    revealed = bluff_face(before.kinds.cards[before.table_entries[-1][0]])
-    honest = is_honest(before)
+    assert step.revealed is not None
+    seat, honest = step.seat, step.honest
     verdict = "an honest card" if honest else "a bluff"
     lines = [
-        f"{voice.says(seat, 'challenges')}: {voice.possessive(owner)} card is {revealed}, "
-        f"{verdict}."
+        f"{voice.says(seat, 'challenges')}: {voice.possessive(owner)} card is "
+        f"{bluff_face(step.revealed)}, {verdict}."
     ]
-    if after.result is not None and not after.result.adjudicated:
+    table = step.after
+    if table.result is not None and not table.result.adjudicated:
         lines.append(_STANDS.format(voice.says(owner, "has", start=False)))
         return lines
     loser = seat if honest else owner
-    lines.extend(_reshuffle_lines(before, after))
-    drawn = _drawn(before, after, loser)
+    lines.extend(_reshuffle_lines(step))
+    drawn = table.hand_sizes[loser] - step.before.hand_sizes[loser]
     if not drawn:
         lines.append(f"There is nothing left to draw for {voice.name(loser)}.")
     elif voice.sees_all(loser):
-        lines.append(f"{voice.says(loser, 'draws')} {bluff_faces(drawn)}.")
+        lines.append(f"{voice.says(loser, 'draws')} {bluff_faces(_drawn(before, after, loser))}.")
     else:
-        lines.append(f"{voice.says(loser, 'draws')} {_plural(len(drawn), 'card')}.")
+        lines.append(f"{voice.says(loser, 'draws')} {_plural(drawn, 'card')}.")
     lines.append("The table is cleared.")
-    if after.result is None:
-        starter = after.player
+    if table.result is None:
+        starter = table.player
+        assert starter is not None
         if starter != loser:
             lines.append(
                 f"{voice.says(loser, 'has')} no card to start with; "
                 f"{voice.says(starter, 'starts', start=False)} the next climb."
             )
-        elif after.restart_kinds is not None:
+        elif table.restart:
             lines.append(
                 f"{voice.says(starter, 'starts')} the next climb with one of the cards drawn."
             )
-        lines.append(_bluff_status(after, voice))
+        lines.append(_bluff_status(table, voice))
     return lines
 
 
-def _reshuffle_lines(before: bluff.State, after: bluff.State) -> list[str]:
-    if after.reshuffles > before.reshuffles:
+def _reshuffle_lines(step: bluff_spectator.Step) -> list[str]:
+    if step.after.reshuffles > step.before.reshuffles:
         return ["The draw pile is empty: the discards are shuffled into a new one."]
     return []
 
 
-def _pass_lines(before: bluff.State, after: bluff.State, seat: int, voice: _Voice) -> list[str]:
-    lines = _reshuffle_lines(before, after)
-    drawn = _drawn(before, after, seat)
-    if not drawn:
+def _pass_lines(
+    before: bluff.State, after: bluff.State, step: bluff_spectator.Step, voice: _Voice
+) -> list[str]:
+    seat, table = step.seat, step.after
+    lines = _reshuffle_lines(step)
+    if table.hand_sizes[seat] == step.before.hand_sizes[seat]:
         lines.append(f"{voice.says(seat, 'passes')}; there is nothing to draw.")
     elif voice.sees_all(seat):
         lines.append(
             f"{voice.says(seat, 'passes')} and {voice.verb('draws', seat == voice.viewer)} "
-            f"{bluff_faces(drawn)}."
+            f"{bluff_faces(_drawn(before, after, seat))}."
         )
     else:
         lines.append(f"{voice.says(seat, 'passes')} and draws a card.")
-    if after.phase is bluff.Phase.START:
-        starter = after.player
+    if table.phase is bluff.Phase.START:
+        starter = table.player
+        assert starter is not None
         lines.append(
             f"Everyone else has passed on {voice.possessive(starter)} card: the table is "
             f"cleared, and {voice.says(starter, 'starts', start=False)} again."
         )
-        lines.append(_bluff_status(after, voice))
+        lines.append(_bluff_status(table, voice))
     return lines
 
 
-def _bluff_status(state: bluff.State, voice: _Voice) -> str:
-    sizes = [len(hand) for hand in state.hand_kinds]
-    pile = len(state.pile) - state.pile_position
-    return f"Cards in hand: {voice.per_seat(sizes)}; {pile} in the draw pile."
+def _bluff_status(table: bluff_spectator.Spectator, voice: _Voice) -> str:
+    return f"Cards in hand: {voice.per_seat(table.hand_sizes)}; {table.draw_pile} in the draw pile."
 
 
-def _bluff_result_lines(state: bluff.State, result: bluff.Result, voice: _Voice) -> list[str]:
+def _bluff_result_lines(result: bluff.Result, voice: _Voice) -> list[str]:
     turns = _plural(result.turns, "turn")
     lines = []
     if result.adjudicated:
@@ -636,11 +605,11 @@ def _bluff_result_lines(state: bluff.State, result: bluff.Result, voice: _Voice)
 
 
 def _bluff_stop(state: bluff.State) -> list[str]:
-    sizes = [len(hand) for hand in state.hand_kinds]
+    table = bluff_spectator.spectate(state)
     return [
-        f"The record stops here, after {_plural(state.turns, 'turn')}, "
-        f"{_BLUFF_PHASES[state.phase]}.",
-        f"Cards in hand so far: {_numbers(sizes)}",
+        f"The record stops here, after {_plural(table.turns, 'turn')}, "
+        f"{_BLUFF_PHASES[table.phase]}.",
+        f"Cards in hand so far: {_numbers(table.hand_sizes)}",
     ]
 
 

@@ -21,7 +21,7 @@ from thousand import (
     bluff,
 )
 from thousand.actions import Action
-from thousand.rules import Endgame
+from thousand.scoring import above_lock
 from thousand.state import Phase
 from tournament.faces import bluff_face, bluff_faces, face, faces, labelled, sorted_hand, who
 
@@ -53,7 +53,7 @@ def thousand_table(
         spent = observation.barrel[other]
         if spent is not None:
             text += f" (on the barrel, deal {spent + 1} of {rules.barrel_deals})"
-        elif rules.endgame is Endgame.LOCK and observation.scores[other] > rules.lock_threshold:
+        elif above_lock(rules, observation.scores[other]):
             text += f" (above {rules.lock_threshold}: only own contracts count)"
         scores.append(text)
     lines.append("Scores: " + ", ".join(scores))

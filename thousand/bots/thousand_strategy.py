@@ -27,12 +27,13 @@ from thousand.cards import (
     indices,
     mask_of,
 )
-from thousand.inference import above, deduce
+from thousand.inference import deduce
 from thousand.marriages import MARRIAGE_POINTS
 from thousand.observation import Observation
-from thousand.rules import Concession, Endgame, Rules, SetAside
-from thousand.scoring import concession_share
+from thousand.rules import Concession, Rules, SetAside
+from thousand.scoring import above_lock, concession_share
 from thousand.state import Phase
+from thousand.tricks import above, beats
 
 __all__ = ["bidding_estimate", "choose", "evaluate"]
 
@@ -198,7 +199,7 @@ def _defence_counts(observation: Observation) -> bool:
     seat = observation.seat
     if observation.barrel[seat] is not None:
         return False
-    return rules.endgame is not Endgame.LOCK or observation.scores[seat] <= rules.lock_threshold
+    return not above_lock(rules, observation.scores[seat])
 
 
 def _needed(observation: Observation) -> int:
@@ -283,13 +284,6 @@ def _contract(observation: Observation, legal: Sequence[Action]) -> Action:
 
 
 # Trick play ---------------------------------------------------------------------------------
-
-
-def _beats(card: Card, best: Card, trump: int) -> bool:
-    """Whether ``card`` beats ``best``, the trick's winning card so far."""
-    if card.suit == best.suit:
-        return card.rank > best.rank
-    return card.suit == trump
 
 
 class _Deal:
@@ -401,7 +395,7 @@ def _follow(trick: Sequence[tuple[int, Card]], deal: _Deal, cards: list[Card]) -
     led = trick[0][1].suit
     best_seat, best = trick[0]
     for seat, card in trick[1:]:
-        if _beats(card, best, trump):
+        if beats(card.index, best.index, trump):
             best_seat, best = seat, card
     players = len(deal.chance)
     after = [(deal.seat + step) % players for step in range(1, players - len(trick))]
@@ -420,7 +414,7 @@ def _follow(trick: Sequence[tuple[int, Card]], deal: _Deal, cards: list[Card]) -
     choice: Card | None = None
     best_gain = 0.0
     for card in sorted(cards, key=lambda card: card.rank):
-        if not _beats(card, best, trump):
+        if not beats(card.index, best.index, trump):
             continue
         risk = lost_to_them(card)
         # Winning takes the table and secures the card's own points (a master's are safe anyway);
