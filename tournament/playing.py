@@ -98,7 +98,7 @@ def play_at_terminal(
     try:
         outcome = play(players, rules, seed=seed, single_deal=single_deal, watch=watch)
     except KeyboardInterrupt:
-        record = game_of(rules).record_type.from_state(latest)
+        record = game_of(latest).record(latest)
         _save(record_path, record.to_json())
         return PlayedGame(None, record_path, tuple(names))
     _save(record_path, outcome.record.to_json())
