@@ -95,6 +95,8 @@ RulesT = TypeVar("RulesT", bound="AnyRules")
 RecordT = TypeVar("RecordT", bound="AnyRecord")
 T = TypeVar("T")
 
+Contracted: TypeAlias = "tuple[int, int, bool]"
+"""A contract as ``(declarer, amount, made)``."""
 Standings: TypeAlias = "tuple[tuple[int, ...], list[tuple[bool, int]]]"
 """Per seat, the score, and a key that ranks seats (higher is better) before forfeits."""
 
@@ -115,8 +117,12 @@ class Game(abc.ABC, Generic[StateT, ObservationT, ActionT, RulesT, RecordT]):
     action_types: tuple[type, ...]
     unit: str
     """What one whole play is called: a match (Thousand) or a game (1000?)."""
+    units: str
+    """The plural of :attr:`unit`."""
     has_deals: bool
     """Whether a match is a series of scored deals, each of which may be played on its own."""
+    has_contracts: bool
+    """Whether players bid for a contract that is then made or lost."""
 
     def own_rules(self, rules: object) -> RulesT:
         """``rules``, checked to be this game's."""
@@ -128,6 +134,10 @@ class Game(abc.ABC, Generic[StateT, ObservationT, ActionT, RulesT, RecordT]):
         """``use`` called with this game under its own types, for code generic in the game (a
         union of games cannot carry them)."""
         return use(self)
+
+    @abc.abstractmethod
+    def seat_role(self, seat: int, players: int) -> str:
+        """What ``seat`` does at a table of ``players``, in a few words: seat 0 deals."""
 
     @abc.abstractmethod
     def start(
@@ -166,6 +176,12 @@ class Game(abc.ABC, Generic[StateT, ObservationT, ActionT, RulesT, RecordT]):
     def standings(self, state: StateT, forfeited: int | None) -> Standings:
         """Per seat, the score and a ranking key, ``forfeited`` (if a seat forfeited) scoring as
         the game's forfeit rule says."""
+
+    @abc.abstractmethod
+    def contracts(self, result: AnyResult | None, record: object) -> tuple[Contracted, ...]:
+        """Every contract declared in a finished play (its ``result`` and ``record``) as
+        ``(seat, amount, made)``; none when the game has no contracts or the play was cut
+        short."""
 
     @abc.abstractmethod
     def record(self, state: StateT) -> RecordT:
@@ -212,8 +228,14 @@ class ThousandGame(Game[GameState, Observation, Action, Rules, Record]):
     rules_type = Rules
     observation_type = Observation
     action_types = ACTION_TYPES
-    unit = "match"
+    unit, units = "match", "matches"
     has_deals = True
+    has_contracts = True
+
+    def seat_role(self, seat: int, players: int) -> str:
+        if seat == 0:
+            return "dealer"
+        return "forehand" if seat == 1 else f"{_ordinal(seat)} hand"
 
     def start(
         self, rules: Rules, *, seed: int, layout: object, dealer: int | None, single_deal: bool
@@ -262,6 +284,19 @@ class ThousandGame(Game[GameState, Observation, Action, Rules, Record]):
         winners = result.winners if isinstance(result, MatchResult) else ()
         return scores, [(seat in winners, scores[seat]) for seat in seats]
 
+    def contracts(self, result: AnyResult | None, record: object) -> tuple[Contracted, ...]:
+        # A conceded deal counts as its bid, not made.
+        if isinstance(result, DealResult):
+            deals: tuple[DealResult, ...] = (result,)
+        elif isinstance(result, MatchResult) and isinstance(record, Record):
+            deals = replay(record).deals
+        else:
+            return ()
+        return tuple(
+            (deal.declarer, deal.bid if deal.contract is None else deal.contract, deal.made)
+            for deal in deals
+        )
+
     def record(self, state: GameState) -> Record:
         return Record.from_state(state)
 
@@ -292,8 +327,14 @@ class BluffGame(Game[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, 
     rules_type = bluff.Rules
     observation_type = bluff.Observation
     action_types = BLUFF_ACTION_TYPES
-    unit = "game"
+    unit, units = "game", "games"
     has_deals = False
+    has_contracts = False
+
+    def seat_role(self, seat: int, players: int) -> str:
+        if seat == 0:
+            return "dealer" if players == 2 else "dealer, plays last"
+        return f"plays {_ordinal(seat)}"
 
     def start(
         self,
@@ -339,6 +380,9 @@ class BluffGame(Game[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, 
         scores = tuple(-size for size in sizes)
         return scores, [(seat in winners, score) for seat, score in enumerate(scores)]
 
+    def contracts(self, result: AnyResult | None, record: object) -> tuple[Contracted, ...]:
+        return ()
+
     def record(self, state: bluff.State) -> bluff.Record:
         return bluff.Record.from_state(state)
 
@@ -358,6 +402,10 @@ class BluffGame(Game[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, 
 
     def worlds(self, observation: bluff.Observation) -> Callable[[random.Random], bluff.State]:
         return bluff.Determiniser(observation).sample
+
+
+def _ordinal(number: int) -> str:
+    return ("first", "second", "third", "fourth", "fifth")[number - 1]
 
 
 THOUSAND = ThousandGame()
