@@ -123,6 +123,9 @@ class Game(abc.ABC, Generic[StateT, ObservationT, ActionT, RulesT, RecordT]):
     """Whether a match is a series of scored deals, each of which may be played on its own."""
     has_contracts: bool
     """Whether players bid for a contract that is then made or lost."""
+    observe: Callable[[StateT, int], ObservationT]
+    """What a seat of the table sees of a state (the observation class's own maker, called
+    once per decision)."""
 
     def own_rules(self, rules: object) -> RulesT:
         """``rules``, checked to be this game's."""
@@ -155,10 +158,6 @@ class Game(abc.ABC, Generic[StateT, ObservationT, ActionT, RulesT, RecordT]):
     @abc.abstractmethod
     def parse_action(self, text: str) -> ActionT:
         """The action written as ``text``; raises ``ValueError`` when it is none."""
-
-    @abc.abstractmethod
-    def observe(self, state: StateT, seat: int) -> ObservationT:
-        """What ``seat``, a seat of the table, sees of ``state``."""
 
     @abc.abstractmethod
     def seen_from(self, state: StateT, seat: int) -> ObservationT:
@@ -229,6 +228,7 @@ class ThousandGame(Game[GameState, Observation, Action, Rules, Record]):
     observation_type = Observation
     action_types = ACTION_TYPES
     unit, units = "match", "matches"
+    observe = Observation.of_player
     has_deals = True
     has_contracts = True
 
@@ -253,9 +253,6 @@ class ThousandGame(Game[GameState, Observation, Action, Rules, Record]):
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
-
-    def observe(self, state: GameState, seat: int) -> Observation:
-        return Observation.of_player(state, seat)
 
     def seen_from(self, state: GameState, seat: int) -> Observation:
         return Observation.seen_from(state, seat)
@@ -328,6 +325,7 @@ class BluffGame(Game[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, 
     observation_type = bluff.Observation
     action_types = BLUFF_ACTION_TYPES
     unit, units = "game", "games"
+    observe = bluff.Observation.of_player
     has_deals = False
     has_contracts = False
 
@@ -358,9 +356,6 @@ class BluffGame(Game[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, 
 
     def parse_action(self, text: str) -> bluff.Action:
         return bluff.parse_action(text)
-
-    def observe(self, state: bluff.State, seat: int) -> bluff.Observation:
-        return bluff.Observation.of_player(state, seat)
 
     def seen_from(self, state: bluff.State, seat: int) -> bluff.Observation:
         return bluff.Observation.seen_from(state, seat)
