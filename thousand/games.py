@@ -68,7 +68,7 @@ AnyResult: TypeAlias = "DealResult | MatchResult | bluff.Result"
 
 
 class PlayState(Protocol[ActionT]):
-    """What the driver and the search bots ask of a game state."""
+    """What the match driver asks of a game state."""
 
     @property
     def player(self) -> int:
@@ -161,7 +161,7 @@ class Game(abc.ABC, Generic[StateT, ObservationT, ActionT, RulesT, RecordT]):
 
     @abc.abstractmethod
     def seen_from(self, state: StateT, seat: int) -> ObservationT:
-        """:meth:`observe` for a seat that is checked to exist."""
+        """:attr:`observe` for a seat that is checked to exist."""
 
     @abc.abstractmethod
     def actions_played(self, state: StateT) -> int:
