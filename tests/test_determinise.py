@@ -1013,6 +1013,10 @@ def check_bluff_world(
         if truth.player == seat:
             assert world.restart_kinds == truth.restart_kinds
             assert world.must_start_with == observation.must_start_with
+    # Its history names every card, and before a reshuffle it replays from its own deal.
+    assert not hidden_cards(world.actions)
+    if not world.reshuffles:
+        assert bluff.replay(bluff.Record.from_state(world)) == world
     # (d) The world keeps playing.
     assert world.current_player == observation.current_player
     if observation.current_player == seat:
@@ -1181,6 +1185,58 @@ def test_bluff_worlds_after_reshuffles(players: int, seed: int, greedy: bool) ->
                 )
         if position == first:
             play_on(bluff.Determiniser(state.observation(0)).sample(rng), rng)
+
+
+def hidden_cards(actions: Iterable[tuple[int, bluff.Action]]) -> int:
+    """How many actions play a card face down without naming it (``hide ??``)."""
+    return sum(isinstance(action, bluff.Hide) and action.card is None for _, action in actions)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 2), (6, 0)])
+def test_bluff_world_history_holds_only_what_the_world_says(players: int, seed: int) -> None:
+    """A drawn 1000? world's history names every face-down card, and names it from the world,
+    not from the real game: the world is the same whether drawn from the observation or from
+    its JSON copy (which holds no card the seat could not see); before any reshuffle the world
+    replays from its own deal; a face-down card on the table is the world's card there."""
+    rules = bluff.Rules(players=players)
+    states, _ = greedy_bluff_game(rules, seed, [True] * players)
+    filled = replayed = 0
+    for position, state in enumerate(states[:-1]):
+        seat = position % players
+        observation = state.observation(seat)
+        if not hidden_cards(observation.history):
+            continue
+        world = bluff.Determiniser(observation).sample(random.Random(position))
+        copy = bluff.Observation.from_dict(observation.to_dict())
+        assert bluff.Determiniser(copy).sample(random.Random(position)) == world
+        assert not hidden_cards(world.actions)
+        assert world.observation(seat) == observation
+        top = world.table_entries[-1] if world.table_entries else None
+        if top is not None and top[2] and top[1] != seat:
+            played = next(a for actor, a in reversed(world.actions) if isinstance(a, bluff.Hide))
+            assert played.card == world.kinds.cards[top[0]]
+        if not world.reshuffles:
+            assert world.origin.layout is not None
+            assert bluff.replay(bluff.Record.from_state(world)) == world
+            replayed += 1
+        filled += 1
+    assert filled
+    assert replayed
+
+
+def test_bluff_world_draws_the_hidden_card() -> None:
+    """The face-down card another seat just played is drawn among the cards the observer has not
+    seen, not copied from the real game."""
+    rules = bluff.Rules(players=3)
+    state = bluff.new_game(rules, seed=3)
+    state = state.apply(state.legal_actions()[0])
+    hide = next(a for a in state.legal_actions() if isinstance(a, bluff.Hide))
+    state = state.apply(hide)
+    determiniser = bluff.Determiniser(state.observation(state.player))
+    rng = random.Random(0)
+    drawn = {determiniser.sample(rng).actions[-1][1] for _ in range(40)}
+    assert len(drawn) > 1
+    assert bluff.Hide(None) not in drawn
 
 
 # 1000?: explicit games --------------------------------------------------------------------------

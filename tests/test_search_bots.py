@@ -442,8 +442,8 @@ def test_a_single_legal_action_is_played_without_searching(
     def refuse(self: Any, observation: Any) -> Any:
         raise AssertionError("sampled worlds for a forced action")
 
-    monkeypatch.setattr(search.ThousandGame, "worlds", refuse)
-    monkeypatch.setattr(search.BluffGame, "worlds", refuse)
+    monkeypatch.setattr(search.ThousandSearch, "worlds", refuse)
+    monkeypatch.setattr(search.BluffSearch, "worlds", refuse)
     player = bot(steps=10**9)
     # Seat 2 must follow the ace of hearts with its only heart.
     state = act(trump_endgame(), "play AH")
@@ -458,13 +458,13 @@ def test_a_single_legal_action_is_played_without_searching(
 def test_searches_where_there_is_a_choice(bot: SearchBot, monkeypatch: pytest.MonkeyPatch) -> None:
     """The converse: a real choice samples worlds from the observation."""
     sampled: list[Any] = []
-    original = search.ThousandGame.worlds
+    original = search.ThousandSearch.worlds
 
     def watched(self: Any, observation: Any) -> Any:
         sampled.append(observation)
         return original(self, observation)
 
-    monkeypatch.setattr(search.ThousandGame, "worlds", watched)
+    monkeypatch.setattr(search.ThousandSearch, "worlds", watched)
     state = trump_endgame()
     choice(bot(steps=50), state)
     assert sampled == [state.observation(1)]

@@ -69,11 +69,9 @@ def determinise(
     :class:`thousand.bluff.Determiniser`) and call its ``sample`` repeatedly: the constraints are
     worked out once.
     """
-    if isinstance(observation, Observation):
-        return Determiniser(observation).sample(rng)
-    from thousand.bluff.determinise import Determiniser as BluffDeterminiser
+    from thousand.games import game_observed  # the games module builds on this one
 
-    return BluffDeterminiser(observation).sample(rng)
+    return game_observed(observation).determinise(observation, rng)
 
 
 class Determiniser:

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import functools
 import hashlib
 import random
 import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
 
 import attrs
 
@@ -34,27 +35,32 @@ from thousand.errors import (
     BotSpecError,
     BotTimeout,
     IllegalActionError,
-    LayoutError,
-    RulesError,
     SeatError,
 )
-from thousand.game import new_deal, new_match
-from thousand.games import BLUFF, GAMES, THOUSAND, GameKind, game_of
+from thousand.games import ActionT as A
+from thousand.games import (
+    AnyObservation,
+    AnyRecord,
+    AnyResult,
+    AnyRules,
+    AnyState,
+    Game,
+    game_named,
+    game_of,
+)
+from thousand.games import ObservationT as O
+from thousand.games import RecordT as Rec
+from thousand.games import RulesT as R
+from thousand.games import StateT as S
 from thousand.layout import Layout
 from thousand.playable import same_value
 from thousand.players import Player, PlayerError
-from thousand.record import Record
-from thousand.results import DealResult, MatchResult
-from thousand.rules import Rules
 from thousand.specs import load_player
 
 if TYPE_CHECKING:
     from thousand.external import BotLimits
 
 __all__ = ["Fault", "FaultPolicy", "Outcome", "Status", "play", "player_seed"]
-
-AnyObservation = Any
-"""A :class:`thousand.Observation` or a :class:`thousand.bluff.Observation`."""
 
 
 class Status(enum.Enum):
@@ -120,13 +126,13 @@ class Fault:
 class Outcome:
     """What a match played by :func:`play` leaves behind."""
 
-    rules: Rules | bluff.Rules
+    rules: AnyRules
     players: tuple[str, ...]
     """A name for each seat's player."""
-    record: Record | bluff.Record
+    record: AnyRecord
     """The record of everything played (up to the fault that ended a forfeited match); the
     library's ``replay`` rebuilds the final state from it."""
-    result: DealResult | MatchResult | bluff.Result | None
+    result: AnyResult | None
     """The game's own result; ``None`` when a forfeit ended the match early."""
     scores: tuple[int, ...]
     """Per seat: match scores (a match), deal scores (a single deal), or minus the cards left
@@ -170,14 +176,16 @@ class Outcome:
     def from_dict(cls, data: dict[str, Any]) -> Outcome:
         """The outcome written by :meth:`to_dict`; ``result`` is rebuilt by replaying the record.
         Raises ``KeyError``, ``TypeError`` or ``ValueError`` on malformed data."""
-        game = _game_named(data["game"])
-        record = game.record_type.from_dict(data["record"])
-        final = game.replay(record)
+        return game_named(data["game"]).handle(lambda game: cls._from_dict(game, data))
+
+    @classmethod
+    def _from_dict(cls, game: Game[S, O, A, R, Rec], data: dict[str, Any]) -> Outcome:
+        record = game.record_from_dict(data["record"])
         return cls(
             rules=record.rules,
             players=tuple(str(name) for name in data["players"]),
             record=record,
-            result=final.result,
+            result=game.result(game.replay(record)),
             scores=tuple(int(score) for score in data["scores"]),
             places=tuple(int(place) for place in data["places"]),
             statuses=tuple(Status(status) for status in data["statuses"]),
@@ -200,7 +208,7 @@ class Outcome:
 
 def play(
     players: Sequence[Player | str],
-    rules: Rules | bluff.Rules,
+    rules: AnyRules,
     *,
     seed: int,
     single_deal: bool = False,
@@ -213,7 +221,7 @@ def play(
     isolate: bool = False,
     log_dir: str | None = None,
     limits: BotLimits | None = None,
-    watch: Callable[[Any], object] | None = None,
+    watch: Callable[[AnyState], object] | None = None,
 ) -> Outcome:
     """Play one match of either game among ``players`` and return its :class:`Outcome`.
 
@@ -249,14 +257,18 @@ def play(
     if len(players) != rules.players:
         raise SeatError(f"these rules seat {rules.players} players, but {len(players)} were given")
     policy = FaultPolicy(on_fault)
-    if single_deal and game is not THOUSAND:
-        raise RulesError("single_deal is for Thousand; a 1000? game is already a single deal")
-    state = _start(game, rules, seed, single_deal, layout, dealer)
+
+    def started(game: Game[S, O, A, R, Rec]) -> _Match[S, O, A, R, Rec]:
+        own = game.own_rules(rules)
+        state = game.start(own, seed=seed, layout=layout, dealer=dealer, single_deal=single_deal)
+        return _Match(game, own, state, policy, time_limit, time_quota, seed, game.watcher(watch))
+
+    match = game.handle(started)
     seeds = list(player_seeds) if player_seeds is not None else None
     if seeds is not None and len(seeds) != rules.players:
         raise SeatError(f"{len(seeds)} player seeds were given for {rules.players} seats")
     names, bots = _seat_players(players, isolate, log_dir, limits)
-    match = _Match(game, state, bots, names, policy, time_limit, time_quota, seed, watch)
+    match.seat(bots, names)
     outcome: Outcome | None = None
     try:
         for seat, bot in enumerate(bots):
@@ -276,32 +288,6 @@ def player_seed(seed: int, seat: int) -> int:
     """The seed of a seat's own generator in a match played with ``seed``."""
     digest = hashlib.blake2b(f"thousand player {seed} {seat}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
-
-
-def _actions_played(state: Any) -> int:
-    """How many actions the match has seen (every deal of a Thousand match counted)."""
-    return sum(len(deal.actions) for deal in getattr(state, "deals", ())) + len(state.actions)
-
-
-def _start(
-    game: GameKind,
-    rules: Rules | bluff.Rules,
-    seed: int,
-    single_deal: bool,
-    layout: Layout | bluff.Layout | None,
-    dealer: int | None,
-) -> Any:
-    if game is BLUFF:
-        assert isinstance(rules, bluff.Rules)
-        if layout is not None and not isinstance(layout, bluff.Layout):
-            raise LayoutError("a 1000? game needs a thousand.bluff.Layout")
-        return bluff.new_game(rules, seed=seed, layout=layout, dealer=dealer or 0)
-    assert isinstance(rules, Rules)
-    if layout is not None and not isinstance(layout, Layout):
-        raise LayoutError("a Thousand deal needs a thousand.Layout")
-    if single_deal:
-        return new_deal(rules, seed=seed, layout=layout, dealer=dealer or 0)
-    return new_match(rules, seed=seed, layout=layout, dealer=dealer)
 
 
 def _seat_players(
@@ -347,7 +333,7 @@ class _Unmade:
     def __init__(self, error: BaseException) -> None:
         self.error = error
 
-    def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
+    def start(self, seat: int, rules: AnyRules, rng: random.Random) -> None:
         """Fail as the making did."""
         raise self.error
 
@@ -371,12 +357,6 @@ def _distinct(names: list[str]) -> tuple[str, ...]:
     return tuple(distinct)
 
 
-def _game_named(name: str) -> GameKind:
-    if name not in GAMES:
-        raise ValueError(f"unknown game {name!r}; expected one of {', '.join(GAMES)}")
-    return GAMES[name]
-
-
 class _Alarm(BaseException):
     """Raised inside a Python bot that ran out of time (not an ``Exception``, so that a bot's
     own ``except Exception`` does not swallow it)."""
@@ -386,49 +366,54 @@ def _ring(signum: int, frame: object) -> None:
     raise _Alarm
 
 
-class _Match:
+class _Match(Generic[S, O, A, R, Rec]):
     """One match in progress: the state, the players and the bookkeeping of their faults."""
 
     def __init__(
         self,
-        game: GameKind,
-        state: Any,
-        bots: list[Player],
-        names: tuple[str, ...],
+        game: Game[S, O, A, R, Rec],
+        rules: R,
+        state: S,
         policy: FaultPolicy,
         time_limit: float | None,
         time_quota: float | None,
         seed: int,
-        watch: Callable[[Any], object] | None = None,
+        watch: Callable[[S], object] | None,
     ) -> None:
-        seats = len(bots)
         self.game = game
+        self.rules = rules
         self.state = state
-        self.bots = bots
-        self.names = names
         self.policy = policy
         self.time_limit = time_limit
         self.time_quota = time_quota
         self.seed = seed
+        self.watch = watch
+        self.bots: list[Player] = []
+        self.names: tuple[str, ...] = ()
         self.substitute_rng: random.Random | None = None
         self.faults: list[Fault] = []
+        self.forfeited: int | None = None
+
+    def seat(self, bots: list[Player], names: tuple[str, ...]) -> None:
+        """Seat the players; the watcher, if any, is shown the starting state."""
+        seats = len(bots)
+        self.bots = bots
+        self.names = names
         self.gone = [False] * seats
         self.decisions = [0] * seats
         self.substitutions = [0] * seats
         self.think_time = [0.0] * seats
-        self.forfeited: int | None = None
-        self.watch = watch
-        if watch is not None:
-            watch(state)
+        if self.watch is not None:
+            self.watch(self.state)
 
-    def advance(self, state: Any, action: Any) -> Any:
+    def advance(self, state: S, action: A) -> S:
         """``state`` after ``action``, shown to the watcher if there is one."""
         state = state.apply(action)
         if self.watch is not None:
             self.watch(state)
         return state
 
-    def take(self, state: Any, seat: int, observation: AnyObservation, answer: object) -> Any:
+    def take(self, state: S, seat: int, observation: O, answer: object) -> S:
         """``state`` after a player's answer: played as the engine's own legal action when the
         engine's one legality check finds it among them, else the player's fault."""
         try:
@@ -445,7 +430,7 @@ class _Match:
         if start is None:
             return
         try:
-            start(seat, self.state.rules, rng)
+            start(seat, self.rules, rng)
         except KeyboardInterrupt:
             raise
         except BaseException as error:
@@ -458,74 +443,59 @@ class _Match:
         """Play until the game ends or a player forfeits."""
         if self.forfeited is None:
             if self.time_limit is None and self.time_quota is None:
-                self.play_untimed()
+                self.play(self.ask)
             else:
-                self.play_timed()
+                alarm = (
+                    hasattr(signal, "setitimer")
+                    and threading.current_thread() is threading.main_thread()
+                )
+                previous = signal.signal(signal.SIGALRM, _ring) if alarm else None
+                try:
+                    self.play(functools.partial(self.ask_timed, alarm=alarm))
+                finally:
+                    if alarm:
+                        signal.setitimer(signal.ITIMER_REAL, 0)
+                        signal.signal(signal.SIGALRM, previous)
         return self.outcome()
 
-    def play_untimed(self) -> None:
-        """The loop without clocks beyond measuring think time."""
+    def play(self, ask: Callable[[int, O], object]) -> None:
+        """The play loop: each seat to act is asked with ``ask`` (which returns a
+        :class:`_Failed` when the player fails to answer), or played for once it is gone."""
         state = self.state
-        acts = [bot.act for bot in self.bots]
+        observe = self.game.observe
         take = self.take
-        observe = self.game.observation_type.of_player
         gone = self.gone
         decisions = self.decisions
-        think = self.think_time
-        clock = time.perf_counter
         while (seat := state.player) >= 0:
             if gone[seat]:
                 state = self.substitute(state, seat)
                 continue
             observation = observe(state, seat)
             decisions[seat] += 1
-            began = clock()
-            try:
-                action = acts[seat](observation)
-            except KeyboardInterrupt:
-                raise
-            except BaseException as error:
-                think[seat] += clock() - began
-                state = self.handle_error(state, seat, observation, error)
-                if self.forfeited is not None:
-                    break
-                continue
-            think[seat] += clock() - began
-            state = take(state, seat, observation, action)
+            answer = ask(seat, observation)
+            if type(answer) is _Failed:
+                state = self.handle_error(state, seat, observation, answer.error)
+            else:
+                state = take(state, seat, observation, answer)
             if self.forfeited is not None:
                 break
         self.state = state
 
-    def play_timed(self) -> None:
-        """The loop with a time limit per decision and/or a quota per match."""
-        state = self.state
-        observe = self.game.observation_type.of_player
-        alarm = (
-            hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-        )
-        previous = signal.signal(signal.SIGALRM, _ring) if alarm else None
+    def ask(self, seat: int, observation: O) -> object:
+        """The player's answer without clocks beyond measuring think time, or a
+        :class:`_Failed` holding why there is none."""
+        clock = time.perf_counter
+        began = clock()
         try:
-            while state.player >= 0:
-                seat = state.player
-                if self.gone[seat]:
-                    state = self.substitute(state, seat)
-                    continue
-                observation = observe(state, seat)
-                self.decisions[seat] += 1
-                answer = self.ask_timed(seat, observation, alarm)
-                if isinstance(answer, _Failed):
-                    state = self.handle_error(state, seat, observation, answer.error)
-                else:
-                    state = self.take(state, seat, observation, answer)
-                if self.forfeited is not None:
-                    break
-        finally:
-            if alarm:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous)
-        self.state = state
+            answer = self.bots[seat].act(observation)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:
+            answer = _Failed(error)
+        self.think_time[seat] += clock() - began
+        return answer
 
-    def ask_timed(self, seat: int, observation: AnyObservation, alarm: bool) -> Any:
+    def ask_timed(self, seat: int, observation: O, alarm: bool) -> object:
         """The player's answer within its time, or a :class:`_Failed` holding why not."""
         allowed = float("inf") if self.time_limit is None else self.time_limit
         if self.time_quota is not None:
@@ -533,6 +503,7 @@ class _Match:
         bot = self.bots[seat]
         timed = getattr(bot, "act_within", None)
         began = time.perf_counter()
+        answer: object
         try:
             if timed is not None:
                 answer = timed(observation, allowed)
@@ -560,20 +531,16 @@ class _Match:
             answer = _Failed(BotTimeout(f"used up its time quota of {_seconds(quota)}"))
         return answer
 
-    def handle_error(
-        self, state: Any, seat: int, observation: AnyObservation, error: BaseException
-    ) -> Any:
+    def handle_error(self, state: S, seat: int, observation: O, error: BaseException) -> S:
         """A player that raised or ran out of time."""
         if isinstance(error, BotFailure) and error.fatal:
             self.gone[seat] = True
         self.fault(state, seat, _status_of(error), describe_failure(error), observation)
         return self.after_fault(state, seat)
 
-    def handle_illegal(
-        self, state: Any, seat: int, observation: AnyObservation, answer: object
-    ) -> Any:
+    def handle_illegal(self, state: S, seat: int, observation: O, answer: object) -> S:
         """A player that answered with something that is not one of its legal actions."""
-        shown, action = _read_answer(self.game, answer)
+        shown, action = self.read_answer(answer)
         detail = f"answered {shown}, not one of its legal actions"
         if action is not None:
             try:
@@ -583,31 +550,50 @@ class _Match:
         self.fault(state, seat, Status.ILLEGAL, detail, observation)
         return self.after_fault(state, seat)
 
+    def read_answer(self, answer: object) -> tuple[str, A | None]:
+        """What a player answered as a person reads it (an action's text, such as ``bid 9999``, or
+        else its repr), and the game's own action when the answer is one, legal or not."""
+        is_action = any(type(answer) is kind for kind in self.game.action_types)
+        try:
+            text = str(answer) if is_action else repr(answer)
+        except KeyboardInterrupt:
+            raise
+        except BaseException:
+            return f"a {type(answer).__name__} that cannot be shown", None
+        action: A | None = None
+        if is_action:
+            with contextlib.suppress(ValueError):
+                parsed = self.game.parse_action(text)
+                action = parsed if same_value(parsed, answer) else None
+        elif type(answer) is str:
+            text += " (text, not an action)"
+        return (text if len(text) <= 80 else text[:77] + "..."), action
+
     def fault(
         self,
-        state: Any,
+        state: S,
         seat: int,
         status: Status,
         detail: str,
-        observation: AnyObservation = None,
+        observation: O | None = None,
     ) -> None:
         """Record a fault made in ``state`` and apply the policy (all but the substitution)."""
         if observation is None:
-            observation = self.game.observation_type.seen_from(state, seat)
-        fault = Fault(seat, status, _actions_played(state), detail, observation)
+            observation = self.game.seen_from(state, seat)
+        fault = Fault(seat, status, self.game.actions_played(state), detail, observation)
         self.faults.append(fault)
         if self.policy is FaultPolicy.RAISE:
             raise PlayerError(fault)
         if self.policy is FaultPolicy.FORFEIT and self.forfeited is None:
             self.forfeited = seat
 
-    def after_fault(self, state: Any, seat: int) -> Any:
+    def after_fault(self, state: S, seat: int) -> S:
         """The state after a fault: unchanged on a forfeit, else with a substitute action."""
         if self.forfeited is not None:
             return state
         return self.substitute(state, seat)
 
-    def substitute(self, state: Any, seat: int) -> Any:
+    def substitute(self, state: S, seat: int) -> S:
         """Play a random legal action for the seat."""
         self.substitutions[seat] += 1
         if self.substitute_rng is None:
@@ -620,12 +606,13 @@ class _Match:
         statuses = [Status.OK] * len(self.bots)
         for fault in reversed(self.faults):
             statuses[fault.seat] = fault.status
-        scores, ranks = _standings(self.game, state, self.forfeited)
+        scores, keys = self.game.standings(state, self.forfeited)
+        ranks = [(seat != self.forfeited, *key) for seat, key in enumerate(keys)]
         return Outcome(
-            rules=state.rules,
+            rules=self.rules,
             players=self.names,
-            record=self.game.record_type.from_state(state),
-            result=None if self.forfeited is not None else state.result,
+            record=self.game.record(state),
+            result=None if self.forfeited is not None else self.game.result(state),
             scores=scores,
             places=_places(ranks),
             statuses=tuple(statuses),
@@ -644,36 +631,7 @@ class _Failed:
     error: BaseException
 
 
-def _standings(
-    game: GameKind, state: Any, forfeited: int | None
-) -> tuple[tuple[int, ...], list[tuple[Any, ...]]]:
-    """Per seat, the score and a key that ranks seats (higher is better)."""
-    seats = range(state.rules.players)
-    if game is BLUFF:
-        sizes = [len(hand) for hand in state.hand_kinds]
-        if forfeited is not None:
-            sizes[forfeited] = len(state.rules.deck)
-        winners = state.result.winners if state.result is not None else ()
-        scores = tuple(-size for size in sizes)
-        keys = [(seat in winners, scores[seat]) for seat in seats]
-    elif state.origin.single_deal:
-        if forfeited is None:
-            scores = state.result.deal_scores
-        else:
-            contract = state.contract if state.contract is not None else 0
-            if state.declarer == forfeited or state.bidder == forfeited:
-                contract = max(contract, state.bid)
-            scores = tuple(-max(120, contract) if seat == forfeited else 0 for seat in seats)
-        keys = [(True, score) for score in scores]
-    else:
-        scores = state.scores if state.result is None else state.result.scores
-        winners = state.result.winners if state.result is not None else ()
-        keys = [(seat in winners, scores[seat]) for seat in seats]
-    ranked = [(seat != forfeited, *key) for seat, key in zip(seats, keys, strict=True)]
-    return tuple(scores), ranked
-
-
-def _places(keys: list[tuple[Any, ...]]) -> tuple[int, ...]:
+def _places(keys: list[tuple[bool, bool, int]]) -> tuple[int, ...]:
     """Competition places from ranking keys: 1 plus the number of seats strictly ahead."""
     return tuple(1 + sum(other > key for other in keys) for key in keys)
 
@@ -693,26 +651,6 @@ def describe_failure(error: BaseException) -> str:
     if isinstance(error, BotFailure):
         return text
     return f"raised {type(error).__name__}: {text}"
-
-
-def _read_answer(game: GameKind, answer: object) -> tuple[str, Any]:
-    """What a player answered as a person reads it (an action's text, such as ``bid 9999``, or
-    else its repr), and the game's own action when the answer is one, legal or not."""
-    is_action = any(type(answer) is kind for kind in game.action_types)
-    try:
-        text = str(answer) if is_action else repr(answer)
-    except KeyboardInterrupt:
-        raise
-    except BaseException:
-        return f"a {type(answer).__name__} that cannot be shown", None
-    action = None
-    if is_action:
-        with contextlib.suppress(ValueError):
-            parsed = game.parse_action(text)
-            action = parsed if same_value(parsed, answer) else None
-    elif type(answer) is str:
-        text += " (text, not an action)"
-    return (text if len(text) <= 80 else text[:77] + "..."), action
 
 
 def _seconds(value: float) -> str:

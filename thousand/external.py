@@ -26,7 +26,7 @@ from typing import IO, TYPE_CHECKING, Any, BinaryIO, NoReturn, Protocol, cast
 import attrs
 
 from thousand.errors import BotCrash, BotTimeout
-from thousand.games import GameKind, game_of
+from thousand.games import AnyGame, game_of
 
 if sys.platform.startswith("linux"):
     import resource
@@ -135,7 +135,7 @@ class ExternalPlayer:
         self.cwd = cwd
         self.limits = limits or BotLimits()
         self.process: BotProcess | None = None
-        self.game: GameKind | None = None
+        self.game: AnyGame | None = None
         self._buffer = bytearray()
         self._scanned = 0
         self._skipping = False

@@ -1,73 +1,468 @@
-"""The two games side by side, so that code serving players (the match driver, the external
-bot protocol) can treat either one alike."""
+"""The games behind one typed interface: each game is an object that knows how to start, observe,
+score, record and replay itself, so that code serving players (the match driver, the bots, the
+external bot protocol, the tournament) asks the game and never its name.
+
+    >>> from thousand import Rules
+    >>> game = game_of(Rules.preset("russian"))
+    >>> game.title, game_named("1000?").title
+    ('Thousand', '1000?')
+"""
 
 from __future__ import annotations
 
+import abc
+import random
 from collections.abc import Callable
-from typing import Any
-
-import attrs
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
 from thousand import bluff
-from thousand.actions import ACTION_TYPES, parse_action
+from thousand.actions import ACTION_TYPES, Action, parse_action
 from thousand.bluff.actions import ACTION_TYPES as BLUFF_ACTION_TYPES
 from thousand.bluff.record import FORMAT as BLUFF_FORMAT
 from thousand.config import load_json
-from thousand.errors import RecordError, RulesError
+from thousand.determinise import Determiniser
+from thousand.errors import LayoutError, RecordError, RulesError
+from thousand.game import new_deal, new_match
+from thousand.layout import Layout
 from thousand.observation import Observation
 from thousand.record import Record, replay
+from thousand.results import DealResult, MatchResult
 from thousand.rules import Rules
+from thousand.state import GameState
 
-__all__ = ["BLUFF", "GAMES", "THOUSAND", "GameKind", "game_of", "record_from_json"]
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+__all__ = [
+    "BLUFF",
+    "GAMES",
+    "THOUSAND",
+    "ActionT",
+    "AnyGame",
+    "AnyObservation",
+    "AnyRecord",
+    "AnyResult",
+    "AnyRules",
+    "AnyState",
+    "BluffGame",
+    "Game",
+    "ObservationT",
+    "PlayState",
+    "RecordT",
+    "RulesT",
+    "StateT",
+    "ThousandGame",
+    "game_named",
+    "game_observed",
+    "game_of",
+    "record_from_json",
+]
+
+ActionT = TypeVar("ActionT")
+
+AnyState: TypeAlias = "GameState | bluff.State"
+AnyObservation: TypeAlias = "Observation | bluff.Observation"
+AnyRules: TypeAlias = "Rules | bluff.Rules"
+AnyRecord: TypeAlias = "Record | bluff.Record"
+AnyResult: TypeAlias = "DealResult | MatchResult | bluff.Result"
 
 
-@attrs.frozen
-class GameKind:
-    """What tells one game from the other where players are concerned."""
+class PlayState(Protocol[ActionT]):
+    """What the match driver asks of a game state."""
+
+    @property
+    def player(self) -> int:
+        """The seat to act, or -1 once the game is over."""
+        ...
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        ...
+
+    def legal_actions(self) -> tuple[ActionT, ...]:
+        """The legal actions of the seat to act."""
+        ...
+
+    def apply(self, action: ActionT) -> Self:
+        """The state after ``action``; raises ``IllegalActionError`` unless it is legal."""
+        ...
+
+
+StateT = TypeVar("StateT", bound="PlayState[Any]")
+ObservationT = TypeVar("ObservationT", bound="AnyObservation")
+RulesT = TypeVar("RulesT", bound="AnyRules")
+RecordT = TypeVar("RecordT", bound="AnyRecord")
+T = TypeVar("T")
+
+Contracted: TypeAlias = "tuple[int, int, bool]"
+"""A contract as ``(declarer, amount, made)``."""
+Standings: TypeAlias = "tuple[tuple[int, ...], list[tuple[bool, int]]]"
+"""Per seat, the score, and a key that ranks seats (higher is better) before forfeits."""
+
+
+class Game(abc.ABC, Generic[StateT, ObservationT, ActionT, RulesT, RecordT]):
+    """One game: its state, observation, action, rules and record types, and everything done
+    with them outside the engine."""
 
     name: str
-    """The game's name in the bot protocol: ``thousand`` or ``1000?``."""
-    rules_type: type[Rules] | type[bluff.Rules]
-    observation_type: type[Observation] | type[bluff.Observation]
-    parse_action: Callable[[str], Any]
+    """The game's name in the bot protocol and in outcomes."""
+    key: str
+    """The game's word in tournament configurations and on the command line."""
+    title: str
+    """The game's name for people."""
+    state_type: type[StateT]
+    rules_type: type[RulesT]
+    observation_type: type[ObservationT]
     action_types: tuple[type, ...]
-    record_type: type[Record] | type[bluff.Record]
-    replay: Callable[[Any], Any]
-    """Plays a record of this game again, returning its final state."""
+    unit: str
+    """What one whole play is called: a match (Thousand) or a game (1000?)."""
+    units: str
+    """The plural of :attr:`unit`."""
+    has_deals: bool
+    """Whether a match is a series of scored deals, each of which may be played on its own."""
+    has_contracts: bool
+    """Whether players bid for a contract that is then made or lost."""
+    observe: Callable[[StateT, int], ObservationT]
+    """What a seat of the table sees of a state (the observation class's own maker, called
+    once per decision)."""
 
-    def rules_from_dict(self, data: dict[str, Any]) -> Rules | bluff.Rules:
+    def own_rules(self, rules: object) -> RulesT:
+        """``rules``, checked to be this game's."""
+        if not isinstance(rules, self.rules_type):
+            raise RulesError(f"expected {self.rules_type.__qualname__}, not {type(rules).__name__}")
+        return rules
+
+    def handle(self, use: Callable[[Game[StateT, ObservationT, ActionT, RulesT, RecordT]], T]) -> T:
+        """``use`` called with this game under its own types, for code generic in the game (a
+        union of games cannot carry them)."""
+        return use(self)
+
+    @abc.abstractmethod
+    def seat_role(self, seat: int, players: int) -> str:
+        """What ``seat`` does at a table of ``players``, in a few words: seat 0 deals."""
+
+    @abc.abstractmethod
+    def start(
+        self, rules: RulesT, *, seed: int, layout: object, dealer: int | None, single_deal: bool
+    ) -> StateT:
+        """The first state of a game (a single deal when ``single_deal``) dealt from ``seed`` or
+        ``layout``, with ``dealer`` dealing first (by default as the game decides)."""
+
+    @abc.abstractmethod
+    def watcher(
+        self, watch: Callable[[AnyState], object] | None
+    ) -> Callable[[StateT], object] | None:
+        """``watch``, a watcher of either game's states, as a watcher of this game's."""
+
+    @abc.abstractmethod
+    def parse_action(self, text: str) -> ActionT:
+        """The action written as ``text``; raises ``ValueError`` when it is none."""
+
+    @abc.abstractmethod
+    def seen_from(self, state: StateT, seat: int) -> ObservationT:
+        """:attr:`observe` for a seat that is checked to exist."""
+
+    @abc.abstractmethod
+    def actions_played(self, state: StateT) -> int:
+        """How many actions the whole play has seen."""
+
+    @abc.abstractmethod
+    def result(self, state: StateT) -> AnyResult | None:
+        """The game's own result, ``None`` while it goes on."""
+
+    @abc.abstractmethod
+    def standings(self, state: StateT, forfeited: int | None) -> Standings:
+        """Per seat, the score and a ranking key, ``forfeited`` (if a seat forfeited) scoring as
+        the game's forfeit rule says."""
+
+    @abc.abstractmethod
+    def contracts(self, result: AnyResult | None, record: object) -> tuple[Contracted, ...]:
+        """Every contract declared in a finished play (its ``result`` and ``record``) as
+        ``(seat, amount, made)``; none when the game has no contracts or the play was cut
+        short."""
+
+    @abc.abstractmethod
+    def record(self, state: StateT) -> RecordT:
+        """The record of the play that led to ``state``."""
+
+    @abc.abstractmethod
+    def record_from_dict(self, data: Any) -> RecordT:
+        """A record from its JSON data; raises ``RecordError`` when it is none."""
+
+    @abc.abstractmethod
+    def replay(self, record: RecordT) -> StateT:
+        """The final state of a record played again."""
+
+    @abc.abstractmethod
+    def rules_from_dict(self, data: dict[str, Any]) -> RulesT:
         """This game's rules from their JSON data."""
-        return self.rules_type.from_dict(data)
 
-    def observation_from_dict(self, data: dict[str, Any], rules: object = None) -> Any:
+    @abc.abstractmethod
+    def observation_from_dict(
+        self, data: dict[str, Any], rules: RulesT | None = None
+    ) -> ObservationT:
         """This game's observation from its JSON data, with ``rules`` when they were left out."""
-        return self.observation_type.from_dict(data, rules)  # type: ignore[arg-type]
+
+    @abc.abstractmethod
+    def worlds(self, observation: ObservationT) -> Callable[[random.Random], StateT]:
+        """A sampler of full states consistent with ``observation``, for search; raises
+        ``NoWorldError`` when there is none."""
+
+    def determinise(self, observation: object, rng: random.Random) -> StateT:
+        """One full state consistent with ``observation``, an observation of this game."""
+        if not isinstance(observation, self.observation_type):
+            raise TypeError(
+                f"expected a {self.title} observation, not {type(observation).__name__}"
+            )
+        return self.worlds(observation)(rng)
 
 
-THOUSAND = GameKind("thousand", Rules, Observation, parse_action, ACTION_TYPES, Record, replay)
-BLUFF = GameKind(
-    "1000?",
-    bluff.Rules,
-    bluff.Observation,
-    bluff.parse_action,
-    BLUFF_ACTION_TYPES,
-    bluff.Record,
-    bluff.replay,
-)
-GAMES = {game.name: game for game in (THOUSAND, BLUFF)}
-"""Both games by name."""
+class ThousandGame(Game[GameState, Observation, Action, Rules, Record]):
+    """Thousand: a match to 1000 (or one scored deal)."""
+
+    name = key = "thousand"
+    title = "Thousand"
+    state_type = GameState
+    rules_type = Rules
+    observation_type = Observation
+    action_types = ACTION_TYPES
+    unit, units = "match", "matches"
+    observe = Observation.of_player
+    has_deals = True
+    has_contracts = True
+
+    def seat_role(self, seat: int, players: int) -> str:
+        if seat == 0:
+            return "dealer"
+        return "forehand" if seat == 1 else f"{_ordinal(seat)} hand"
+
+    def start(
+        self, rules: Rules, *, seed: int, layout: object, dealer: int | None, single_deal: bool
+    ) -> GameState:
+        if layout is not None and not isinstance(layout, Layout):
+            raise LayoutError("a Thousand deal needs a thousand.Layout")
+        if single_deal:
+            return new_deal(rules, seed=seed, layout=layout, dealer=dealer or 0)
+        return new_match(rules, seed=seed, layout=layout, dealer=dealer)
+
+    def watcher(
+        self, watch: Callable[[AnyState], object] | None
+    ) -> Callable[[GameState], object] | None:
+        return watch
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def seen_from(self, state: GameState, seat: int) -> Observation:
+        return Observation.seen_from(state, seat)
+
+    def actions_played(self, state: GameState) -> int:
+        return sum(len(deal.actions) for deal in state.deals) + len(state.actions)
+
+    def result(self, state: GameState) -> DealResult | MatchResult | None:
+        return state.result
+
+    def standings(self, state: GameState, forfeited: int | None) -> Standings:
+        seats = range(state.rules.players)
+        result = state.result
+        if state.origin.single_deal:
+            # A single deal forfeited costs the forfeiting seat at least 120 or its contract.
+            if forfeited is None:
+                assert isinstance(result, DealResult)
+                scores = result.deal_scores
+            else:
+                contract = state.contract if state.contract is not None else 0
+                if forfeited in (state.declarer, state.bidder):
+                    contract = max(contract, state.bid)
+                scores = tuple(-max(120, contract) if seat == forfeited else 0 for seat in seats)
+            return scores, [(True, score) for score in scores]
+        scores = state.scores if result is None else result.scores
+        winners = result.winners if isinstance(result, MatchResult) else ()
+        return scores, [(seat in winners, scores[seat]) for seat in seats]
+
+    def contracts(self, result: AnyResult | None, record: object) -> tuple[Contracted, ...]:
+        # A conceded deal counts as its bid, not made.
+        if isinstance(result, DealResult):
+            deals: tuple[DealResult, ...] = (result,)
+        elif isinstance(result, MatchResult) and isinstance(record, Record):
+            deals = replay(record).deals
+        else:
+            return ()
+        return tuple(
+            (deal.declarer, deal.bid if deal.contract is None else deal.contract, deal.made)
+            for deal in deals
+        )
+
+    def record(self, state: GameState) -> Record:
+        return Record.from_state(state)
+
+    def record_from_dict(self, data: Any) -> Record:
+        return Record.from_dict(data)
+
+    def replay(self, record: Record) -> GameState:
+        return replay(record)
+
+    def rules_from_dict(self, data: dict[str, Any]) -> Rules:
+        return Rules.from_dict(data)
+
+    def observation_from_dict(
+        self, data: dict[str, Any], rules: Rules | None = None
+    ) -> Observation:
+        return Observation.from_dict(data, rules)
+
+    def worlds(self, observation: Observation) -> Callable[[random.Random], GameState]:
+        return Determiniser(observation).sample
 
 
-def game_of(rules: object) -> GameKind:
-    """The game that ``rules`` configure."""
-    if isinstance(rules, Rules):
-        return THOUSAND
-    if isinstance(rules, bluff.Rules):
-        return BLUFF
-    raise RulesError(f"expected thousand.Rules or thousand.bluff.Rules, not {type(rules).__name__}")
+class BluffGame(Game[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, bluff.Record]):
+    """1000?: one game of climbing and bluffing, won by emptying one's hand."""
+
+    name = title = "1000?"
+    key = "bluff"
+    state_type = bluff.State
+    rules_type = bluff.Rules
+    observation_type = bluff.Observation
+    action_types = BLUFF_ACTION_TYPES
+    unit, units = "game", "games"
+    observe = bluff.Observation.of_player
+    has_deals = False
+    has_contracts = False
+
+    def seat_role(self, seat: int, players: int) -> str:
+        if seat == 0:
+            return "dealer" if players == 2 else "dealer, plays last"
+        return f"plays {_ordinal(seat)}"
+
+    def start(
+        self,
+        rules: bluff.Rules,
+        *,
+        seed: int,
+        layout: object,
+        dealer: int | None,
+        single_deal: bool,
+    ) -> bluff.State:
+        if single_deal:
+            raise RulesError("single_deal is for Thousand; a 1000? game is already a single deal")
+        if layout is not None and not isinstance(layout, bluff.Layout):
+            raise LayoutError("a 1000? game needs a thousand.bluff.Layout")
+        return bluff.new_game(rules, seed=seed, layout=layout, dealer=dealer or 0)
+
+    def watcher(
+        self, watch: Callable[[AnyState], object] | None
+    ) -> Callable[[bluff.State], object] | None:
+        return watch
+
+    def parse_action(self, text: str) -> bluff.Action:
+        return bluff.parse_action(text)
+
+    def seen_from(self, state: bluff.State, seat: int) -> bluff.Observation:
+        return bluff.Observation.seen_from(state, seat)
+
+    def actions_played(self, state: bluff.State) -> int:
+        return state.turns
+
+    def result(self, state: bluff.State) -> bluff.Result | None:
+        return state.result
+
+    def standings(self, state: bluff.State, forfeited: int | None) -> Standings:
+        # Minus the cards in hand; a forfeiting seat counts every card of the deck.
+        sizes = [len(hand) for hand in state.hand_kinds]
+        if forfeited is not None:
+            sizes[forfeited] = len(state.rules.deck)
+        winners = state.result.winners if state.result is not None else ()
+        scores = tuple(-size for size in sizes)
+        return scores, [(seat in winners, score) for seat, score in enumerate(scores)]
+
+    def contracts(self, result: AnyResult | None, record: object) -> tuple[Contracted, ...]:
+        return ()
+
+    def record(self, state: bluff.State) -> bluff.Record:
+        return bluff.Record.from_state(state)
+
+    def record_from_dict(self, data: Any) -> bluff.Record:
+        return bluff.Record.from_dict(data)
+
+    def replay(self, record: bluff.Record) -> bluff.State:
+        return bluff.replay(record)
+
+    def rules_from_dict(self, data: dict[str, Any]) -> bluff.Rules:
+        return bluff.Rules.from_dict(data)
+
+    def observation_from_dict(
+        self, data: dict[str, Any], rules: bluff.Rules | None = None
+    ) -> bluff.Observation:
+        return bluff.Observation.from_dict(data, rules)
+
+    def worlds(self, observation: bluff.Observation) -> Callable[[random.Random], bluff.State]:
+        return bluff.Determiniser(observation).sample
 
 
-def record_from_json(text: str) -> Record | bluff.Record:
+def _ordinal(number: int) -> str:
+    return ("first", "second", "third", "fourth", "fifth")[number - 1]
+
+
+THOUSAND = ThousandGame()
+BLUFF = BluffGame()
+AnyGame: TypeAlias = "ThousandGame | BluffGame"
+GAMES: tuple[AnyGame, ...] = (THOUSAND, BLUFF)
+"""Every game, Thousand first."""
+
+_BY_TYPE: dict[type, AnyGame] = {
+    kind: game
+    for game in GAMES
+    for kind in (game.state_type, game.rules_type, game.observation_type)
+}
+
+
+def _game_by_type(value: object) -> AnyGame | None:
+    for kind in type(value).__mro__:
+        game = _BY_TYPE.get(kind)
+        if game is not None:
+            return game
+    return None
+
+
+def game_of(value: object) -> AnyGame:
+    """The game that ``value`` (rules, an observation or a state) belongs to."""
+    game = _game_by_type(value)
+    if game is None:
+        raise RulesError(
+            f"expected thousand.Rules or thousand.bluff.Rules, not {type(value).__name__}"
+        )
+    return game
+
+
+def game_observed(observation: object) -> AnyGame:
+    """The game ``observation`` is an observation of.
+
+    Raises:
+        TypeError: it is not an observation of a game played here.
+    """
+    game = _game_by_type(observation)
+    if game is None or not isinstance(observation, game.observation_type):
+        raise TypeError(
+            f"bots here play Thousand and 1000?; a {type(observation).__name__} is not an "
+            "observation of either"
+        )
+    return game
+
+
+def game_named(word: str) -> AnyGame:
+    """The game ``word`` names: its name or its key (``thousand``, ``1000?`` or ``bluff``).
+
+    Raises:
+        ValueError: no game has that name.
+    """
+    for game in GAMES:
+        if word in (game.name, game.key):
+            return game
+    names = ", ".join(game.name for game in GAMES)
+    raise ValueError(f"unknown game {word!r}; expected one of {names}")
+
+
+def record_from_json(text: str) -> AnyRecord:
     """A record of either game from its JSON text, told apart by its ``format``.
 
     Raises:
@@ -75,5 +470,5 @@ def record_from_json(text: str) -> Record | bluff.Record:
     """
     data = load_json(text, RecordError, "the record is")
     if isinstance(data, dict) and data.get("format") == BLUFF_FORMAT:
-        return bluff.Record.from_dict(data)
-    return Record.from_dict(data)
+        return BLUFF.record_from_dict(data)
+    return THOUSAND.record_from_dict(data)

@@ -18,7 +18,12 @@ from typing import IO, Any
 from thousand.driver import Outcome, describe_failure
 from thousand.errors import ThousandError
 from thousand.external import PROTOCOL
-from thousand.games import GAMES
+from thousand.games import ActionT as A
+from thousand.games import Game, game_named
+from thousand.games import ObservationT as O
+from thousand.games import RecordT as Rec
+from thousand.games import RulesT as R
+from thousand.games import StateT as S
 from thousand.players import SeatedPlayer
 from thousand.specs import load_player
 
@@ -39,7 +44,20 @@ def serve_player(
         raise ThousandError(f"expected a hello message, got {hello!r}")
     if hello.get("protocol") != PROTOCOL:
         raise ThousandError(f"protocol version {hello.get('protocol')} is not {PROTOCOL}")
-    game = GAMES[hello["game"]]
+    game_named(hello["game"]).handle(
+        lambda game: _serve(game, make, name, hello, incoming, outgoing)
+    )
+
+
+def _serve(
+    game: Game[S, O, A, R, Rec],
+    make: Callable[[], object],
+    name: str,
+    hello: dict[str, Any],
+    incoming: IO[str],
+    outgoing: IO[str],
+) -> None:
+    """:func:`serve_player` once the game is known."""
     rules = game.rules_from_dict(hello["rules"])
     rng = random.Random()
     version, internal, gauss = hello["random_state"]

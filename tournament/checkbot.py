@@ -7,12 +7,13 @@ from collections.abc import Callable, Iterator
 import attrs
 
 from thousand import Fault, Outcome, Rules, bluff, play
+from thousand.games import BLUFF, THOUSAND, game_named
 
 __all__ = ["GAMES", "CheckReport", "check_bot"]
 
 GAMES: dict[str, Callable[[], Rules | bluff.Rules]] = {
-    "thousand": lambda: Rules.preset("russian"),
-    "bluff": lambda: bluff.Rules(players=4),
+    THOUSAND.key: lambda: Rules.preset("russian"),
+    BLUFF.key: lambda: bluff.Rules(players=4),
 }
 """The games a bot is checked in, each with the rules it is checked under."""
 
@@ -53,7 +54,7 @@ def check_bot(
             players,
             rules,
             seed=match_seed,
-            single_deal=game == "thousand",
+            single_deal=game_named(game).has_deals,
             time_limit=time_limit,
             on_fault="substitute",
             isolate=isolate,

@@ -27,7 +27,7 @@ from thousand import (
     load_player,
     play,
 )
-from thousand.games import record_from_json
+from thousand.games import BLUFF, THOUSAND, game_named, record_from_json
 from thousand.recording import read_text
 from tournament.backends import Backend
 from tournament.checkbot import GAMES as CHECK_GAMES
@@ -45,9 +45,6 @@ from tournament.setup import Options, configure, game_name, load_rules, rules_fo
 from tournament.text import printable, table_lines
 
 Number = TypeVar("Number", int, float)
-
-BLUFF = "1000?"
-"""The name under which ``thousand rules`` shows the 1000? rules."""
 
 app = typer.Typer(
     name="thousand",
@@ -148,7 +145,7 @@ def bluff_lines(rules: bluff.Rules) -> list[str]:
     values: dict[str, Any] = rules.to_dict()
     values["deck"] = deck_summary(rules.deck)
     table = [["field", "default"], *([name, str(value)] for name, value in values.items())]
-    return [BLUFF, *table_lines(table)]
+    return [BLUFF.name, *table_lines(table)]
 
 
 @app.command()
@@ -160,20 +157,20 @@ def rules(
     as_json: Annotated[bool, typer.Option("--json", help="Print the rules as JSON.")] = False,
 ) -> None:
     """List the Thousand presets and the 1000? rules, with every field of each."""
-    with_bluff = preset is None or preset == BLUFF
+    with_bluff = preset is None or preset == BLUFF.name
     try:
         if preset is None:
             chosen = {name: Rules.preset(name) for name in Rules.preset_names()}
-        elif preset == BLUFF:
+        elif preset == BLUFF.name:
             chosen = {}
         else:
-            chosen = {preset: load_rules(preset, also=f", '{BLUFF}'")}
+            chosen = {preset: load_rules(preset, also=f", '{BLUFF.name}'")}
     except ThousandError as error:
         raise fail(str(error)) from None
     if as_json:
         data = {name: value.to_dict() for name, value in chosen.items()}
         if with_bluff:
-            data[BLUFF] = bluff.Rules().to_dict()
+            data[BLUFF.name] = bluff.Rules().to_dict()
         typer.echo(json.dumps(data, indent=2))
         return
     sections = [thousand_lines(chosen)] if chosen else []
@@ -386,7 +383,7 @@ def match(
         list[str],
         typer.Argument(metavar="SPEC", help="One bot spec per seat, in seat order."),
     ],
-    game: GameOption = "thousand",
+    game: GameOption = THOUSAND.key,
     rules_spec: Annotated[
         str | None,
         typer.Option(
@@ -448,7 +445,7 @@ def match(
 
 @app.command("play")
 def play_command(
-    game: GameOption = "thousand",
+    game: GameOption = THOUSAND.key,
     rules_spec: Annotated[
         str | None,
         typer.Option(
@@ -622,7 +619,7 @@ def check_bot_command(
         raise fail(str(error)) from None
     faults = 0
     for report in reports:
-        title = "1000?" if report.game == "bluff" else report.game
+        title = game_named(report.game).name
         typer.echo(
             f"{title}: {report.decisions} decisions in {report.matches} matches, "
             f"{len(report.faults)} fault{'s' * (len(report.faults) != 1)}"
@@ -696,7 +693,7 @@ def supported_games(spec: str) -> list[str]:
         end(None)
     if declared is None:
         return list(CHECK_GAMES)
-    return [name for name in CHECK_GAMES if (BLUFF if name == "bluff" else name) in declared]
+    return [name for name in CHECK_GAMES if game_named(name).name in declared]
 
 
 def game_name_or_fail(game: str) -> str:

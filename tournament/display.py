@@ -6,6 +6,7 @@ import sys
 import time
 from typing import TextIO
 
+from thousand.games import game_named
 from tournament.schedule import Config
 from tournament.stats import Summary
 from tournament.text import table_lines
@@ -66,11 +67,12 @@ class ProgressBar:
 
 def standings_lines(config: Config, summary: Summary) -> list[str]:
     """The final standings as a table, with a line saying what was played."""
-    unit = "deal" if config.format == "deals" else "match" if config.game == "thousand" else "game"
+    game = config.game_value()
+    unit = "deal" if config.format == "deals" else game.unit
     header = ["rank", "bot", "rating", "±", f"score/{unit}", "±", "units"]
     if config.format == "games":
         header.append("wins")
-    if config.game == "thousand":
+    if game.has_contracts:
         header.append("contracts made")
     header.append("faults")
     rows = [header]
@@ -86,20 +88,19 @@ def standings_lines(config: Config, summary: Summary) -> list[str]:
         ]
         if config.format == "games":
             row.append(_value(standing.win_rate, "{:.0%}"))
-        if config.game == "thousand":
+        if game.has_contracts:
             made = standing.contract_success
             row.append("-" if made is None else f"{made:.0%} of {standing.contracts}")
         faults = [f"{count} {status}" for status, count in standing.faults if count]
         row.append(", ".join(faults) or "0")
         rows.append(row)
-    game = "Thousand" if config.game == "thousand" else "1000?"
     tables = len(config.tables())
     if config.format == "deals":
         played = "under every seating"
     else:
         played = f"in groups of {config.group_size} seatings on the same cards"
     about = (
-        f"{game}, {len(config.entrants)} bots, {tables} table{'s' * (tables != 1)} of "
+        f"{game.title}, {len(config.entrants)} bots, {tables} table{'s' * (tables != 1)} of "
         f"{config.players}, {config.per_table} {_plural(unit, config.per_table)} per table "
         f"{played}, seed {config.seed}"
     )
@@ -116,13 +117,9 @@ def standings_lines(config: Config, summary: Summary) -> list[str]:
 
 
 def seat_role(game: str, seat: int, players: int) -> str:
-    """What a seat does at the table: seat 0 deals (first, in a whole match or game), and the
-    bidding or the play starts from the seat after it."""
-    if seat == 0:
-        return "dealer" if game == "thousand" or players == 2 else "dealer, plays last"
-    if game == "thousand":
-        return "forehand" if seat == 1 else f"{_ordinal(seat)} hand"
-    return f"plays {_ordinal(seat)}"
+    """What a seat does at a table of ``game`` (its key): seat 0 deals (first, in a whole match
+    or game), and the bidding or the play starts from the seat after it."""
+    return game_named(game).seat_role(seat, players)
 
 
 def _seats(config: Config, summary: Summary, unit: str) -> list[str]:
@@ -169,10 +166,6 @@ def _next_seats(summary: Summary, unit: str) -> list[str]:
         "",
         *table_lines(rows),
     ]
-
-
-def _ordinal(number: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}[number]
 
 
 def _span(interval: tuple[float, float] | None) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import attrs
 
@@ -31,6 +31,7 @@ from thousand import (
     parse_action,
 )
 from thousand.actions import Action, whole_number
+from thousand.games import BLUFF, THOUSAND, AnyGame, game_observed
 from tournament.faces import bluff_face, face, faces
 from tournament.screen import (
     action_text,
@@ -43,6 +44,7 @@ from tournament.screen import (
 __all__ = ["Hint", "TerminalPlayer", "bluff_answer", "thousand_answer"]
 
 T = TypeVar("T")
+O = TypeVar("O")  # noqa: E741
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 DECLARE_WORDS = frozenset({"m", "marriage", "declare", "+"})
@@ -99,15 +101,10 @@ class TerminalPlayer(SeatedPlayer):
 
     def act(self, observation: Any) -> object:
         """Show the table and the choices, and ask until the answer is one of them."""
+        front: _Front[Any] = FRONTS[game_observed(observation)]
         legal = observation.legal_actions
-        if isinstance(observation, Observation):
-            table = thousand_table(observation, self.names, self.colour)
-            choices = [action_text(action, self.names, self.seat, self.colour) for action in legal]
-            help_text = THOUSAND_HELP
-        else:
-            table = bluff_table(observation, self.names)
-            choices = [bluff_action_text(action) for action in legal]
-            help_text = BLUFF_HELP
+        table = front.table(self, observation)
+        choices = [front.choice(self, action) for action in legal]
         self.write("")
         for line in table:
             self.write(line)
@@ -121,14 +118,11 @@ class TerminalPlayer(SeatedPlayer):
                 raise KeyboardInterrupt from None
             if text.strip().lower() in QUIT_WORDS:
                 raise KeyboardInterrupt
-            if isinstance(observation, Observation):
-                answer: object = thousand_answer(text, observation, self.colour)
-            else:
-                answer = bluff_answer(text, observation)
+            answer = front.answer(self, text, observation)
             if not isinstance(answer, Hint):
                 return answer
             if answer.text == "?":
-                self.write(help_text)
+                self.write(front.help)
                 for line in menu_lines(choices):
                     self.write(line)
             else:
@@ -147,6 +141,54 @@ def _unknown(text: str, count: int) -> Hint:
     return Hint(
         f"'{text}' is not one of your choices: type a number from 1 to {count}, or ? for help."
     )
+
+
+class _Front(Generic[O]):
+    """How one game is shown to the person and how their answers are read."""
+
+    help: str
+
+    def table(self, player: TerminalPlayer, observation: O) -> list[str]:
+        """The table as the person's seat sees it."""
+        raise NotImplementedError
+
+    def choice(self, player: TerminalPlayer, action: Any) -> str:
+        """A legal action as offered in the list of choices."""
+        raise NotImplementedError
+
+    def answer(self, player: TerminalPlayer, text: str, observation: O) -> object:
+        """The action ``text`` asks for, or a :class:`Hint`."""
+        raise NotImplementedError
+
+
+class _ThousandFront(_Front[Observation]):
+    help = THOUSAND_HELP
+
+    def table(self, player: TerminalPlayer, observation: Observation) -> list[str]:
+        return thousand_table(observation, player.names, player.colour)
+
+    def choice(self, player: TerminalPlayer, action: Action) -> str:
+        return action_text(action, player.names, player.seat, player.colour)
+
+    def answer(self, player: TerminalPlayer, text: str, observation: Observation) -> object:
+        return thousand_answer(text, observation, player.colour)
+
+
+class _BluffFront(_Front[bluff.Observation]):
+    help = BLUFF_HELP
+
+    def table(self, player: TerminalPlayer, observation: bluff.Observation) -> list[str]:
+        return bluff_table(observation, player.names)
+
+    def choice(self, player: TerminalPlayer, action: bluff.Action) -> str:
+        return bluff_action_text(action)
+
+    def answer(self, player: TerminalPlayer, text: str, observation: bluff.Observation) -> object:
+        return bluff_answer(text, observation)
+
+
+FRONTS: dict[AnyGame, _Front[Any]] = {THOUSAND: _ThousandFront(), BLUFF: _BluffFront()}
+"""Each game's front at the terminal."""
 
 
 def thousand_answer(text: str, observation: Observation, colour: bool = False) -> Action | Hint:

@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 
 from thousand import Outcome, Rules, bluff, play
-from thousand.games import game_of
+from thousand.games import BLUFF, THOUSAND, AnyGame, game_of
 from tournament.human import TerminalPlayer
 from tournament.narration import bluff_event, bluff_start, thousand_event, thousand_start
 from tournament.text import printable
@@ -27,6 +27,22 @@ class PlayedGame:
     record_path: Path
     names: tuple[str, ...]
     """Each seat's name as the game showed it (``you`` for the person)."""
+
+
+TELLERS: dict[
+    AnyGame,
+    tuple[
+        Callable[[Any, Sequence[str], int, bool], list[str]],
+        Callable[[Any, Any, Sequence[str], int, bool], list[str]],
+    ],
+] = {
+    THOUSAND: (thousand_start, thousand_event),
+    BLUFF: (
+        lambda state, names, seat, colour: bluff_start(state, names, seat),
+        lambda before, after, names, seat, colour: bluff_event(before, after, names, seat),
+    ),
+}
+"""How each game's start and actions are told to the person (1000? has no coloured suits)."""
 
 
 def seat_names(specs: Sequence[str], seat: int) -> list[str]:
@@ -72,33 +88,25 @@ def play_at_terminal(
     person = TerminalPlayer(names, read=read, write=write, colour=colour)
     players: list[Any] = list(bots)
     players.insert(seat, person)
-    thousand_game = isinstance(rules, Rules)
+    tell_start, tell_event = TELLERS[game_of(rules)]
     latest: Any = None
 
     def watch(state: Any) -> None:
         nonlocal latest
         before, latest = latest, state
         if before is None:
-            lines = (
-                thousand_start(state, names, seat, colour)
-                if thousand_game
-                else bluff_start(state, names, seat)
-            )
+            lines = tell_start(state, names, seat, colour)
         else:
             if before.player != seat:
                 sleep(pace)
-            lines = (
-                thousand_event(before, state, names, seat, colour)
-                if thousand_game
-                else bluff_event(before, state, names, seat)
-            )
+            lines = tell_event(before, state, names, seat, colour)
         for line in lines:
             write(line)
 
     try:
         outcome = play(players, rules, seed=seed, single_deal=single_deal, watch=watch)
     except KeyboardInterrupt:
-        record = game_of(rules).record_type.from_state(latest)
+        record = game_of(latest).record(latest)
         _save(record_path, record.to_json())
         return PlayedGame(None, record_path, tuple(names))
     _save(record_path, outcome.record.to_json())

@@ -20,12 +20,14 @@ from typing import Any
 
 import attrs
 
-from thousand import Rules, RulesError, bluff
+from thousand import RulesError
+from thousand.games import GAMES as ALL_GAMES
+from thousand.games import AnyGame, AnyRules, game_named
 from tournament.seatings import seatings
 
 __all__ = ["FORMATS", "GAMES", "Config", "Entrant", "Unit", "derive_seed", "entrants_of"]
 
-GAMES = ("thousand", "bluff")
+GAMES = tuple(game.key for game in ALL_GAMES)
 FORMATS = ("deals", "games")
 
 
@@ -79,7 +81,7 @@ class Config:
     def check(self) -> None:
         """Refuse a configuration that cannot be played, with the reason."""
         if self.game not in GAMES:
-            raise ValueError(f"the game must be thousand or bluff, not {self.game!r}")
+            raise ValueError(f"the game must be {' or '.join(GAMES)}, not {self.game!r}")
         if self.format not in FORMATS:
             raise ValueError(f"the format must be deals or games, not {self.format!r}")
         if self.players != self.rules_value().players:
@@ -96,7 +98,7 @@ class Config:
         size = self.group_size
         if self.format == "games" and self.per_table % size:
             fewer, more = self.per_table // size * size, (self.per_table // size + 1) * size
-            unit = "matches" if self.game == "thousand" else "games"
+            unit = self.game_value().units
             nearest = f"{fewer} or {more}" if fewer else str(more)
             raise ValueError(
                 f"--games {self.per_table} does not fill whole groups: at tables of "
@@ -107,14 +109,18 @@ class Config:
         if self.gauntlet is not None and self.gauntlet not in names:
             raise ValueError(f"the gauntlet entrant {self.gauntlet!r} is not among {names}")
 
-    def rules_value(self) -> Rules | bluff.Rules:
+    def game_value(self) -> AnyGame:
+        """The game played."""
+        return game_named(self.game)
+
+    def rules_value(self) -> AnyRules:
         """The rules as the game's own value."""
         return _rules(self.game, self.rules_json)
 
     @property
     def single_deal(self) -> bool:
         """Whether each unit is one scored Thousand deal."""
-        return self.game == "thousand" and self.format == "deals"
+        return self.game_value().has_deals and self.format == "deals"
 
     def tables(self) -> list[tuple[int, ...]]:
         """Every set of entrants (by number) that meets at a table."""
@@ -222,9 +228,8 @@ def derive_seed(seed: int, *parts: object) -> int:
 
 
 @functools.lru_cache(maxsize=8)
-def _rules(game: str, rules_json: str) -> Rules | bluff.Rules:
-    data = json.loads(rules_json)
-    return bluff.Rules.from_dict(data) if game == "bluff" else Rules.from_dict(data)
+def _rules(game: str, rules_json: str) -> AnyRules:
+    return game_named(game).rules_from_dict(json.loads(rules_json))
 
 
 def _canonical(value: Any) -> str:

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from thousand import Rules, RulesError, bluff, load_player
+from thousand.games import BLUFF, GAMES, THOUSAND, AnyGame, AnyRules, game_named
 from tournament.schedule import Config, entrants_of
 from tournament.seatings import seatings
 
@@ -56,7 +58,7 @@ def configure(options: Options, saved: Config | None = None) -> Config:
     published one) lets it work out every deal's cards from what it is given."""
     if saved is not None:
         return _agree(options, saved)
-    game = game_name(options.game or "thousand")
+    game = game_name(options.game or THOUSAND.key)
     if options.deals is not None and options.games is not None:
         raise ValueError("give --deals or --games, not both")
     specs = options.specs or DEFAULT_BOTS
@@ -69,7 +71,7 @@ def configure(options: Options, saved: Config | None = None) -> Config:
     elif options.deals is not None:
         format_, per_table = "deals", options.deals
     else:
-        format_ = "deals" if game == "thousand" else "games"
+        format_ = "deals" if game_named(game).has_deals else "games"
         per_table = DEFAULT_PER_TABLE[format_]
         if format_ == "games":
             size = len(seatings(rules.players))
@@ -92,30 +94,42 @@ def configure(options: Options, saved: Config | None = None) -> Config:
 
 def game_name(game: str) -> str:
     """The game named on the command line: ``thousand``, or ``bluff`` (also spelt ``1000?``)."""
-    name = "bluff" if game == "1000?" else game
-    if name not in ("thousand", "bluff"):
-        raise ValueError(f"--game must be thousand or bluff, not {game!r}")
-    return name
+    try:
+        return game_named(game).key
+    except ValueError:
+        keys = " or ".join(known.key for known in GAMES)
+        raise ValueError(f"--game must be {keys}, not {game!r}") from None
 
 
-def rules_for(
-    game: str, spec: str | None, players: int | None, entrants: int
-) -> Rules | bluff.Rules:
+def rules_for(game: str, spec: str | None, players: int | None, entrants: int) -> AnyRules:
     """The rules a preset or rules file names (by default Russian, two-player Polish for two
     seats, or 1000? for the entrants, at most four), seating ``players`` when given."""
-    if game == "bluff":
-        if spec is None:
-            return bluff.Rules(players=players or min(4, entrants))
-        chosen_bluff = bluff.Rules.from_json(_read(spec, "a 1000? rules JSON file"))
-        if players is not None and players != chosen_bluff.players:
-            return attrs.evolve(chosen_bluff, players=players)
-        return chosen_bluff
+    return _RULES_FOR[game_named(game)](spec, players, entrants)
+
+
+def _bluff_rules(spec: str | None, players: int | None, entrants: int) -> bluff.Rules:
+    if spec is None:
+        return bluff.Rules(players=players or min(4, entrants))
+    chosen = bluff.Rules.from_json(_read(spec, "a 1000? rules JSON file"))
+    if players is not None and players != chosen.players:
+        return attrs.evolve(chosen, players=players)
+    return chosen
+
+
+def _thousand_rules(spec: str | None, players: int | None, entrants: int) -> Rules:
     if spec is None:
         spec = "polish-2p" if players == 2 else "russian"
     chosen = load_rules(spec)
     if players is not None and players != chosen.players:
         raise RulesError(f"{spec} is played by {chosen.players} players, not {players}")
     return chosen
+
+
+_RULES_FOR: dict[AnyGame, Callable[[str | None, int | None, int], AnyRules]] = {
+    THOUSAND: _thousand_rules,
+    BLUFF: _bluff_rules,
+}
+"""How each game's rules are chosen from the command line."""
 
 
 def load_rules(spec: str, *, also: str = "") -> Rules:

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 import attrs
 
-from thousand import DealResult, MatchResult, Outcome, PlayerError, play, replay
-from thousand.record import Record
+from thousand import Outcome, PlayerError, play
+from thousand.games import game_of
 from tournament.results import STATUSES, UnitResult
 from tournament.schedule import Config, Unit
 
@@ -54,7 +54,7 @@ def play_unit(config: Config, unit: Unit, keep_records: bool, log_dir: str | Non
         places=outcome.places,
         statuses=tuple(status.value for status in outcome.statuses),
         faults=tuple(tuple(counts) for counts in faults),
-        contracts=_contracts(outcome),
+        contracts=game_of(outcome.rules).contracts(outcome.result, outcome.record),
         decisions=outcome.decisions,
         think_time=outcome.think_time,
     )
@@ -74,19 +74,4 @@ def _play(config: Config, unit: Unit, log_dir: str | None) -> Outcome:
         player_seeds=unit.player_seeds(config.seed),
         isolate=config.isolate,
         log_dir=log_dir,
-    )
-
-
-def _contracts(outcome: Outcome) -> tuple[tuple[int, int, bool], ...]:
-    """Every contract declared in a Thousand outcome as ``(seat, amount, made)``; a conceded
-    deal counts as its bid, not made."""
-    if isinstance(outcome.result, DealResult):
-        deals: Sequence[DealResult] = [outcome.result]
-    elif isinstance(outcome.result, MatchResult) and isinstance(outcome.record, Record):
-        deals = replay(outcome.record).deals
-    else:
-        return ()
-    return tuple(
-        (deal.declarer, deal.bid if deal.contract is None else deal.contract, deal.made)
-        for deal in deals
     )

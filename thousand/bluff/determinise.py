@@ -15,20 +15,29 @@ and playing face down are always allowed, so play reveals nothing more about a h
     (True, True)
 
 Cards seen going to the discard pile before it was last shuffled into the draw pile count as
-unseen: they may have been drawn by anyone since. The world's history is the observation's: a
-face-down card it never saw stays ``hide ??`` there.
+unseen: they may have been drawn by anyone since.
+
+Every face-down card the seat never saw is filled in from the world (the card now on the table
+or in the discard pile at its place), so the world's history holds only real actions. Until the
+discards are first reshuffled the world also has its deal, worked back from the sampled hands
+(which cards each draw brought): ``world.origin.layout`` and the history replay to the world, as
+a Thousand world's do. A reshuffle follows a seed no seat knows, so a world after one has no
+deal (``origin.layout`` is ``None``), and the face-down cards played before the last reshuffle
+are filled in with unseen cards.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
-from thousand.bluff.actions import Challenge
+from thousand.bluff.actions import Action, Challenge, Hide, Play
+from thousand.bluff.layout import Layout
 from thousand.bluff.observation import Observation
 from thousand.bluff.rules import ChallengeRestart
-from thousand.bluff.state import Origin, Phase, State
-from thousand.bluff.tracking import track
+from thousand.bluff.state import Entry, Origin, Phase, State
+from thousand.bluff.tracking import Draw, track
 from thousand.errors import NoWorldError
 from thousand.history import Linked
 
@@ -54,7 +63,7 @@ class Determiniser:
         self.observation = observation
         rules = observation.rules
         number = rules.kinds.number
-        tracked = track(observation)
+        tracked = track(observation, draws=True)
         unseen = Counter(number[card] for card in rules.deck)
         unseen.subtract(number[card] for card in observation.hand)
         unseen.subtract(number[entry.card] for entry in observation.table if entry.card)
@@ -95,10 +104,16 @@ class Determiniser:
             self._restart = tuple(sorted(number[card] for card in observation.must_start_with))
         elif restarting and tracked.penalty is not None and tracked.penalty[1]:
             self._restart_draw = tracked.penalty[1]
-        linked: Linked[object] = None
-        for actor, action in history:
+        self._draws = tracked.draws
+        self._actions = history
+        self._places = _face_down_places(history, tracked.draws)
+        # The history up to the first card to fill in is the same in every world.
+        first = self._places[0][0] if self._places else len(history)
+        linked: Linked[Action] = None
+        for actor, action in history[:first]:
             linked = (linked, actor, action)
-        self._history = linked
+        self._shared = linked
+        self._first = first
 
     def sample(self, rng: random.Random) -> State:
         """One consistent full state, every arrangement of the unseen cards equally likely."""
@@ -135,19 +150,122 @@ class Determiniser:
         player = observation.current_player
         if self._restart_draw and player is not None:
             restart = tuple(sorted(rng.sample(hands[player], self._restart_draw)))
+        actions = self._filled(discards, table, rng)
+        history = self._shared
+        for actor, action in actions[self._first :]:
+            history = (history, actor, action)
+        layout = None
+        drawn: tuple[int, ...] = ()
+        if not self._reshuffles:
+            layout, drawn = self._dealt(hands, pile, restart, actions, rng)
         return State(
             rules=rules,
-            origin=Origin(rng.getrandbits(63), observation.dealer, None),
+            origin=Origin(rng.getrandbits(63), observation.dealer, layout),
             phase=observation.phase,
             player=-1 if player is None else player,
             hand_kinds=tuple(hands),
-            pile=pile,
-            pile_position=0,
+            pile=drawn + pile,
+            pile_position=len(drawn),
             discards=tuple(discards),
             table_entries=tuple(table),
             restart_kinds=restart,
             reshuffles=self._reshuffles,
             turns=observation.turns,
             result=None,
-            history=self._history,  # type: ignore[arg-type]
+            history=history,
         )
+
+    def _filled(
+        self, discards: Sequence[int], table: Sequence[Entry], rng: random.Random
+    ) -> list[tuple[int, Action]]:
+        """The history with every face-down card this seat never saw taken from the world:
+        from its place on the table or in the discards, or (reshuffled away) any unseen card."""
+        actions = list(self._actions)
+        hides = self.observation.rules.kinds.hides
+        for position, on_table, discarded in self._places:
+            if on_table is not None:
+                kind = table[on_table][0]
+            elif discarded is not None:
+                kind = discards[discarded]
+            else:
+                kind = rng.choice(self._unseen)
+            actions[position] = (actions[position][0], hides[kind])
+        return actions
+
+    def _dealt(
+        self,
+        hands: Sequence[tuple[int, ...]],
+        pile: tuple[int, ...],
+        restart: tuple[int, ...] | None,
+        actions: Sequence[tuple[int, Action]],
+        rng: random.Random,
+    ) -> tuple[Layout, tuple[int, ...]]:
+        """The deal that ``actions`` lead from to the sampled ``hands`` and ``pile``, and the
+        cards drawn since, in order: worked back from the end, each draw taking back cards of
+        the drawer's hand (after a lost challenge, the restarting card among them)."""
+        rules = self.observation.rules
+        kinds = rules.kinds
+        number = kinds.number
+        restarts = rules.challenge_restart is ChallengeRestart.DRAWN_CARD
+        held = [list(hand) for hand in hands]
+        drawn: list[int] = []
+        last = len(actions) - 1
+        for position in range(last, -1, -1):
+            actor, action = actions[position]
+            draw = self._draws[position]
+            if draw is None:
+                if isinstance(action, Play | Hide) and action.card is not None:
+                    held[actor].append(number[action.card])
+                continue
+            if not draw.cards:
+                continue
+            hand = held[draw.seat]
+            if restarts and isinstance(action, Challenge):
+                # The restarting card was one of the penalty cards just drawn.
+                if position == last:
+                    cards = list(restart or ())
+                else:
+                    start = actions[position + 1][1]
+                    assert isinstance(start, Play)
+                    first = number[start.card]
+                    rest = list(hand)
+                    rest.remove(first)
+                    cards = [first, *rng.sample(rest, draw.cards - 1)]
+                rng.shuffle(cards)
+            else:
+                cards = rng.sample(hand, draw.cards)
+            for kind in cards:
+                hand.remove(kind)
+            drawn[:0] = cards
+        deck = kinds.cards
+        layout = Layout(
+            hands=[[deck[kind] for kind in sorted(hand)] for hand in held],
+            draw_pile=[deck[kind] for kind in (*drawn, *pile)],
+        )
+        return layout, tuple(drawn)
+
+
+def _face_down_places(
+    history: Sequence[tuple[int, Action]], draws: Sequence[Draw | None]
+) -> tuple[tuple[int, int | None, int | None], ...]:
+    """Each face-down card the seat never saw (``hide ??``) as its position in the history and
+    where it is now: its place on the table, or in the discards, or neither (it went to the
+    discards before they were last reshuffled)."""
+    table: list[int] = []
+    discards: list[int] = []
+    for position, ((_, action), draw) in enumerate(zip(history, draws, strict=True)):
+        if isinstance(action, Play | Hide):
+            table.append(position)
+        elif draw is not None:
+            if draw.reshuffled:
+                discards = []
+            if draw.cleared:
+                discards += table
+                table = []
+    on_table = {position: index for index, position in enumerate(table)}
+    discarded = {position: index for index, position in enumerate(discards)}
+    return tuple(
+        (position, on_table.get(position), discarded.get(position))
+        for position, (_, action) in enumerate(history)
+        if isinstance(action, Hide) and action.card is None
+    )

@@ -16,7 +16,21 @@ from thousand.bluff.challenge import PENALTY
 from thousand.bluff.observation import Observation
 from thousand.bluff.rules import EmptyDrawPile
 
-__all__ = ["Tracked", "track"]
+__all__ = ["Draw", "Tracked", "track"]
+
+
+@attrs.frozen
+class Draw:
+    """What a pass or a challenge did besides itself, as every seat saw it."""
+
+    seat: int
+    """The seat that drew."""
+    cards: int
+    """How many cards it drew."""
+    reshuffled: bool
+    """Whether the discards became the draw pile during the draw."""
+    cleared: bool
+    """Whether the climb then went to the discards."""
 
 
 @attrs.frozen
@@ -30,10 +44,14 @@ class Tracked:
     """How many times the discards became the draw pile."""
     penalty: tuple[int, int] | None
     """After a challenge: the seat that drew the penalty and how many cards it got."""
+    draws: tuple[Draw | None, ...] = ()
+    """Per action of the history when asked for: its :class:`Draw` (``None`` for a card played
+    or believed)."""
 
 
-def track(observation: Observation) -> Tracked:
-    """Follow ``observation``'s history: climbs cleared to the discards, draws, reshuffles."""
+def track(observation: Observation, draws: bool = False) -> Tracked:
+    """Follow ``observation``'s history: climbs cleared to the discards, draws, reshuffles (and
+    each action's draw, when ``draws``)."""
     rules = observation.rules
     players = rules.players
     reshuffle = rules.empty_draw_pile is EmptyDrawPile.RESHUFFLE
@@ -42,6 +60,7 @@ def track(observation: Observation) -> Tracked:
     reshuffles = 0
     table: list[tuple[Card | None, int, bool]] = []
     penalty: tuple[int, int] | None = None
+    steps: list[Draw | None] = []
 
     def draw(count: int) -> int:
         nonlocal pile, discards, reshuffles
@@ -58,6 +77,8 @@ def track(observation: Observation) -> Tracked:
 
     for actor, action in observation.history:
         penalty = None
+        before = reshuffles
+        step = None
         if isinstance(action, Play | Hide):
             table.append((action.card, actor, False))
         elif isinstance(action, Believe):
@@ -69,11 +90,18 @@ def track(observation: Observation) -> Tracked:
             honest = believed or (shown is not None and below is not None and beats(shown, below))
             loser = actor if honest else owner
             penalty = (loser, draw(PENALTY))
+            if draws:
+                step = Draw(loser, penalty[1], reshuffles > before, True)
             discards.extend(card for card, _, _ in table)
             table.clear()
         elif isinstance(action, Pass):
-            draw(1)
-            if table[-1][1] == (actor + 1) % players:
+            drawn = draw(1)
+            cleared = table[-1][1] == (actor + 1) % players
+            if draws:
+                step = Draw(actor, drawn, reshuffles > before, cleared)
+            if cleared:
                 discards.extend(card for card, _, _ in table)
                 table.clear()
-    return Tracked(tuple(discards), reshuffles, penalty)
+        if draws:
+            steps.append(step)
+    return Tracked(tuple(discards), reshuffles, penalty, tuple(steps))

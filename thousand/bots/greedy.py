@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from thousand import bluff
-from thousand.bots import bluff_strategy, thousand_strategy
-from thousand.observation import Observation
+from thousand.bots.search import search_for
 from thousand.players import SeatedPlayer
 
 __all__ = ["GreedyPlayer"]
@@ -24,8 +22,4 @@ class GreedyPlayer(SeatedPlayer):
 
     def act(self, observation: Any) -> object:
         """One of ``observation.legal_actions``, chosen by the strategy of the observed game."""
-        if isinstance(observation, Observation):
-            return thousand_strategy.choose(observation, self.rng)
-        if isinstance(observation, bluff.Observation):
-            return bluff_strategy.choose(observation)
-        raise TypeError(f"the greedy bot plays Thousand and 1000?, not {type(observation)}")
+        return search_for(observation).greedy(observation, self.rng)

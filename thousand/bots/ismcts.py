@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from thousand.bots.search import Budget, Game, SearchPlayer, playout
+from thousand.bots.search import Budget, Search, SearchPlayer, playout
 
 __all__ = ["IsmctsPlayer"]
 
@@ -51,7 +51,7 @@ class IsmctsPlayer(SearchPlayer):
         self.budget = Budget(steps, seconds)
         self.exploration = exploration
 
-    def search(self, game: Game, observation: Any, choices: Sequence[Any]) -> object:
+    def search(self, game: Search, observation: Any, choices: Sequence[Any]) -> object:
         """The root action tried most often."""
         sample = game.worlds(observation)
         rng = self.rng

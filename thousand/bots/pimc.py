@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from thousand.bots.search import Budget, Game, SearchPlayer, playout
+from thousand.bots.search import Budget, Search, SearchPlayer, playout
 
 __all__ = ["PimcPlayer"]
 
@@ -37,7 +37,7 @@ class PimcPlayer(SearchPlayer):
     def __init__(self, steps: int = DEFAULT_STEPS, seconds: float | None = None) -> None:
         self.budget = Budget(steps, seconds)
 
-    def search(self, game: Game, observation: Any, choices: Sequence[Any]) -> object:
+    def search(self, game: Search, observation: Any, choices: Sequence[Any]) -> object:
         """The candidate action with the best average playout over sampled worlds."""
         sample = game.worlds(observation)
         seat = observation.seat

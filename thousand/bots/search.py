@@ -16,16 +16,16 @@ import attrs
 
 from thousand import bluff
 from thousand.actions import Bid, Pass
-from thousand.bluff.determinise import Determiniser as BluffDeterminiser
 from thousand.bots import bluff_strategy, thousand_strategy
 from thousand.determinise import Determiniser
 from thousand.errors import NoWorldError
 from thousand.game import deal_as_dealt
+from thousand.games import BLUFF, THOUSAND, AnyGame, game_observed
 from thousand.observation import Observation
 from thousand.players import SeatedPlayer
 from thousand.state import GameState, Phase
 
-__all__ = ["Budget", "Game", "SearchPlayer", "game_of", "playout"]
+__all__ = ["Budget", "Search", "SearchPlayer", "playout", "search_for"]
 
 BLUFF_PLAYOUT = 16
 """A 1000? playout is stopped after this many actions and judged by the cards in hand (a
@@ -40,8 +40,9 @@ _UNUSED = random.Random(0)
 """The greedy strategy draws only to pick between unseen musiki, which the weighing skips."""
 
 
-class Game:
-    """How a search treats one game: sampling worlds, playing them out, valuing the end."""
+class Search:
+    """How the bots treat one game: sampling worlds, playing them out, valuing the end, and the
+    greedy strategy."""
 
     playout_limit = 1000
     """A playout stops after this many actions (a Thousand deal always ends well before)."""
@@ -59,8 +60,8 @@ class Game:
         """The playout policy's action in ``state``, for a search made by ``seat``."""
         raise NotImplementedError
 
-    def fallback(self, observation: Any, rng: random.Random) -> Any:
-        """The greedy strategy's action, for an observation no world could be drawn for."""
+    def greedy(self, observation: Any, rng: random.Random) -> Any:
+        """The greedy strategy's action (also for an observation no world could be drawn for)."""
         raise NotImplementedError
 
     def values(self, state: Any, start: Any) -> tuple[float, ...]:
@@ -73,7 +74,7 @@ class Game:
         return 1.0
 
 
-class ThousandGame(Game):
+class ThousandSearch(Search):
     """Thousand: the world is the rest of the deal; a seat values its score gain against the
     others' average gain (in hundreds of points)."""
 
@@ -107,7 +108,7 @@ class ThousandGame(Game):
         # bid can be made on a later turn.
         return legal[:2] if where.phase is Phase.AUCTION else legal
 
-    def fallback(self, observation: Observation, rng: random.Random) -> Any:
+    def greedy(self, observation: Observation, rng: random.Random) -> Any:
         return thousand_strategy.choose(observation, rng)
 
     def policy(self, state: GameState, rng: random.Random, seat: int) -> Any:
@@ -140,7 +141,7 @@ class ThousandGame(Game):
         return _against_average(gains, 100.0)
 
 
-class BluffGame(Game):
+class BluffSearch(Search):
     """1000?: a win, plus the cards the others still hold against one's own (a seventh of a win
     per card of a hand of seven), against the others' average; a playout cut short goes to the
     fewest cards in hand, as an adjudicated game does."""
@@ -148,7 +149,7 @@ class BluffGame(Game):
     playout_limit = BLUFF_PLAYOUT
 
     def worlds(self, observation: bluff.Observation) -> Callable[[random.Random], bluff.State]:
-        return BluffDeterminiser(observation).sample
+        return BLUFF.worlds(observation)
 
     def choices(self, where: Any, legal: Sequence[Any]) -> Sequence[Any]:
         # Every card face up and the pass; face down only the cards hardest to play face up
@@ -165,7 +166,7 @@ class BluffGame(Game):
         kept = sorted(hides, key=spare)[:BLUFF_CHOICES]
         return [action for action in legal if not isinstance(action, bluff.Hide) or action in kept]
 
-    def fallback(self, observation: bluff.Observation, rng: random.Random) -> Any:
+    def greedy(self, observation: bluff.Observation, rng: random.Random) -> Any:
         return bluff_strategy.choose(observation)
 
     def policy(self, state: bluff.State, rng: random.Random, seat: int) -> Any:
@@ -208,17 +209,17 @@ class BluffGame(Game):
         return _against_average(worth, 1.0)
 
 
-THOUSAND_SEARCH = ThousandGame()
-BLUFF_SEARCH = BluffGame()
+SEARCHES: dict[AnyGame, Search] = {THOUSAND: ThousandSearch(), BLUFF: BluffSearch()}
+"""Each game's treatment by the bots."""
 
 
-def game_of(observation: Any) -> Game:
-    """The search treatment of the game ``observation`` comes from."""
-    if isinstance(observation, Observation):
-        return THOUSAND_SEARCH
-    if isinstance(observation, bluff.Observation):
-        return BLUFF_SEARCH
-    raise TypeError(f"the search bots play Thousand and 1000?, not {type(observation).__name__}")
+def search_for(observation: object) -> Search:
+    """The bots' treatment of the game ``observation`` comes from.
+
+    Raises:
+        TypeError: it is not an observation of either game.
+    """
+    return SEARCHES[game_observed(observation)]
 
 
 def _against_average(gains: Sequence[float], scale: float) -> tuple[float, ...]:
@@ -228,7 +229,7 @@ def _against_average(gains: Sequence[float], scale: float) -> tuple[float, ...]:
     return tuple((gain - (total - gain) / others) / scale for gain in gains)
 
 
-def playout(game: Game, state: Any, rng: random.Random, seat: int) -> tuple[Any, int]:
+def playout(game: Search, state: Any, rng: random.Random, seat: int) -> tuple[Any, int]:
     """Play ``state`` out with the playout policy of a search by ``seat``: the final (or
     cut-off) state and the number of actions taken."""
     steps = 0
@@ -284,15 +285,15 @@ class SearchPlayer(SeatedPlayer):
 
     def act(self, observation: Any) -> object:
         """The search's choice among the actions worth searching."""
-        game = game_of(observation)
+        game = search_for(observation)
         choices = game.choices(observation, observation.legal_actions)
         if len(choices) == 1:
             return choices[0]
         try:
             return self.search(game, observation, choices)
         except NoWorldError:
-            return game.fallback(observation, self.rng)
+            return game.greedy(observation, self.rng)
 
-    def search(self, game: Game, observation: Any, choices: Sequence[Any]) -> object:
+    def search(self, game: Search, observation: Any, choices: Sequence[Any]) -> object:
         """One of ``choices`` (at least two), chosen by searching sampled worlds."""
         raise NotImplementedError

@@ -1,0 +1,66 @@
+"""The game objects: each game is found from its rules, observations, states and names, and
+starts, records, replays and reads its JSON through one interface."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from thousand import Rules, RulesError, bluff
+from thousand.bots import GreedyPlayer
+from thousand.games import BLUFF, GAMES, THOUSAND, AnyGame, game_named, game_observed, game_of
+
+RULES: list[tuple[AnyGame, Rules | bluff.Rules]] = [
+    (THOUSAND, Rules.preset("russian")),
+    (BLUFF, bluff.Rules(players=4)),
+]
+
+
+@pytest.mark.parametrize(("game", "rules"), RULES, ids=lambda value: str(getattr(value, "key", "")))
+def test_a_game_is_found_from_its_values_and_names(
+    game: AnyGame, rules: Rules | bluff.Rules
+) -> None:
+    state = game.start(game.own_rules(rules), seed=3, layout=None, dealer=None, single_deal=False)
+    observation = game.observe(state, 1)
+    assert game_of(rules) is game_of(state) is game_of(observation) is game
+    assert game_observed(observation) is game
+    assert game_named(game.name) is game_named(game.key) is game
+
+
+def test_other_values_and_names_are_refused() -> None:
+    with pytest.raises(
+        RulesError, match=re.escape("expected thousand.Rules or thousand.bluff.Rules")
+    ):
+        game_of("russian")
+    with pytest.raises(TypeError, match="Thousand and 1000"):
+        game_observed(Rules.preset("russian"))
+    with pytest.raises(
+        ValueError, match=re.escape("unknown game 'chess'; expected one of thousand, 1000?")
+    ):
+        game_named("chess")
+    with pytest.raises(RulesError, match="expected Rules, not Rules"):
+        BLUFF.own_rules(Rules.preset("russian"))
+    assert [game.key for game in GAMES] == ["thousand", "bluff"]
+
+
+@pytest.mark.parametrize(("game", "rules"), RULES, ids=lambda value: str(getattr(value, "key", "")))
+def test_records_and_observations_round_trip_through_the_game(
+    game: AnyGame, rules: Rules | bluff.Rules
+) -> None:
+    """A play half done, its record and an observation go to JSON data and back through the
+    game object, and the record replays to the same state."""
+    state = game.start(game.own_rules(rules), seed=5, layout=None, dealer=None, single_deal=False)
+    bot = GreedyPlayer()
+    bot.start(0, rules, random.Random(1))
+    for _ in range(30):
+        state = state.apply(bot.act(game.observe(state, state.player)))
+    record = game.record_from_dict(game.record(state).to_dict())
+    assert game.replay(record) == state
+    observation = game.seen_from(state, 2)
+    assert game.observation_from_dict(observation.to_dict()) == observation
+    assert game.rules_from_dict(rules.to_dict()) == rules
+    assert game.actions_played(state) == 30
+    world = game.determinise(observation, random.Random(2))
+    assert game.observe(world, 2) == observation
