@@ -37,17 +37,22 @@ def deal_against_random(
     )
 
 
-def zombie_children() -> list[int]:
-    """Children of this process that exited and were never reaped."""
+def children(pid: int) -> list[tuple[int, str]]:
+    """The processes whose parent is ``pid``, with their states (``Z``: waiting to be reaped)."""
     found = []
     for entry in Path("/proc").iterdir():
         try:
             fields = (entry / "stat").read_text().rpartition(")")[2].split()
         except (OSError, ValueError):
             continue
-        if entry.name.isdigit() and fields[0] == "Z" and int(fields[1]) == os.getpid():
-            found.append(int(entry.name))
+        if entry.name.isdigit() and int(fields[1]) == pid:
+            found.append((int(entry.name), fields[0]))
     return found
+
+
+def zombie_children() -> list[int]:
+    """Children of this process that exited and were never reaped."""
+    return [child for child, state in children(os.getpid()) if state == "Z"]
 
 
 @pytest.mark.skipif(not LINUX, reason="adopting orphaned processes is Linux only")

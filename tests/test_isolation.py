@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import thousand
+from tests.test_bot_limits import children
 from tests.test_cli import run_installed
 from tests.test_external import LINUX, RUSSIAN, hostile, marked_processes, poll
 from thousand import BotLimits, Status
@@ -129,19 +130,6 @@ def counter(tmp_path: Path) -> tuple[str, Path]:
     log = tmp_path / "counter.log"
     (tmp_path / "counter.py").write_text(COUNTER.format(log=str(log)), encoding="utf-8")
     return f"{tmp_path / 'counter.py'}:Counter", log
-
-
-def children(pid: int) -> list[tuple[int, str]]:
-    """The processes whose parent is ``pid``, with their states (``Z``: waiting to be reaped)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            fields = (entry / "stat").read_text().rpartition(")")[2].split()
-        except (OSError, ValueError):
-            continue
-        if entry.name.isdigit() and int(fields[1]) == pid:
-            found.append((int(entry.name), fields[0]))
-    return found
 
 
 def test_the_bot_is_imported_once_and_each_match_starts_afresh(tmp_path: Path) -> None:
