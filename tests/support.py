@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from thousand import GameState, IllegalActionError, parse_action
+from thousand import Card, GameState, Give, IllegalActionError, Play, parse_action
 
 
 def play(state: GameState, *texts: str) -> GameState:
@@ -41,3 +41,25 @@ def assert_refused(state: Any, action: Any, reason: str) -> None:
     assert state == before
     assert state.legal_actions() == allowed
     assert state.apply(allowed[0]) == before.apply(allowed[0])
+
+
+def shown_talon(state: GameState) -> set[Card]:
+    """The talon (three players) or the chosen musik (two) once shown to the table."""
+    layout = state.layout
+    if state.declarer is None:
+        return set()
+    if state.rules.players == 3:
+        return set(layout.talon[0])
+    return set(layout.talon[state.musik - 1]) if state.musik else set()
+
+
+def knowable_cards(state: GameState, seat: int) -> set[Card]:
+    """The cards a seat may know of in a deal: its own hand as dealt, the talon once shown,
+    every card played, and a card given to it."""
+    known = set(state.layout.hands[seat]) | shown_talon(state)
+    for _, action in state.actions:
+        if isinstance(action, Play):
+            known.add(action.card)
+        if isinstance(action, Give) and action.to == seat and action.card is not None:
+            known.add(action.card)
+    return known

@@ -22,6 +22,7 @@ import attrs
 import pytest
 
 import thousand
+from tests.support import knowable_cards, shown_talon
 from thousand import (
     BotInfo,
     BotSpecError,
@@ -29,7 +30,6 @@ from thousand import (
     ExternalPlayer,
     Give,
     Outcome,
-    Play,
     Rules,
     Status,
     available_bots,
@@ -221,28 +221,6 @@ def named_cards(data: dict[str, Any]) -> set[Card]:
     texts = [text for _, text in data["history"]] + data["legal_actions"]
     named |= {card for card in map(card_of, texts) if card is not None}
     return named
-
-
-def shown_talon(state: thousand.GameState) -> set[Card]:
-    """The talon (three players) or the chosen musik (two) once shown to the table."""
-    layout = state.layout
-    if state.declarer is None:
-        return set()
-    if state.rules.players == 3:
-        return set(layout.talon[0])
-    return set(layout.talon[state.musik - 1]) if state.musik else set()
-
-
-def knowable_cards(state: thousand.GameState, seat: int) -> set[Card]:
-    """The cards a seat may know of in a deal: its own hand as dealt, the talon once shown,
-    every card played, and a card given to it."""
-    known = set(state.layout.hands[seat]) | shown_talon(state)
-    for _, action in state.actions:
-        if isinstance(action, Play):
-            known.add(action.card)
-        if isinstance(action, Give) and action.to == seat and action.card is not None:
-            known.add(action.card)
-    return known
 
 
 def check_secrets(state: thousand.GameState, seat: int, data: dict[str, Any]) -> None:

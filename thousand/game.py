@@ -17,7 +17,6 @@ import attrs
 from thousand import bidding, scoring, talon, tricks
 from thousand.actions import ACTION_TYPES, Action, Concede, Contract, Discard, Give, Play, Take
 from thousand.errors import IllegalActionError, LayoutError, RulesError
-from thousand.history import history_tuple
 from thousand.layout import Layout
 from thousand.results import DealResult, MatchResult
 from thousand.rules import BarrelCapacity, Endgame, Rules
@@ -143,6 +142,7 @@ def start_of_deal(
         taken_masks=(0,) * players,
         melds=(),
         trump_suit=NOBODY,
+        exchange_seen=((),) * players,
         history=None,
     )
 
@@ -241,7 +241,7 @@ def _end_deal(state: GameState, conceded: bool) -> GameState:
         number=state.deal_number,
         dealer=state.dealer,
         layout=state.layout,
-        actions=history_tuple(state.history),
+        actions=state.actions,
         declarer=state.bidder,
         bid=state.bid,
         contract=None if conceded else state.contract_amount,

@@ -1,18 +1,21 @@
 """Observations: what one seat may know, as a frozen value.
 
 Two states that differ only in what a seat cannot see (other hands, the unseen musik, cards given
-or laid aside face down, the seed behind future deals) give that seat equal observations. Fields
-are computed when first read (see :mod:`thousand.view`), so taking an observation is cheap.
+or laid aside face down, the seed behind future deals) give that seat equal observations. An
+observation copies only what its seat may see out of the state, and computes its fields from
+those values when first read (see :mod:`thousand.view`), so taking one is cheap and nothing
+hidden can be reached from it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
 from thousand.actions import Action, Discard, Give, Play, parse_action
-from thousand.cards import Card, Suit, cards_of
+from thousand.cards import DECK, Card, Suit, cards_of, points_of
+from thousand.history import history_tuple
 from thousand.rules import Rules
 from thousand.state import ACES, GameState, Phase
 from thousand.tricks import trick_winner
@@ -32,203 +35,260 @@ class Trick:
 
 
 class Observation(View):
-    """One seat's view of the game at one moment."""
+    """One seat's view of the game at one moment.
 
-    _state: GameState
-    _seat: int
+    It holds plain values copied for its seat when it is made, never the state: the public facts
+    of the deal, the seat's own hand and what it saw of the exchange. Its fields are computed
+    from those when first read.
+    """
+
+    _known: tuple[Any, ...]
+    """What the seat knows, in the order of the ``_RULES`` ... ``_EXCHANGE`` indexes: the
+    state's public fields, then the seat, its hand as a mask and the exchange as it saw it (see
+    ``GameState.exchange_seen``)."""
+
+    @classmethod
+    def of_player(cls, state: GameState, seat: int) -> Observation:
+        # Taken at every decision: the fields are read one by one, which is faster than
+        # operator.attrgetter or a helper function.
+        view = _new_view(cls)
+        fields = view.__dict__
+        fields["_known"] = (
+            state.rules,
+            state.phase,
+            state.player,
+            state.dealer,
+            state.deal_number,
+            state.scores,
+            state.barrel,
+            state.bid,
+            state.bidder,
+            state.passed_mask,
+            state.contract_amount,
+            state.trick_cards,
+            state.taken_masks,
+            state.melds,
+            state.trump_suit,
+            state.history,
+            seat,
+            state.hand_masks[seat],
+            state.exchange_seen[seat],
+        )
+        if state.player == seat:
+            fields["legal_actions"] = state.legal_actions()
+        if state.phase is not Phase.AUCTION:
+            fields["talon"] = _shown_talon(state)
+        return view
 
     @field
     def seat(self) -> int:
         """The observing seat."""
-        return self._seat
+        return self._known[_SEAT]  # type: ignore[no-any-return]
 
     @field
     def rules(self) -> Rules:
         """The rules in force."""
-        return self._state.rules
+        return self._known[_RULES]  # type: ignore[no-any-return]
 
     @field
     def phase(self) -> Phase:
         """The stage of the deal."""
-        return self._state.phase
+        return self._known[_PHASE]  # type: ignore[no-any-return]
 
     @field
     def current_player(self) -> int | None:
         """The seat to act, ``None`` once the game is over."""
-        return self._state.current_player
+        player: int = self._known[_PLAYER]
+        return None if player < 0 else player
 
     @field
     def dealer(self) -> int:
         """This deal's dealer."""
-        return self._state.dealer
+        return self._known[_DEALER]  # type: ignore[no-any-return]
 
     @field
     def deal_number(self) -> int:
         """The deal's number in the match, from 0."""
-        return self._state.deal_number
+        return self._known[_DEAL_NUMBER]  # type: ignore[no-any-return]
 
     @field
     def scores(self) -> tuple[int, ...]:
         """Match scores per seat before this deal is scored."""
-        return self._state.scores
+        return self._known[_SCORES]  # type: ignore[no-any-return]
 
     @field
     def barrel(self) -> tuple[int | None, ...]:
         """Per seat: ``None`` off the barrel, else the deals already spent on it."""
-        return self._state.barrel
+        return self._known[_BARREL]  # type: ignore[no-any-return]
 
     @field
     def hand(self) -> tuple[Card, ...]:
         """The observer's own cards."""
-        return cards_of(self._state.hand_masks[self._seat])
+        return cards_of(self._known[_HAND_MASK])
 
     @field
     def hand_sizes(self) -> tuple[int, ...]:
         """How many cards each seat holds."""
-        return tuple(mask.bit_count() for mask in self._state.hand_masks)
+        sizes = [self.rules.hand_size] * self.rules.players
+        declarer = self.declarer
+        if declarer is not None:
+            sizes[declarer] += len(self.talon)
+        for actor, action in history_tuple(self._known[_HISTORY]):
+            if isinstance(action, (Play, Give, Discard)):
+                sizes[actor] -= 1
+            if isinstance(action, Give):
+                sizes[action.to] += 1
+        return tuple(sizes)
 
     @field
     def bid(self) -> int:
         """The highest bid so far (the winning bid after the auction)."""
-        return self._state.bid
+        return self._known[_BID]  # type: ignore[no-any-return]
 
     @field
     def bidder(self) -> int:
         """Who holds the highest bid (the declarer after the auction)."""
-        return self._state.bidder
+        return self._known[_BIDDER]  # type: ignore[no-any-return]
 
     @field
     def passed(self) -> tuple[int, ...]:
         """Seats that have passed in this deal's auction."""
-        mask = self._state.passed_mask
-        return tuple(seat for seat in range(self._state.rules.players) if mask >> seat & 1)
+        mask = self._known[_PASSED_MASK]
+        return tuple(seat for seat in range(self.rules.players) if mask >> seat & 1)
 
     @field
     def declarer(self) -> int | None:
         """The auction's winner, once the auction is over."""
-        return self._state.declarer
+        return None if self.phase is Phase.AUCTION else self.bidder
 
     @field
     def contract(self) -> int | None:
         """The contract once fixed."""
-        return self._state.contract
+        return self._known[_CONTRACT] or None
 
     @field
     def talon(self) -> tuple[Card, ...]:
         """The talon (3 players) or the chosen musik (2 players) once shown; before that empty."""
-        state = self._state
-        if state.declarer is None:
-            return ()
-        piles = state.layout.talon
-        if state.rules.players == 3:
-            return piles[0]
-        return piles[state.musik - 1] if state.musik else ()
+        return ()
 
     @field
     def received(self) -> Card | None:
         """Three players: the card the declarer gave this seat, once given."""
-        return self._seen[0]
+        seat = self.seat
+        return next(
+            (
+                gift.card
+                for gift in self._known[_EXCHANGE]
+                if isinstance(gift, Give) and gift.to == seat
+            ),
+            None,
+        )
 
     @field
     def given(self) -> tuple[tuple[Card, int], ...]:
         """The declarer's own view of the cards it gave, as ``(card, seat)``."""
-        return self._seen[1]
+        seat = self.seat
+        return tuple(
+            (cast(Card, gift.card), gift.to)
+            for gift in self._known[_EXCHANGE]
+            if isinstance(gift, Give) and gift.to != seat
+        )
 
     @field
     def set_aside(self) -> tuple[Card, ...]:
         """Two players, the declarer only: the cards it laid aside."""
-        state = self._state
-        return cards_of(state.set_aside_mask) if self._seat == state.declarer else ()
+        return cards_of(
+            sum(
+                cast(Card, laid.card).bit
+                for laid in self._known[_EXCHANGE]
+                if isinstance(laid, Discard)
+            )
+        )
 
     @field
     def trick(self) -> tuple[tuple[int, Card], ...]:
         """The current trick as ``(seat, card)``."""
-        return self._state.trick
+        cards = self._known[_TRICK_CARDS]
+        players = self.rules.players
+        leader = (self._known[_PLAYER] - len(cards)) % players
+        return tuple(((leader + i) % players, DECK[index]) for i, index in enumerate(cards))
 
     @field
     def tricks(self) -> tuple[Trick, ...]:
         """The finished tricks of this deal."""
-        return _tricks(self._state, self._seen[3])
+        plays = self._plays
+        players = self.rules.players
+        finished = len(plays) - len(plays) % players
+        tricks = []
+        for start in range(0, finished, players):
+            chunk = plays[start : start + players]
+            cards = tuple([action.card for _, action in chunk])
+            if start + players < len(plays):
+                winner = plays[start + players][0]
+            elif self.current_player is None:
+                trump = -1 if self.trump is None else self.trump.value
+                winner = chunk[trick_winner(tuple(card.index for card in cards), trump)][0]
+            else:
+                winner = self.current_player
+            tricks.append(Trick(chunk[0][0], cards, winner))
+        return tuple(tricks)
 
     @field
     def points_taken(self) -> tuple[int, ...]:
         """Card points each seat has won in tricks this deal (marriages not included)."""
-        return self._state.points_taken
+        return tuple(points_of(mask) for mask in self._known[_TAKEN_MASKS])
 
     @field
     def melds(self) -> tuple[tuple[int, Suit | None], ...]:
         """Declared marriages as ``(seat, suit)``; ``None`` for the four aces."""
         return tuple(
-            (seat, None if suit == ACES else Suit(suit)) for seat, suit in self._state.melds
+            (seat, None if suit == ACES else Suit(suit)) for seat, suit in self._known[_MELDS]
         )
 
     @field
     def trump(self) -> Suit | None:
         """The trump suit, once a marriage has set one."""
-        return self._state.trump
+        suit: int = self._known[_TRUMP_SUIT]
+        return None if suit < 0 else Suit(suit)
 
     @field
     def history(self) -> tuple[tuple[int, Action], ...]:
         """This deal's actions as ``(seat, action)``; cards this seat did not see are ``None``."""
-        return self._seen[2]
+        public = history_tuple(self._known[_HISTORY])
+        if not self._known[_EXCHANGE]:
+            return public
+        seat = self.seat
+        own = iter(self._known[_EXCHANGE])
+        seen: list[tuple[int, Action]] = []
+        for actor, action in public:
+            mine = actor == seat and isinstance(action, (Give, Discard))
+            if mine or (isinstance(action, Give) and action.to == seat):
+                action = next(own)
+            seen.append((actor, action))
+        return tuple(seen)
 
     @field
     def _plays(self) -> tuple[tuple[int, Play], ...]:
         """This deal's card plays in order, read from the end of the history (they are public,
-        so nothing needs hiding, and the auction and exchange are not walked through)."""
-        state: GameState | None = self.__dict__.get("_state")
-        if state is None:
+        so nothing needs filling in, and the auction and exchange are not walked through)."""
+        known = self.__dict__.get("_known")
+        if known is None:
             return tuple(
                 (actor, action) for actor, action in self.history if isinstance(action, Play)
             )
-        count = len(state.trick_cards) + sum(mask.bit_count() for mask in state.taken_masks)
+        history = known[_HISTORY]
+        count = len(known[_TRICK_CARDS]) + sum(mask.bit_count() for mask in known[_TAKEN_MASKS])
         plays: list[tuple[int, Play]] = []
-        node = state.history
         for _ in range(count):
-            assert node is not None
-            node, actor, action = node
-            plays.append((actor, action))  # type: ignore[arg-type]
+            history, actor, action = history
+            plays.append((actor, action))
         plays.reverse()
         return tuple(plays)
 
     @field
     def legal_actions(self) -> tuple[Action, ...]:
         """The observer's legal actions (empty when it is not the observer's turn)."""
-        state = self._state
-        return state.legal_actions() if state.player == self._seat else ()
-
-    @field
-    def _seen(
-        self,
-    ) -> tuple[
-        Card | None,
-        tuple[tuple[Card, int], ...],
-        tuple[tuple[int, Action], ...],
-        tuple[tuple[int, Action], ...],
-    ]:
-        """One pass over the deal's actions: the card received, the cards given, the history
-        with hidden cards masked, and the plays."""
-        state = self._state
-        seat = self._seat
-        history = state.actions
-        # The deal's actions are the auction and exchange, then one play per card played.
-        played = len(state.trick_cards) + sum(mask.bit_count() for mask in state.taken_masks)
-        plays = history[len(history) - played :]
-        received = None
-        given: list[tuple[Card, int]] = []
-        seen: list[tuple[int, Action]] = []
-        for actor, action in history[: len(history) - played]:
-            if isinstance(action, Give) and action.card is not None and actor != seat:
-                if action.to == seat:
-                    received = action.card
-                else:
-                    action = Give(None, action.to)
-            elif isinstance(action, Give) and action.card is not None:
-                given.append((action.card, action.to))
-            elif isinstance(action, Discard) and actor != seat:
-                action = Discard(None)
-            seen.append((actor, action))
-        return received, tuple(given), (*seen, *plays), plays
+        return ()
 
     def to_dict(self, *, with_rules: bool = True) -> dict[str, Any]:
         """The observation as plain JSON data: cards and actions in their text form (the rules
@@ -321,19 +381,33 @@ def observe(state: GameState, seat: int) -> Observation:
     return Observation.seen_from(state, seat)
 
 
-def _tricks(state: GameState, plays: tuple[tuple[int, Action], ...]) -> tuple[Trick, ...]:
-    """The finished tricks among the deal's plays: each trick's winner leads the next one."""
-    players = state.rules.players
-    finished = len(plays) - len(plays) % players
-    tricks = []
-    for start in range(0, finished, players):
-        chunk = plays[start : start + players]
-        cards = tuple([action.card for _, action in chunk if isinstance(action, Play)])
-        if start + players < len(plays):
-            winner = plays[start + players][0]
-        elif state.phase is Phase.OVER:
-            winner = chunk[trick_winner(tuple(card.index for card in cards), state.trump_suit)][0]
-        else:
-            winner = state.player
-        tricks.append(Trick(chunk[0][0], cards, winner))
-    return tuple(tricks)
+(
+    _RULES,
+    _PHASE,
+    _PLAYER,
+    _DEALER,
+    _DEAL_NUMBER,
+    _SCORES,
+    _BARREL,
+    _BID,
+    _BIDDER,
+    _PASSED_MASK,
+    _CONTRACT,
+    _TRICK_CARDS,
+    _TAKEN_MASKS,
+    _MELDS,
+    _TRUMP_SUIT,
+    _HISTORY,
+    _SEAT,
+    _HAND_MASK,
+    _EXCHANGE,
+) = range(19)
+_new_view = object.__new__
+
+
+def _shown_talon(state: GameState) -> tuple[Card, ...]:
+    """The talon once the auction is over (3 players), or the musik the declarer took (2)."""
+    piles = state.layout.talon
+    if state.rules.players == 3:
+        return piles[0]
+    return piles[state.musik - 1] if state.musik else ()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 import attrs
 
-from thousand.actions import Action
+from thousand.actions import Action, Discard, Give
 from thousand.cards import DECK, Card, Suit, cards_of, points_of
 from thousand.history import Linked, history_tuple
 from thousand.layout import Layout
@@ -117,7 +117,11 @@ class GameState(Playable[Action]):
     """Declared marriages this deal as ``(seat, suit)``; suit 4 is the four-ace marriage."""
     trump_suit: int
     """The trump suit number, or -1 before any marriage."""
+    exchange_seen: tuple[tuple[Give | Discard, ...], ...] = attrs.field(repr=False)
+    """Per seat, the exchange as that seat saw it: the declarer every card it gave or laid aside,
+    in order; an opponent the card it received. The history holds these actions card hidden."""
     history: History = attrs.field(repr=False)
+    """The deal's public actions: every card given or laid aside is hidden (``give ?? 1``)."""
     legal_cache: tuple[Action, ...] | None = attrs.field(
         default=None, init=False, eq=False, repr=False, hash=False
     )
@@ -140,6 +144,7 @@ class GameState(Playable[Action]):
         taken_masks: tuple[int, ...] | None = None,
         melds: tuple[tuple[int, int], ...] | None = None,
         trump_suit: int | None = None,
+        exchange_seen: tuple[tuple[Give | Discard, ...], ...] | None = None,
         history: History = None,
     ) -> GameState:
         """A copy with the given deal fields changed (a fast ``attrs.evolve`` for transitions)."""
@@ -167,6 +172,7 @@ class GameState(Playable[Action]):
             self.taken_masks if taken_masks is None else taken_masks,
             self.melds if melds is None else melds,
             self.trump_suit if trump_suit is None else trump_suit,
+            self.exchange_seen if exchange_seen is None else exchange_seen,
             self.history if history is None else history,
         )
 
@@ -236,8 +242,18 @@ class GameState(Playable[Action]):
 
     @property
     def actions(self) -> tuple[tuple[int, Action], ...]:
-        """The current deal's actions so far, as ``(seat, action)`` pairs."""
-        return history_tuple(self.history)
+        """The current deal's actions so far, as ``(seat, action)`` pairs, every card shown."""
+        public = history_tuple(self.history)
+        exchanged = self.exchange_seen[self.bidder] if self.phase is not Phase.AUCTION else ()
+        if not exchanged:
+            return public
+        shown = iter(exchanged)
+        actions: list[tuple[int, Action]] = []
+        for seat, action in public:
+            if isinstance(action, (Give, Discard)) and action.card is None:
+                action = next(shown)
+            actions.append((seat, action))
+        return tuple(actions)
 
 
 # The dispatcher and the observer build on GameState, so they are imported once it exists.

@@ -14,6 +14,10 @@ TAKES: tuple[Action, ...] = (Take(1), Take(2))
 CONCEDE = Concede()
 _GIVES = {(index, seat): Give(DECK[index], seat) for index in range(24) for seat in range(3)}
 _DISCARDS = {index: Discard(DECK[index]) for index in range(24)}
+_UNSEEN_GIVES = tuple(Give(None, seat) for seat in range(3))
+"""A card given to each seat, as the deal's public history holds it."""
+_UNSEEN_DISCARD = Discard(None)
+"""A card laid aside, as the deal's public history holds it."""
 
 
 def open_talon(state: GameState) -> GameState:
@@ -68,23 +72,28 @@ def legal_exchange(state: GameState) -> tuple[Action, ...]:
 def exchange(state: GameState, action: Give | Discard) -> GameState:
     """Move one card out of the declarer's hand; once the exchange is complete, the contract."""
     bit = cast(Card, action.card).bit
+    declarer = state.player
     hands = list(state.hand_masks)
-    hands[state.player] &= ~bit
-    history = (state.history, state.player, action)
+    hands[declarer] &= ~bit
+    seen = list(state.exchange_seen)
+    seen[declarer] += (action,)
     if isinstance(action, Give):
         hands[action.to] |= bit
-        done = hands[state.player].bit_count() == state.rules.hand_size + 1
+        seen[action.to] = (action,)
+        done = hands[declarer].bit_count() == state.rules.hand_size + 1
         return state.replace(
             phase=Phase.CONTRACT if done else Phase.EXCHANGE,
             hand_masks=tuple(hands),
-            history=history,
+            exchange_seen=tuple(seen),
+            history=(state.history, declarer, _UNSEEN_GIVES[action.to]),
         )
     set_aside = state.set_aside_mask | bit
     return state.replace(
         phase=Phase.CONTRACT if set_aside.bit_count() == 2 else Phase.EXCHANGE,
         hand_masks=tuple(hands),
         set_aside_mask=set_aside,
-        history=history,
+        exchange_seen=tuple(seen),
+        history=(state.history, declarer, _UNSEEN_DISCARD),
     )
 
 

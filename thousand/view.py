@@ -1,9 +1,10 @@
 """Frozen values whose fields are computed on first read.
 
 An observation is made at every decision, but most bots read only a few of its fields. A
-:class:`View` costs almost nothing to make: each field is a :class:`field`, computed from a
-private source the first time it is read, then kept. Equality, hashing and the text form use
-every field, so a view behaves like any other frozen value.
+:class:`View` costs little to make: it copies the few plain values its fields are computed from
+(never the state they come from), and each :class:`field` is computed from them the first time
+it is read, then kept. Equality, hashing, pickling and the text form use the fields alone, so a
+view behaves like any other frozen value.
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ class field(Generic[T]):
 
     def __init__(self, compute: Callable[[Any], T]) -> None:
         self.compute = compute
-        self.name = compute.__name__
         self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
 
     @overload
     def __get__(self, view: None, owner: type) -> field[T]: ...
@@ -58,8 +61,7 @@ class View:
 
     @classmethod
     def seen_from(cls: type[V], state: Any, seat: int) -> V:
-        """The view of ``seat`` in ``state`` (a game state), computed from the state as its fields
-        are read."""
+        """The view of ``seat`` in ``state`` (a game state)."""
         if not 0 <= seat < state.rules.players:
             players = state.rules.players
             raise SeatError(f"seats at this table are 0 to {players - 1}, not {seat}")
@@ -67,15 +69,9 @@ class View:
 
     @classmethod
     def of_player(cls: type[V], state: Any, seat: int) -> V:
-        """:meth:`seen_from` for a seat known to exist. The legal actions of the seat to act are
-        there from the start, since every reader needs them."""
-        view = object.__new__(cls)
-        fields = view.__dict__
-        fields["_state"] = state
-        fields["_seat"] = seat
-        if state.player == seat:
-            fields["legal_actions"] = state.legal_actions()
-        return view
+        """:meth:`seen_from` for a seat known to exist: the subclass copies what the seat may
+        see, and nothing else, out of ``state``."""
+        raise NotImplementedError
 
     @classmethod
     def from_fields(cls: type[V], **fields: Any) -> V:
@@ -109,6 +105,14 @@ class View:
     def __hash__(self) -> int:
         return hash(tuple(getattr(self, name) for name in self.FIELDS))
 
+    def __reduce__(self) -> tuple[Callable[..., View], tuple[type[View], dict[str, Any]]]:
+        return _rebuilt, (type(self), self.fields())
+
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
         return f"{type(self).__name__}({shown})"
+
+
+def _rebuilt(kind: type[V], fields: dict[str, Any]) -> V:
+    """A pickled view, from its fields."""
+    return kind.from_fields(**fields)

@@ -43,7 +43,7 @@ def challenge(state: State, action: Action) -> State:
     owner = state.table_entries[-1][1]
     honest = is_honest(state)
     if honest and not state.hand_kinds[owner]:
-        return won(state, action, state.hand_kinds, state.table_entries, owner)
+        return won(state, action, state.hand_kinds, state.table_entries, owner, revealing=True)
     loser = state.player if honest else owner
     drawn = draw(state, PENALTY, state.discards)
     hands = list(state.hand_kinds)
@@ -65,4 +65,5 @@ def challenge(state: State, action: Action) -> State:
         table_entries=(),
         restart_kinds=restart,
         reshuffles=drawn.reshuffles,
+        revealing=True,
     )

@@ -9,7 +9,7 @@ from thousand.bluff.cards import Card
 from thousand.bluff.pile import draw
 from thousand.bluff.results import Result
 from thousand.bluff.rules import LastCardFaceDown
-from thousand.bluff.state import Entry, Phase, State
+from thousand.bluff.state import FACE_DOWN, Entry, History, Phase, State
 
 PASS = Pass()
 
@@ -79,14 +79,18 @@ def hide(state: State, action: Hide) -> State:
     """Play a card face down; the next player must believe or challenge it."""
     kind = state.kinds.number[cast(Card, action.card)]
     hands, table = _place(state, kind, face_down=True)
-    if not hands[state.player] and state.rules.last_card_face_down is LastCardFaceDown.WINS:
-        return won(state, action, hands, table, state.player)
+    player = state.player
+    hidden = list(state.own_hides)
+    hidden[player] = (hidden[player], player, action)
+    if not hands[player] and state.rules.last_card_face_down is LastCardFaceDown.WINS:
+        return won(state, FACE_DOWN, hands, table, player, tuple(hidden))
     return state.advance(
-        action,
+        FACE_DOWN,
         phase=Phase.RESPONSE,
-        player=(state.player + 1) % state.rules.players,
+        player=(player + 1) % state.rules.players,
         hand_kinds=hands,
         table_entries=table,
+        own_hides=tuple(hidden),
     )
 
 
@@ -120,13 +124,23 @@ def won(
     hands: tuple[tuple[int, ...], ...],
     table: tuple[Entry, ...],
     winner: int,
+    own_hides: tuple[History, ...] | None = None,
+    revealing: bool = False,
 ) -> State:
-    """The final state: ``winner`` has emptied their hand."""
+    """The final state: ``winner`` has emptied their hand (``action`` as the history records
+    it; see :meth:`State.advance` for ``revealing``)."""
     result = Result(
         winners=(winner,),
         hand_sizes=tuple(len(hand) for hand in hands),
         turns=state.turns + 1,
     )
     return state.advance(
-        action, phase=Phase.OVER, player=-1, hand_kinds=hands, table_entries=table, result=result
+        action,
+        phase=Phase.OVER,
+        player=-1,
+        hand_kinds=hands,
+        table_entries=table,
+        result=result,
+        own_hides=own_hides,
+        revealing=revealing,
     )

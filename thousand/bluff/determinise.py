@@ -36,10 +36,9 @@ from thousand.bluff.actions import Action, Challenge, Hide, Play
 from thousand.bluff.layout import Layout
 from thousand.bluff.observation import Observation
 from thousand.bluff.rules import ChallengeRestart
-from thousand.bluff.state import Entry, Origin, Phase, State
+from thousand.bluff.state import Entry, Origin, Phase, State, public_history
 from thousand.bluff.tracking import Draw, track
 from thousand.errors import NoWorldError
-from thousand.history import Linked
 
 __all__ = ["Determiniser", "determinise"]
 
@@ -109,10 +108,7 @@ class Determiniser:
         self._places = _face_down_places(history, tracked.draws)
         # The history up to the first card to fill in is the same in every world.
         first = self._places[0][0] if self._places else len(history)
-        linked: Linked[Action] = None
-        for actor, action in history[:first]:
-            linked = (linked, actor, action)
-        self._shared = linked
+        self._shared = public_history(history[:first], players=rules.players)
         self._first = first
 
     def sample(self, rng: random.Random) -> State:
@@ -151,9 +147,7 @@ class Determiniser:
         if self._restart_draw and player is not None:
             restart = tuple(sorted(rng.sample(hands[player], self._restart_draw)))
         actions = self._filled(discards, table, rng)
-        history = self._shared
-        for actor, action in actions[self._first :]:
-            history = (history, actor, action)
+        history, own_hides = public_history(actions[self._first :], *self._shared)
         layout = None
         drawn: tuple[int, ...] = ()
         if not self._reshuffles:
@@ -172,6 +166,7 @@ class Determiniser:
             reshuffles=self._reshuffles,
             turns=observation.turns,
             result=None,
+            own_hides=own_hides,
             history=history,
         )
 

@@ -67,6 +67,7 @@ def new_game(
         reshuffles=0,
         turns=0,
         result=None,
+        own_hides=(None,) * rules.players,
         history=None,
     )
 

@@ -1,12 +1,14 @@
 """What one seat may know of a 1000? game: its own hand, the sizes of the others, the climb with
-every face-down card hidden unless it is the seat's own or was revealed by a challenge. Fields
-are computed when first read (see :mod:`thousand.view`), so taking an observation is cheap."""
+every face-down card hidden unless it is the seat's own or was revealed by a challenge. An
+observation copies only what its seat may see out of the state and computes its fields from those
+values when first read (see :mod:`thousand.view`), so taking one is cheap and nothing hidden can
+be reached from it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from thousand.bluff.actions import Action, Challenge, Hide, parse_action
+from thousand.bluff.actions import Action, Believe, Hide, Play, parse_action
 from thousand.bluff.cards import Card
 from thousand.bluff.rules import Rules
 from thousand.bluff.state import Phase, State, TableCard
@@ -16,119 +18,149 @@ __all__ = ["Observation", "observe"]
 
 
 class Observation(View):
-    """One seat's view of a 1000? game at one moment."""
+    """One seat's view of a 1000? game at one moment.
 
-    _state: State
-    _seat: int
+    It holds plain values copied for its seat when it is made, never the state: the public
+    history (face-down cards hidden), the seat's own hand and face-down cards, and the sizes of
+    hands and piles. Its fields are computed from those when first read.
+    """
+
+    _known: tuple[Any, ...]
+    """What the seat knows, in the order of the ``_RULES`` ... ``_RESTART_KINDS`` indexes: the
+    state's public fields, then the seat, its own face-down cards that no challenge has revealed
+    (newest first), its hand, the sizes of hands, piles and table, and the kinds it must start
+    a climb with."""
+
+    @classmethod
+    def of_player(cls, state: State, seat: int) -> Observation:
+        # Taken at every decision: the fields are read one by one, the fastest way.
+        view = _new_view(cls)
+        fields = view.__dict__
+        to_act = state.player == seat
+        fields["_known"] = (
+            state.rules,
+            state.phase,
+            state.player,
+            state.turns,
+            state.history,
+            state.origin.dealer,
+            seat,
+            state.own_hides[seat],
+            state.hand_kinds[seat],
+            tuple(map(len, state.hand_kinds)),
+            len(state.pile) - state.pile_position,
+            len(state.discards),
+            len(state.table_entries),
+            state.restart_kinds if to_act else None,
+        )
+        if to_act:
+            fields["legal_actions"] = state.legal_actions()
+        return view
 
     @field
     def seat(self) -> int:
         """The observing seat."""
-        return self._seat
+        return self._known[_SEAT]  # type: ignore[no-any-return]
 
     @field
     def rules(self) -> Rules:
         """The rules in force."""
-        return self._state.rules
+        return self._known[_RULES]  # type: ignore[no-any-return]
 
     @field
     def phase(self) -> Phase:
         """What the player to act must do."""
-        return self._state.phase
+        return self._known[_PHASE]  # type: ignore[no-any-return]
 
     @field
     def current_player(self) -> int | None:
         """The seat to act, ``None`` once the game is over."""
-        return self._state.current_player
+        player: int = self._known[_PLAYER]
+        return None if player < 0 else player
 
     @field
     def dealer(self) -> int:
         """The dealer's seat."""
-        return self._state.origin.dealer
+        return self._known[_DEALER]  # type: ignore[no-any-return]
 
     @field
     def hand(self) -> tuple[Card, ...]:
         """The observer's cards, lowest first."""
-        state = self._state
-        cards = state.kinds.cards
-        return tuple(cards[kind] for kind in state.hand_kinds[self._seat])
+        cards = self.rules.kinds.cards
+        return tuple(cards[kind] for kind in self._known[_HAND_KINDS])
 
     @field
     def hand_sizes(self) -> tuple[int, ...]:
         """How many cards each seat holds."""
-        return tuple(len(hand) for hand in self._state.hand_kinds)
+        return self._known[_HAND_SIZES]  # type: ignore[no-any-return]
 
     @field
     def draw_pile_size(self) -> int:
         """Cards left to draw."""
-        state = self._state
-        return len(state.pile) - state.pile_position
+        return self._known[_DRAW_PILE_SIZE]  # type: ignore[no-any-return]
 
     @field
     def discard_pile_size(self) -> int:
         """Cards discarded since the last reshuffle."""
-        return len(self._state.discards)
+        return self._known[_DISCARD_PILE_SIZE]  # type: ignore[no-any-return]
 
     @field
     def table(self) -> tuple[TableCard, ...]:
         """The current climb, bottom first; a face-down card shows ``None`` unless it is the
-        observer's own."""
-        state = self._state
-        seat = self._seat
-        cards = state.kinds.cards
-        history = state.actions
-        # A challenge that ends the game leaves the revealed card on the table.
-        top_revealed = bool(history) and isinstance(history[-1][1], Challenge)
-        last = len(state.table_entries) - 1
-        return tuple(
-            TableCard(
-                None
-                if face_down and owner != seat and not (top_revealed and position == last)
-                else cards[kind],
-                owner,
-                face_down,
-                believed,
-            )
-            for position, (kind, owner, face_down, believed) in enumerate(state.table_entries)
-        )
+        observer's own or a challenge revealed it."""
+        seat = self.seat
+        own = self._known[_OWN_HIDES]
+        node = self._known[_HISTORY]
+        believed = False
+        table: list[TableCard] = []
+        while len(table) < self._known[_TABLE_SIZE]:
+            node, actor, action = node
+            if isinstance(action, Play):
+                table.append(TableCard(action.card, actor, False, False))
+            elif isinstance(action, Hide):
+                card = action.card
+                if card is None and actor == seat:
+                    assert own is not None
+                    own, _, hidden = own
+                    card = cast(Hide, hidden).card
+                table.append(TableCard(card, actor, True, believed))
+            believed = isinstance(action, Believe)
+        table.reverse()
+        return tuple(table)
 
     @field
     def must_start_with(self) -> tuple[Card, ...]:
         """After the observer lost a challenge: the cards just drawn, one of which starts the new
         climb; else empty."""
-        state = self._state
-        if state.player != self._seat:
-            return ()
-        return tuple(state.kinds.cards[kind] for kind in state.restart_kinds or ())
+        cards = self.rules.kinds.cards
+        return tuple(cards[kind] for kind in self._known[_RESTART_KINDS] or ())
 
     @field
     def turns(self) -> int:
         """Actions taken so far."""
-        return self._state.turns
+        return self._known[_TURNS]  # type: ignore[no-any-return]
 
     @field
     def history(self) -> tuple[tuple[int, Action], ...]:
         """Every action so far; another seat's face-down card is ``hide ??`` unless a challenge
         revealed it."""
-        seat = self._seat
-        history = self._state.actions
-        shown = list(history)
-        last = len(history) - 1
-        for position, (actor, action) in enumerate(history):
-            # A face-down card is revealed by the challenge that answers it.
-            if (
-                isinstance(action, Hide)
-                and actor != seat
-                and not (position < last and isinstance(history[position + 1][1], Challenge))
-            ):
-                shown[position] = (actor, _FACE_DOWN)
-        return tuple(shown)
+        seat = self.seat
+        own = self._known[_OWN_HIDES]
+        node = self._known[_HISTORY]
+        actions: list[tuple[int, Action]] = []
+        while node is not None:
+            node, actor, action = node
+            if actor == seat and isinstance(action, Hide) and action.card is None:
+                assert own is not None
+                own, _, action = own
+            actions.append((actor, action))
+        actions.reverse()
+        return tuple(actions)
 
     @field
     def legal_actions(self) -> tuple[Action, ...]:
         """The observer's legal actions (empty when it is not the observer's turn)."""
-        state = self._state
-        return state.legal_actions() if state.player == self._seat else ()
+        return ()
 
     def to_dict(self, *, with_rules: bool = True) -> dict[str, Any]:
         """The observation as plain JSON data: cards and actions in their text form (the rules
@@ -192,8 +224,23 @@ class Observation(View):
         )
 
 
-_FACE_DOWN = Hide(None)
-"""Another seat's face-down card, as the observer sees it."""
+(
+    _RULES,
+    _PHASE,
+    _PLAYER,
+    _TURNS,
+    _HISTORY,
+    _DEALER,
+    _SEAT,
+    _OWN_HIDES,
+    _HAND_KINDS,
+    _HAND_SIZES,
+    _DRAW_PILE_SIZE,
+    _DISCARD_PILE_SIZE,
+    _TABLE_SIZE,
+    _RESTART_KINDS,
+) = range(14)
+_new_view = object.__new__
 
 
 def observe(state: State, seat: int) -> Observation:

@@ -26,7 +26,7 @@ from thousand.bluff.challenge import is_honest
 from thousand.bluff.record import Record, replay
 from thousand.bluff.results import Result
 from thousand.bluff.rules import Rules
-from thousand.bluff.state import Phase, State, TableCard
+from thousand.bluff.state import FACE_DOWN, History, Phase, State, TableCard
 
 __all__ = ["GameEnd", "Spectator", "Step", "between", "spectate", "steps"]
 
@@ -119,7 +119,7 @@ def between(before: State, after: State) -> tuple[Step] | tuple[Step, GameEnd]:
         ValueError: ``after`` does not follow ``before`` by exactly one action.
     """
     node = after.history
-    if after.turns != before.turns + 1 or node is None or node[0] != before.history:
+    if after.turns != before.turns + 1 or node is None or not _follows(node[0], before.history):
         raise ValueError("after must be the state that follows before by exactly one action")
     _, seat, action = node
     revealed: Card | None = None
@@ -132,6 +132,20 @@ def between(before: State, after: State) -> tuple[Step] | tuple[Step, GameEnd]:
     if after.result is None:
         return (step,)
     return step, GameEnd(after.result)
+
+
+def _follows(earlier: History, history: History) -> bool:
+    """Whether ``earlier`` is ``history``, or ``history`` with its face-down card just revealed
+    (as a challenge reveals it)."""
+    if earlier == history:
+        return True
+    return (
+        earlier is not None
+        and history is not None
+        and earlier[:2] == history[:2]
+        and history[2] == FACE_DOWN
+        and isinstance(earlier[2], Hide)
+    )
 
 
 def steps(record: Record) -> Iterator[Step | GameEnd]:

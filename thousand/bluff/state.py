@@ -4,17 +4,18 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
 import attrs
 
-from thousand.bluff.actions import Action
+from thousand.bluff.actions import Action, Challenge, Hide
 from thousand.bluff.cards import Card
 from thousand.bluff.kinds import Kinds
 from thousand.bluff.layout import Layout
 from thousand.bluff.results import Result
 from thousand.bluff.rules import Rules
-from thousand.history import Linked, history_tuple
+from thousand.history import Linked
 from thousand.playable import Playable
 
 if TYPE_CHECKING:
@@ -88,7 +89,12 @@ class State(Playable[Action]):
     reshuffles: int
     turns: int
     result: Result | None
+    own_hides: tuple[History, ...] = attrs.field(repr=False)
+    """Per seat, its face-down cards that no challenge has revealed, newest first: what the
+    history holds as ``hide ??``."""
     history: History = attrs.field(repr=False)
+    """The public actions so far: a face-down card is ``hide ??`` unless a challenge revealed
+    it."""
     legal_cache: tuple[Action, ...] | None = attrs.field(
         default=None, init=False, eq=False, repr=False, hash=False
     )
@@ -108,10 +114,25 @@ class State(Playable[Action]):
         restart_kinds: tuple[int, ...] | None = None,
         reshuffles: int | None = None,
         result: Result | None = None,
+        own_hides: tuple[History, ...] | None = None,
+        revealing: bool = False,
     ) -> State:
         """The state after ``action`` by the current player, with the given fields changed (the
         turn count and the history advance; ``restart_kinds`` and ``result`` are reset unless
-        given)."""
+        given). ``action`` is what the history records: ``hide ??`` for a face-down card; a
+        challenge is ``revealing`` the face-down card before it to everyone."""
+        history = self.history
+        if own_hides is None:
+            own_hides = self.own_hides
+        if revealing:
+            assert history is not None
+            history, owner, _ = history
+            hidden = list(own_hides)
+            node = hidden[owner]
+            assert node is not None
+            hidden[owner], _, hide = node
+            history = (history, owner, hide)
+            own_hides = tuple(hidden)
         return State(
             self.rules,
             self.origin,
@@ -126,7 +147,8 @@ class State(Playable[Action]):
             self.reshuffles if reshuffles is None else reshuffles,
             self.turns + 1,
             result,
-            (self.history, self.player, action),
+            own_hides,
+            (history, self.player, action),
         )
 
     @property
@@ -188,8 +210,43 @@ class State(Playable[Action]):
 
     @property
     def actions(self) -> tuple[tuple[int, Action], ...]:
-        """Every action so far as ``(seat, action)``, oldest first."""
-        return history_tuple(self.history)
+        """Every action so far as ``(seat, action)``, oldest first, every card shown."""
+        own = list(self.own_hides)
+        actions: list[tuple[int, Action]] = []
+        node = self.history
+        while node is not None:
+            node, seat, action = node
+            if isinstance(action, Hide) and action.card is None:
+                hidden = own[seat]
+                assert hidden is not None
+                own[seat], _, action = hidden
+            actions.append((seat, action))
+        actions.reverse()
+        return tuple(actions)
+
+
+FACE_DOWN = Hide(None)
+"""A face-down card as the history holds it until a challenge reveals it."""
+
+
+def public_history(
+    actions: Sequence[tuple[int, Action]],
+    history: History = None,
+    own_hides: tuple[History, ...] = (),
+    players: int = 0,
+) -> tuple[History, tuple[History, ...]]:
+    """``history`` and ``own_hides`` (or empty ones for ``players``) followed by ``actions``,
+    every face-down card among them hidden unless the next action challenges it."""
+    hides: list[History] = list(own_hides) if own_hides else [None] * players
+    last = len(actions) - 1
+    for position, (seat, action) in enumerate(actions):
+        if isinstance(action, Hide) and not (
+            position < last and isinstance(actions[position + 1][1], Challenge)
+        ):
+            hides[seat] = (hides[seat], seat, action)
+            action = FACE_DOWN
+        history = (history, seat, action)
+    return history, tuple(hides)
 
 
 # The dispatcher and the observer build on State, so they are imported once it exists.

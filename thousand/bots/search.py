@@ -179,6 +179,10 @@ class BluffSearch(Search):
             return 1.0
         kind, owner, _, _ = world.table_entries[-1]
         assert world.history is not None
+        hides = list(world.own_hides)
+        just_hidden = hides[owner]
+        assert just_hidden is not None
+        hides[owner] = just_hidden[0]
         before = attrs.evolve(
             world,
             phase=bluff.Phase.CLIMB,
@@ -189,6 +193,7 @@ class BluffSearch(Search):
             ),
             table_entries=world.table_entries[:-1],
             turns=world.turns - 1,
+            own_hides=tuple(hides),
             history=world.history[0],
         )
         hidden = bluff_strategy.choose(before.observation(owner))
