@@ -6,7 +6,7 @@ rounds so that every way sees the same machine:
 
 * ``in process``: ``thousand.play(..., isolate=False)``, the bot trusted;
 * ``isolated``: ``isolate=True``, each match in a process forked from the bot's loader;
-* ``new interpreter``: ``cmd:python -m thousand.serve SPEC``, a fresh Python per match (how
+* ``new interpreter``: ``cmd:python -m thousand.table.serve SPEC``, a fresh Python per match (how
   every isolated bot started before loaders).
 
 For single deals (the worst case: the cost of a process is paid for a few decisions) and whole
@@ -55,7 +55,7 @@ class RandomCopy(SeatedPlayer):
 WAYS = {
     "in process": (SPEC, False),
     "isolated": (SPEC, True),
-    "new interpreter": (f"cmd:{sys.executable} -m thousand.serve {SPEC}", False),
+    "new interpreter": (f"cmd:{sys.executable} -m thousand.table.serve {SPEC}", False),
 }
 
 

@@ -2,7 +2,7 @@
 the games.
 
 A tournament of three random bots (Thousand, Russian rules, deals format: one table, every deal
-under its six seatings) is run through ``tournament.runner.run_tournament`` with ``out=`` a
+under its six seatings) is run through ``tournament.runner.run.run_tournament`` with ``out=`` a
 fresh temporary directory, so that the journal and its ``fsync`` after every batch are included.
 Each round, alternating so that all three see the same machine:
 
@@ -64,13 +64,13 @@ from typing import Any
 
 import attrs
 
-from tournament.backends import DEFAULT_BATCH, Backend, ProcessBackend, batches
-from tournament.journal import Journal
-from tournament.ray_backend import RayBackend
-from tournament.runner import run_tournament
-from tournament.schedule import Config, Unit
-from tournament.setup import Options, configure
-from tournament.units import Played, play_batch
+from tournament.runner.backends import DEFAULT_BATCH, Backend, ProcessBackend, batches
+from tournament.runner.journal import Journal
+from tournament.runner.ray_backend import RayBackend
+from tournament.runner.run import run_tournament
+from tournament.runner.schedule import Config, Unit
+from tournament.runner.setup import Options, configure
+from tournament.runner.units import Played, play_batch
 
 BOTS = ("random", "random", "random")
 CALIBRATION_DEALS = 150

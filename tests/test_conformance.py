@@ -27,7 +27,7 @@ import pytest
 
 import thousand
 from thousand import bluff
-from thousand.view import View
+from thousand.common.view import View
 
 from .strategies import PRESET_NAMES, VARIANTS
 

@@ -42,10 +42,10 @@ from thousand import (
     new_deal,
 )
 from thousand.bots import GreedyPlayer
-from thousand.game import deal_as_dealt, start_of_deal
+from thousand.engine import deal_as_dealt, start_of_deal
 from thousand.inference import deduce
 from thousand.marriages import marriage_value
-from thousand.placement import NoPlacement, Placement
+from thousand.sampling import NoPlacement, Placement
 from thousand.state import Origin
 
 from .strategies import (

@@ -34,7 +34,7 @@ from thousand import (
     parse_action,
 )
 from thousand.bots import GreedyPlayer, RandomPlayer
-from thousand.driver import player_seed
+from thousand.table.driver import player_seed
 
 from .strategies import PRESET_NAMES, VARIANTS, deals, playouts, presets, scaled, seeded_playout
 
@@ -335,7 +335,7 @@ def test_time_quota_is_enforced_over_the_match(
     decision, times out on the fourth, and is not asked again once the quota is used up."""
     game = GAMES[1]
     clock = Clock()
-    monkeypatch.setattr(thousand.driver, "time", clock)
+    monkeypatch.setattr(thousand.table.driver, "time", clock)
     given: list[float] = []
 
     def slow(observation: Any) -> object:

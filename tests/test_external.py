@@ -39,7 +39,7 @@ from thousand import (
     parse_action,
 )
 from thousand.bots import RandomPlayer
-from thousand.driver import player_seed
+from thousand.table.driver import player_seed
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "tests" / "bots"

@@ -18,11 +18,11 @@ import attrs
 import pytest
 
 from tests.test_cli import run_installed
-from tournament.backends import ProcessBackend, batches
-from tournament.runner import run_tournament
-from tournament.schedule import Config, Unit, derive_seed
-from tournament.setup import Options, configure
-from tournament.stats import Summary, summarize
+from tournament.runner.backends import ProcessBackend, batches
+from tournament.runner.run import run_tournament
+from tournament.runner.schedule import Config, Unit, derive_seed
+from tournament.runner.setup import Options, configure
+from tournament.runner.summary import Summary, summarize
 
 pytestmark = pytest.mark.slow
 

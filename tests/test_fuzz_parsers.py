@@ -28,9 +28,9 @@ from thousand import (
     new_match,
     parse_action,
 )
-from thousand.config import MAX_DEPTH
+from thousand.common.config import MAX_DEPTH
 from thousand.games import record_from_json
-from tournament.human import Hint, bluff_answer, thousand_answer
+from tournament.frontends.human import Hint, bluff_answer, thousand_answer
 
 # Digits that str.isdigit() accepts and int() rejects or reads: superscripts, circled digits,
 # Arabic-Indic and full-width digits.

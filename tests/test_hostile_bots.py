@@ -14,10 +14,10 @@ from typer.testing import CliRunner
 import thousand
 from thousand import IllegalActionError, Rules, Status, bluff, parse_action
 from thousand.actions import Bid
-from thousand.playable import same_value
+from thousand.common.state_base import same_value
 from tournament.cli import app
-from tournament.journal import Journal
-from tournament.results import STATUSES, UnitResult
+from tournament.runner.journal import Journal
+from tournament.runner.results import STATUSES, UnitResult
 
 from .bots.cheating_bots import EqualBid, EqualBluffPlay, EqualPlay, EqualsAll
 from .test_cli import run_installed

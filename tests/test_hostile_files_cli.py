@@ -15,9 +15,9 @@ import thousand
 from tests.test_cli import run_installed
 from thousand import Rules
 from tournament.cli import app
-from tournament.matchlog import match_log
-from tournament.narration import replay_lines
-from tournament.playing import seat_names
+from tournament.frontends.matchlog import match_log
+from tournament.frontends.narration import replay_lines
+from tournament.frontends.terminal_game import seat_names
 from tournament.text import printable, table_lines
 
 runner = CliRunner()

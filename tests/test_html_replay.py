@@ -18,9 +18,9 @@ import pytest
 import thousand
 from tests.browser import browser_page, chromium, file_url, watch_errors  # noqa: F401
 from thousand import RecordError, Rules, bluff
-from tournament.faces import bluff_face, face, sorted_hand
-from tournament.html_replay import Frame, frames, html_page
-from tournament.narration import (
+from tournament.frontends.faces import bluff_face, face, sorted_hand
+from tournament.frontends.html_replay import Frame, frames, html_page
+from tournament.frontends.narration import (
     WIDTH,
     bluff_event,
     bluff_start,

@@ -11,10 +11,10 @@ import pytest
 import thousand
 from tests.support import play
 from thousand import Bid, Card, Contract, Give, Layout, Pass, Play, Rules, bluff
-from tournament.faces import RED, face, labelled
-from tournament.human import Hint, TerminalPlayer, bluff_answer, thousand_answer
-from tournament.playing import seat_names
-from tournament.screen import menu_lines, thousand_table
+from tournament.frontends.faces import RED, face, labelled
+from tournament.frontends.human import Hint, TerminalPlayer, bluff_answer, thousand_answer
+from tournament.frontends.screen import menu_lines, thousand_table
+from tournament.frontends.terminal_game import seat_names
 
 RUSSIAN = Rules.preset("russian")
 NAMES = ["you", "greedy", "pimc"]

@@ -20,7 +20,7 @@ from tests.test_bot_limits import children
 from tests.test_cli import run_installed
 from tests.test_external import LINUX, RUSSIAN, hostile, marked_processes, poll
 from thousand import BotLimits, Status
-from thousand.isolation import stop_loaders
+from thousand.table.isolation import stop_loaders
 
 CHEATS = Path(__file__).parent / "bots" / "cheating_bots.py"
 PYTHON_BOTS = Path(__file__).parent / "bots" / "python_bots.py"
@@ -139,7 +139,7 @@ def test_the_bot_is_imported_once_and_each_match_starts_afresh(tmp_path: Path) -
     spec, log = counter(tmp_path)
     for _ in range(4):
         assert deal([spec, "random", "random"]).faults == ()
-        for loader in marked_processes(f"thousand.isolation\0{spec}"):
+        for loader in marked_processes(f"thousand.table.isolation\0{spec}"):
             poll(lambda loader=loader: children(loader) == [])
     lines = log.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "imported"
@@ -155,7 +155,7 @@ def test_a_stopped_loader_is_started_again(tmp_path: Path) -> None:
     """When a bot's loader dies (killed, say, by the bot itself), the next match starts another."""
     spec, log = counter(tmp_path)
     deal([spec, "random", "random"])
-    loaders = marked_processes(f"thousand.isolation\0{spec}") if LINUX else []
+    loaders = marked_processes(f"thousand.table.isolation\0{spec}") if LINUX else []
     for pid in loaders:
         os.kill(pid, signal.SIGKILL)
     assert deal([spec, "random", "random"]).faults == ()
@@ -252,7 +252,9 @@ def test_a_mixed_tournament_leaves_normal_games_as_a_clean_run_does(tmp_path: Pa
 
 
 def test_the_serve_program_still_serves_a_bot_on_its_own() -> None:
-    """``python -m thousand.serve SPEC`` is an external program like any other."""
-    command = f"cmd:{sys.executable} -m thousand.serve {PYTHON_BOTS}:Cautious"
+    """``python -m thousand.table.serve SPEC`` is an external program like any other."""
+    command = f"cmd:{sys.executable} -m thousand.table.serve {PYTHON_BOTS}:Cautious"
     assert deal([command, "random", "random"]).faults == ()
-    assert subprocess.run([sys.executable, "-m", "thousand.serve"], capture_output=True).returncode
+    assert subprocess.run(
+        [sys.executable, "-m", "thousand.table.serve"], capture_output=True
+    ).returncode

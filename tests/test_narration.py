@@ -1,6 +1,7 @@
-"""Games told in words (tournament.narration): every recorded game replays into text whose last
-lines state the library's result; a player's view never shows a card that player did not see;
-the lines of the auction, the exchange, the tricks and the end of a deal read as expected."""
+"""Games told in words (tournament.frontends.narration): every recorded game replays into text
+whose last lines state the library's result; a player's view never shows a card that player
+did not see; the lines of the auction, the exchange, the tricks and the end of a deal read as
+expected."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from thousand import (
 )
 from thousand.actions import Discard, Give
 from thousand.actions import Play as ThousandPlay
-from tournament.narration import (
+from tournament.frontends.narration import (
     bluff_event,
     bluff_start,
     replay_lines,

@@ -20,13 +20,12 @@ import thousand
 
 ROOT = Path(__file__).resolve().parent.parent
 PHASES = {"bidding", "talon", "tricks", "scoring"}
-PLAYING = ("thousand.driver", "thousand.players", "thousand.specs", "thousand.external",
-           "thousand.isolation", "thousand.serve", "thousand.bots")  # fmt: skip
+PLAYING = ("thousand.table", "thousand.serve", "thousand.bots")
 """The driver, the players and the bots: above both engines, which never import them."""
 STATE_AND_DISPATCHER = {
-    ("thousand.state", "thousand.game"),
+    ("thousand.state", "thousand.engine"),
     ("thousand.state", "thousand.observation"),
-    ("thousand.bluff.state", "thousand.bluff.game"),
+    ("thousand.bluff.state", "thousand.bluff.engine"),
     ("thousand.bluff.state", "thousand.bluff.observation"),
 }
 """The only imports that close a cycle: a game's state module, at its end, imports the
@@ -127,7 +126,7 @@ def test_library_never_imports_the_command_line(path: Path) -> None:
 
 @pytest.mark.parametrize("phase", sorted(PHASES))
 def test_phase_modules_meet_only_in_the_dispatcher(phase: str) -> None:
-    """A phase module imports no other phase module (they meet in thousand.game)."""
+    """A phase module imports no other phase module (they meet in thousand.engine)."""
     used = {
         name.split(".")[1]
         for name in imported_modules(ROOT / "thousand" / f"{phase}.py")
@@ -157,7 +156,9 @@ def test_bots_use_only_the_engines_and_the_player_protocol() -> None:
     """A bot imports no driver, spec loader or bot process: it only plays observations."""
     for path in (ROOT / "thousand" / "bots").rglob("*.py"):
         used = {name for name in imported_modules(path) if name.startswith(PLAYING)}
-        assert all(name.startswith(("thousand.bots", "thousand.players")) for name in used), path
+        assert all(name.startswith(("thousand.bots", "thousand.table.players")) for name in used), (
+            path
+        )
 
 
 def test_no_import_cycle_but_state_and_dispatcher() -> None:
@@ -204,10 +205,10 @@ def test_root_functions_keep_their_modules_names() -> None:
         sys.executable, "-c",
         "import thousand.cards, thousand.determinise, thousand; "
         "print(thousand.cards.__module__, thousand.determinise.__module__, "
-        "thousand.bluff.__name__, thousand.driver.__name__, callable(thousand.cards))",
+        "thousand.bluff.__name__, thousand.table.__name__, callable(thousand.cards))",
     )  # fmt: skip
     assert result.stdout.split() == [
-        "thousand.cards", "thousand.determinise", "thousand.bluff", "thousand.driver", "True"
+        "thousand.cards", "thousand.determinise", "thousand.bluff", "thousand.table", "True"
     ]  # fmt: skip
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         thousand.nothing  # noqa: B018
@@ -236,3 +237,31 @@ def test_every_package_is_shipped() -> None:
     assert "thousand.bluff" in packages
     for package in packages:
         assert any(fnmatch.fnmatch(package, pattern) for pattern in patterns), package
+
+
+def project_imports(path: Path) -> set[str]:
+    """The project's modules (and names in them) a file imports, anywhere in it."""
+    return {
+        name for name in imported_modules(path) if name.split(".")[0] in {"thousand", "tournament"}
+    }
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "thousand" / "common").glob("*.py")), ids=lambda p: p.name
+)
+def test_the_shared_values_know_neither_game(path: Path) -> None:
+    """What both games share imports only the library's errors and its own kind."""
+    for name in project_imports(path):
+        assert name.startswith(("thousand.errors", "thousand.common")), (path.name, name)
+
+
+@pytest.mark.parametrize(
+    ("part", "other"), [("runner", "frontends"), ("frontends", "runner")], ids=lambda p: p
+)
+def test_the_runner_and_the_front_ends_stand_apart(part: str, other: str) -> None:
+    """The tournament runner never imports the table front-ends nor the command line, and the
+    front-ends never import the runner: each can change without the other."""
+    forbidden = (f"tournament.{other}", "tournament.cli", "tournament.checkbot")
+    for path in (ROOT / "tournament" / part).glob("*.py"):
+        for name in project_imports(path):
+            assert not name.startswith(forbidden), (path.name, name)

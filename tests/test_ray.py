@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tournament.backends import Backend, InlineBackend, ProcessBackend
 from tournament.cli import app
-from tournament.runner import SUMMARY, run_tournament
-from tournament.schedule import Config, Unit
-from tournament.setup import Options, configure
-from tournament.units import Played
+from tournament.runner.backends import Backend, InlineBackend, ProcessBackend
+from tournament.runner.run import SUMMARY, run_tournament
+from tournament.runner.schedule import Config, Unit
+from tournament.runner.setup import Options, configure
+from tournament.runner.units import Played
 
 HAS_RAY = importlib.util.find_spec("ray") is not None
 needs_ray = pytest.mark.skipif(not HAS_RAY, reason="the ray extra is not installed")
@@ -53,7 +53,7 @@ def small(game: str = "thousand") -> Config:
 def test_ray_gives_the_local_summary(game: str, tmp_path: Path, ray_instance: Path) -> None:
     """The same tournament on Ray and on local workers writes byte-identical summaries, faults
     included."""
-    from tournament.ray_backend import RayBackend
+    from tournament.runner.ray_backend import RayBackend
 
     config = small(game)
     run_tournament(config, workers=2, out=tmp_path / "local", backend=ProcessBackend(2))
@@ -72,7 +72,7 @@ def test_a_resume_may_switch_backend(
 ) -> None:
     """Stopped halfway on one backend and resumed on the other, a tournament ends with the
     summary of an uninterrupted run."""
-    from tournament.ray_backend import RayBackend
+    from tournament.runner.ray_backend import RayBackend
 
     config = small()
     run_tournament(config, out=tmp_path / "whole")
@@ -154,7 +154,7 @@ def test_a_batch_lost_with_its_worker_is_played_again(tmp_path: Path, ray_instan
     """A worker process that dies in the middle of a batch loses nothing: Ray plays the batch
     again, and the summary is the one of a run where nothing died. (The bot that kills its
     process runs in the worker's, not isolated.)"""
-    from tournament.ray_backend import RayBackend
+    from tournament.runner.ray_backend import RayBackend
 
     config = configure(Options(specs=("tests/bots/python_bots.py:DiesOnce", "random"),
                                rules="polish-2p", deals=6, seed=2, isolate=False))  # fmt: skip

@@ -16,7 +16,7 @@ from tests.test_narration import BLUFF_FACE, THOUSAND_FACE, bluff_seen, deal_sta
 from thousand import Card, DealResult, MatchResult, Rules, bluff
 from thousand.games import record_from_json
 from tournament.cli import app
-from tournament.narration import replay_lines
+from tournament.frontends.narration import replay_lines
 
 runner = CliRunner()
 

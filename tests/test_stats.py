@@ -10,8 +10,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from tournament.results import STATUSES, UnitResult
-from tournament.stats import bootstrap, elo, plackett_luce, summarize
+from tournament.runner.ratings import bootstrap, elo, plackett_luce
+from tournament.runner.results import STATUSES, UnitResult
+from tournament.runner.summary import summarize
 
 # Helpers
 
@@ -649,8 +650,8 @@ def test_standings_show_each_pair_once_with_its_interval() -> None:
     """Each pair that met appears once, the one that scored more first, with a lead inside its
     interval; a pair that never met does not appear."""
     from thousand import Rules
-    from tournament.display import standings_lines
-    from tournament.schedule import Config, entrants_of
+    from tournament.runner.display import standings_lines
+    from tournament.runner.schedule import Config, entrants_of
 
     config = Config(
         game="thousand",
@@ -688,8 +689,8 @@ def test_standings_head_to_head_edge_cases() -> None:
     """A tied pair appears once; without resamples the interval is '-'; entrants that never met
     give no table at all."""
     from thousand import Rules
-    from tournament.display import standings_lines
-    from tournament.schedule import Config, entrants_of
+    from tournament.runner.display import standings_lines
+    from tournament.runner.schedule import Config, entrants_of
 
     config = Config(
         game="thousand",

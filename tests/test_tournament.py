@@ -27,15 +27,15 @@ from typer.testing import CliRunner
 
 import thousand
 from thousand import Rules, bluff
-from tournament.backends import InlineBackend
 from tournament.cli import app
-from tournament.journal import Journal, TournamentDirError
-from tournament.results import UnitResult
-from tournament.runner import run_tournament
-from tournament.schedule import Config, Entrant, Unit, derive_seed, entrants_of
-from tournament.seatings import seatings
-from tournament.setup import Options, configure
-from tournament.units import Played
+from tournament.runner.backends import InlineBackend
+from tournament.runner.journal import Journal, TournamentDirError
+from tournament.runner.results import UnitResult
+from tournament.runner.run import run_tournament
+from tournament.runner.schedule import Config, Entrant, Unit, derive_seed, entrants_of
+from tournament.runner.seatings import seatings
+from tournament.runner.setup import Options, configure
+from tournament.runner.units import Played
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "tests" / "bots"

@@ -21,11 +21,11 @@ import pytest
 from tests.test_cli import run_installed
 from tests.test_tournament import installed_command, one_line_error, runner, snapshot
 from tournament.cli import app
-from tournament.display import ProgressBar
-from tournament.journal import Journal, TournamentDirError
-from tournament.runner import run_tournament
-from tournament.schedule import Unit
-from tournament.setup import Options, configure
+from tournament.runner.display import ProgressBar
+from tournament.runner.journal import Journal, TournamentDirError
+from tournament.runner.run import run_tournament
+from tournament.runner.schedule import Unit
+from tournament.runner.setup import Options, configure
 
 Edit = Callable[[Path], None]
 

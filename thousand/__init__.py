@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     )
     from thousand.cards import DECK, Card, Rank, Suit, cards
     from thousand.determinise import Determiniser, determinise
-    from thousand.driver import Fault, FaultPolicy, Outcome, Status, play
+    from thousand.engine import new_deal, new_match
     from thousand.errors import (
         BotCrash,
         BotFailure,
@@ -51,11 +51,8 @@ if TYPE_CHECKING:
         SeatError,
         ThousandError,
     )
-    from thousand.external import BotLimits, ExternalPlayer
-    from thousand.game import new_deal, new_match
     from thousand.layout import Layout
     from thousand.observation import Observation, Trick, observe
-    from thousand.players import Player, PlayerError, SeatedPlayer
     from thousand.record import Record, RecordedDeal, dump_record, load_record, replay
     from thousand.results import DealResult, MatchResult
     from thousand.rules import (
@@ -67,8 +64,11 @@ if TYPE_CHECKING:
         SetAside,
         Settlement,
     )
-    from thousand.specs import BotInfo, available_bots, load_player
     from thousand.state import GameState, Origin, Phase
+    from thousand.table.driver import Fault, FaultPolicy, Outcome, Status, play
+    from thousand.table.external import BotLimits, ExternalPlayer
+    from thousand.table.players import Player, PlayerError, SeatedPlayer
+    from thousand.table.specs import BotInfo, available_bots, load_player
 
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "actions": (
@@ -85,7 +85,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "cards": ("DECK", "Card", "Rank", "Suit", "cards"),
     "determinise": ("Determiniser", "determinise"),
-    "driver": ("Fault", "FaultPolicy", "Outcome", "Status", "play"),
+    "table.driver": ("Fault", "FaultPolicy", "Outcome", "Status", "play"),
     "errors": (
         "BotCrash",
         "BotFailure",
@@ -101,11 +101,11 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "SeatError",
         "ThousandError",
     ),
-    "external": ("BotLimits", "ExternalPlayer"),
-    "game": ("new_deal", "new_match"),
+    "table.external": ("BotLimits", "ExternalPlayer"),
+    "engine": ("new_deal", "new_match"),
     "layout": ("Layout",),
     "observation": ("Observation", "Trick", "observe"),
-    "players": ("Player", "PlayerError", "SeatedPlayer"),
+    "table.players": ("Player", "PlayerError", "SeatedPlayer"),
     "record": ("Record", "RecordedDeal", "dump_record", "load_record", "replay"),
     "results": ("DealResult", "MatchResult"),
     "rules": (
@@ -117,7 +117,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "SetAside",
         "Settlement",
     ),
-    "specs": ("BotInfo", "available_bots", "load_player"),
+    "table.specs": ("BotInfo", "available_bots", "load_player"),
     "state": ("GameState", "Origin", "Phase"),
 }
 """Each public name by the module that defines it, relative to this package."""

@@ -32,13 +32,13 @@ from typing import TYPE_CHECKING, overload
 
 from thousand.actions import Action, Bid, Discard, Give, Take
 from thousand.cards import ACES_MASK, DECK, FULL_MASK, MARRIAGE_MASKS, Card, cards_of, mask_of
+from thousand.engine import start_of_deal
 from thousand.errors import IllegalActionError, NoWorldError
-from thousand.game import start_of_deal
 from thousand.inference import deduce
 from thousand.layout import Layout
 from thousand.marriages import MARRIAGE_POINTS, ceiling
 from thousand.observation import Observation
-from thousand.placement import NoPlacement, Placement
+from thousand.sampling import NoPlacement, Placement
 from thousand.state import GameState, Origin, Phase
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """The exceptions the library raises. Errors in input (notation, actions, rules, layouts,
 records, seats, bot specs) are also ``ValueError`` subclasses; a bot's own failure is not.
-:class:`~thousand.players.PlayerError`, which carries one of the driver's faults, lives with the
-players."""
+:class:`~thousand.table.players.PlayerError`, which carries one of the driver's faults, lives
+with the players."""
 
 from __future__ import annotations
 

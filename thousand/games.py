@@ -19,10 +19,10 @@ from thousand import bluff
 from thousand.actions import ACTION_TYPES, Action, parse_action
 from thousand.bluff.actions import ACTION_TYPES as BLUFF_ACTION_TYPES
 from thousand.bluff.record import FORMAT as BLUFF_FORMAT
-from thousand.config import load_json
+from thousand.common.config import load_json
 from thousand.determinise import Determiniser
+from thousand.engine import new_deal, new_match
 from thousand.errors import LayoutError, RecordError, RulesError
-from thousand.game import new_deal, new_match
 from thousand.layout import Layout
 from thousand.observation import Observation
 from thousand.record import Record, replay

@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 
 from thousand.cards import DECK, Card, cards, mask_of
-from thousand.dealing import read_cards, read_hands
+from thousand.common.card_text import read_cards, read_hands
 from thousand.errors import LayoutError
 
 __all__ = ["Layout"]

@@ -3,7 +3,7 @@
 Two states that differ only in what a seat cannot see (other hands, the unseen musik, cards given
 or laid aside face down, the seed behind future deals) give that seat equal observations. An
 observation copies only what its seat may see out of the state, and computes its fields from
-those values when first read (see :mod:`thousand.view`), so taking one is cheap and nothing
+those values when first read (see :mod:`thousand.common.view`), so taking one is cheap and nothing
 hidden can be reached from it.
 """
 
@@ -15,11 +15,11 @@ import attrs
 
 from thousand.actions import Action, Discard, Give, Play, parse_action
 from thousand.cards import DECK, Card, Suit, cards_of, points_of
-from thousand.history import history_tuple
+from thousand.common.history import history_tuple
+from thousand.common.view import View, field
 from thousand.rules import Rules
 from thousand.state import ACES, GameState, Phase
 from thousand.tricks import trick_winner
-from thousand.view import View, field
 
 __all__ = ["Observation", "Trick", "observe"]
 

@@ -20,10 +20,7 @@ from typing import IO, Any
 import attrs
 
 from thousand.actions import Action, parse_action
-from thousand.errors import RecordError, ThousandError
-from thousand.game import new_deal, new_match
-from thousand.layout import Layout
-from thousand.recording import (
+from thousand.common.record_io import (
     VERSION,
     as_list,
     boolean,
@@ -41,6 +38,9 @@ from thousand.recording import (
     write_actions,
     write_text,
 )
+from thousand.engine import new_deal, new_match
+from thousand.errors import RecordError, ThousandError
+from thousand.layout import Layout
 from thousand.results import DealResult, MatchResult
 from thousand.rules import Rules
 from thousand.state import GameState

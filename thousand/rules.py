@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from thousand.config import (
+from thousand.common.config import (
     bool_field,
     enum_field,
     int_field,

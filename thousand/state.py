@@ -14,9 +14,9 @@ import attrs
 
 from thousand.actions import Action, Discard, Give
 from thousand.cards import DECK, Card, Suit, cards_of, points_of
-from thousand.history import Linked, history_tuple
+from thousand.common.history import Linked, history_tuple
+from thousand.common.state_base import Playable
 from thousand.layout import Layout
-from thousand.playable import Playable
 from thousand.results import DealResult, MatchResult
 from thousand.rules import Rules
 
@@ -257,5 +257,5 @@ class GameState(Playable[Action]):
 
 
 # The dispatcher and the observer build on GameState, so they are imported once it exists.
-from thousand import game as _engine  # noqa: E402
+from thousand import engine as _engine  # noqa: E402
 from thousand import observation as _observation  # noqa: E402

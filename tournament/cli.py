@@ -27,21 +27,21 @@ from thousand import (
     load_player,
     play,
 )
+from thousand.common.record_io import read_text
 from thousand.games import BLUFF, THOUSAND, game_named, record_from_json
-from thousand.recording import read_text
-from tournament.backends import Backend
 from tournament.checkbot import GAMES as CHECK_GAMES
 from tournament.checkbot import check_bot
-from tournament.display import ProgressBar, standings_lines
-from tournament.html_replay import html_page
-from tournament.journal import Journal
-from tournament.matchlog import match_log
-from tournament.matchlog import standings_lines as final_standings
-from tournament.narration import replay_lines
-from tournament.playing import play_at_terminal
-from tournament.ray_backend import RayBackend
-from tournament.runner import run_tournament, summary_document
-from tournament.setup import Options, configure, game_name, load_rules, rules_for
+from tournament.frontends.html_replay import html_page
+from tournament.frontends.matchlog import match_log
+from tournament.frontends.matchlog import standings_lines as final_standings
+from tournament.frontends.narration import replay_lines
+from tournament.frontends.terminal_game import play_at_terminal
+from tournament.runner.backends import Backend
+from tournament.runner.display import ProgressBar, standings_lines
+from tournament.runner.journal import Journal
+from tournament.runner.ray_backend import RayBackend
+from tournament.runner.run import run_tournament, summary_document
+from tournament.runner.setup import Options, configure, game_name, load_rules, rules_for
 from tournament.text import printable, table_lines
 
 Number = TypeVar("Number", int, float)

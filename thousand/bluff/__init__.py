@@ -13,7 +13,7 @@ True
 from thousand.bluff.actions import Action, Believe, Challenge, Hide, Pass, Play, parse_action
 from thousand.bluff.cards import Card, cards
 from thousand.bluff.determinise import Determiniser, determinise
-from thousand.bluff.game import new_game
+from thousand.bluff.engine import new_game
 from thousand.bluff.layout import Layout
 from thousand.bluff.observation import Observation, observe
 from thousand.bluff.record import Record, dump_record, load_record, replay

@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from thousand.bluff.cards import Card, cards
-from thousand.dealing import read_cards, read_hands
+from thousand.common.card_text import read_cards, read_hands
 from thousand.errors import LayoutError
 
 __all__ = ["Layout"]

@@ -1,8 +1,8 @@
 """What one seat may know of a 1000? game: its own hand, the sizes of the others, the climb with
 every face-down card hidden unless it is the seat's own or was revealed by a challenge. An
 observation copies only what its seat may see out of the state and computes its fields from those
-values when first read (see :mod:`thousand.view`), so taking one is cheap and nothing hidden can
-be reached from it."""
+values when first read (see :mod:`thousand.common.view`), so taking one is cheap and nothing hidden
+can be reached from it."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from thousand.bluff.actions import Action, Believe, Hide, Play, parse_action
 from thousand.bluff.cards import Card
 from thousand.bluff.rules import Rules
 from thousand.bluff.state import Phase, State, TableCard
-from thousand.view import View, field
+from thousand.common.view import View, field
 
 __all__ = ["Observation", "observe"]
 

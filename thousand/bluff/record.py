@@ -17,13 +17,12 @@ from typing import IO, Any
 import attrs
 
 from thousand.bluff.actions import Action, parse_action
-from thousand.bluff.game import new_game
+from thousand.bluff.engine import new_game
 from thousand.bluff.layout import Layout
 from thousand.bluff.results import Result
 from thousand.bluff.rules import Rules
 from thousand.bluff.state import State
-from thousand.errors import RecordError, ThousandError
-from thousand.recording import (
+from thousand.common.record_io import (
     as_list,
     check_header,
     check_result,
@@ -38,6 +37,7 @@ from thousand.recording import (
     write_actions,
     write_text,
 )
+from thousand.errors import RecordError, ThousandError
 
 __all__ = ["FORMAT", "Record", "dump_record", "load_record", "replay"]
 

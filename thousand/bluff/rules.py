@@ -16,7 +16,7 @@ import attrs
 
 from thousand.bluff.cards import THOUSAND, Card, cards
 from thousand.bluff.kinds import Kinds, kinds_of
-from thousand.config import enum_field, int_field, json_object, only_known_fields, parse_json
+from thousand.common.config import enum_field, int_field, json_object, only_known_fields, parse_json
 from thousand.errors import NotationError, RulesError
 
 __all__ = ["DEFAULT_DECK", "ChallengeRestart", "EmptyDrawPile", "LastCardFaceDown", "Rules"]

@@ -15,8 +15,8 @@ from thousand.bluff.kinds import Kinds
 from thousand.bluff.layout import Layout
 from thousand.bluff.results import Result
 from thousand.bluff.rules import Rules
-from thousand.history import Linked
-from thousand.playable import Playable
+from thousand.common.history import Linked
+from thousand.common.state_base import Playable
 
 if TYPE_CHECKING:
     from thousand.bluff.observation import Observation
@@ -250,5 +250,5 @@ def public_history(
 
 
 # The dispatcher and the observer build on State, so they are imported once it exists.
-from thousand.bluff import game as _engine  # noqa: E402
+from thousand.bluff import engine as _engine  # noqa: E402
 from thousand.bluff import observation as _observation  # noqa: E402

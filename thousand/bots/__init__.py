@@ -5,7 +5,7 @@ from thousand.bots.greedy import GreedyPlayer
 from thousand.bots.ismcts import IsmctsPlayer
 from thousand.bots.pimc import PimcPlayer
 from thousand.bots.random_player import RandomPlayer
-from thousand.players import Player
+from thousand.table.players import Player
 
 __all__ = ["BUILTIN", "GreedyPlayer", "IsmctsPlayer", "PimcPlayer", "RandomPlayer"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from thousand.bots.search import search_for
-from thousand.players import SeatedPlayer
+from thousand.table.players import SeatedPlayer
 
 __all__ = ["GreedyPlayer"]
 

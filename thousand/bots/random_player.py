@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from thousand.players import SeatedPlayer
+from thousand.table.players import SeatedPlayer
 
 __all__ = ["RandomPlayer"]
 

@@ -18,12 +18,12 @@ from thousand import bluff
 from thousand.actions import Bid, Pass
 from thousand.bots import bluff_strategy, thousand_strategy
 from thousand.determinise import Determiniser
+from thousand.engine import deal_as_dealt
 from thousand.errors import NoWorldError
-from thousand.game import deal_as_dealt
 from thousand.games import BLUFF, THOUSAND, AnyGame, game_observed
 from thousand.observation import Observation
-from thousand.players import SeatedPlayer
 from thousand.state import GameState, Phase
+from thousand.table.players import SeatedPlayer
 
 __all__ = ["Budget", "Search", "SearchPlayer", "playout", "search_for"]
 

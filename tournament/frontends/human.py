@@ -32,8 +32,8 @@ from thousand import (
 )
 from thousand.actions import Action, whole_number
 from thousand.games import BLUFF, THOUSAND, AnyGame, game_observed
-from tournament.faces import bluff_face, face, faces
-from tournament.screen import (
+from tournament.frontends.faces import bluff_face, face, faces
+from tournament.frontends.screen import (
     action_text,
     bluff_action_text,
     bluff_table,

@@ -23,7 +23,15 @@ from thousand import (
 from thousand.actions import Action
 from thousand.scoring import above_lock
 from thousand.state import Phase
-from tournament.faces import bluff_face, bluff_faces, face, faces, labelled, sorted_hand, who
+from tournament.frontends.faces import (
+    bluff_face,
+    bluff_faces,
+    face,
+    faces,
+    labelled,
+    sorted_hand,
+    who,
+)
 
 __all__ = ["action_text", "bluff_action_text", "bluff_table", "menu_lines", "thousand_table"]
 

@@ -3,9 +3,9 @@
 Starting Python and importing a bot takes most of a second, too long to pay for every match of
 a tournament. So each bot spec gets one *loader* process per driver process: it imports the
 bot once, and for every match forks a child that makes the player and serves it over the bot
-protocol (``thousand.serve``). The child starts from the loader's state, never from an earlier
+protocol (``thousand.table.serve``). The child starts from the loader's state, never from an earlier
 match's, and holds nothing of the driver's: the driver hands it three pipes and talks to it as
-to any external program, under the same limits (:class:`~thousand.external.BotLimits`).
+to any external program, under the same limits (:class:`~thousand.table.external.BotLimits`).
 
 The loader and the driver speak over a Unix socket, one line per message:
 
@@ -36,7 +36,7 @@ import traceback
 from typing import IO, Any
 
 from thousand.errors import BotCrash
-from thousand.external import (
+from thousand.table.external import (
     BotLimits,
     BotProcess,
     ExternalPlayer,
@@ -130,7 +130,7 @@ class _Loader:
         self.socket = ours
         with theirs:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "thousand.isolation", spec, str(theirs.fileno())],
+                [sys.executable, "-m", "thousand.table.isolation", spec, str(theirs.fileno())],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -272,7 +272,7 @@ def stop_loaders() -> None:
 def _serve_loader(spec: str, channel: socket.socket) -> None:
     """Load the bot, then fork a process for it on each request until the driver hangs up."""
     from thousand.errors import BotSpecError
-    from thousand.specs import describe_error, load_player
+    from thousand.table.specs import describe_error, load_player
 
     try:
         make = load_player(spec)
@@ -280,7 +280,7 @@ def _serve_loader(spec: str, channel: socket.socket) -> None:
         reason = str(error) if isinstance(error, BotSpecError) else describe_error(error)
         channel.sendall(f"error could not load {spec}: {reason}\n".encode())
         return
-    import thousand.serve  # noqa: F401 -- imported once here rather than in every child
+    import thousand.table.serve  # noqa: F401 -- imported once here rather than in every child
 
     gc.freeze()  # the children then share these objects' pages, untouched by their collector
     children: set[int] = set()
@@ -360,7 +360,7 @@ def _fork(make: object, spec: str, fds: list[int], memory: int | None, inherited
 
 def _serve_child(make: object, spec: str) -> int:
     """Serve the bot on this process's standard streams; the exit code."""
-    from thousand.serve import serve_player
+    from thousand.table.serve import serve_player
 
     incoming = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
     protocol = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8")
@@ -413,7 +413,7 @@ def _reap_strays(children: set[int]) -> None:
 
 
 def main() -> None:
-    """``python -m thousand.isolation SPEC FD``: serve as the loader of ``SPEC`` on the socket
+    """``python -m thousand.table.isolation SPEC FD``: serve as the loader of ``SPEC`` on the socket
     ``FD``."""
     spec, fd = sys.argv[1], int(sys.argv[2])
     with socket.socket(fileno=fd) as channel:

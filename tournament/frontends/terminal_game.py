@@ -12,8 +12,8 @@ import attrs
 
 from thousand import Outcome, Rules, bluff, play
 from thousand.games import BLUFF, THOUSAND, AnyGame, game_of
-from tournament.human import TerminalPlayer
-from tournament.narration import bluff_event, bluff_start, thousand_event, thousand_start
+from tournament.frontends.human import TerminalPlayer
+from tournament.frontends.narration import bluff_event, bluff_start, thousand_event, thousand_start
 from tournament.text import printable
 
 __all__ = ["PlayedGame", "play_at_terminal", "seat_names"]

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Generic
 import attrs
 
 from thousand import bluff
+from thousand.common.state_base import same_value
 from thousand.errors import (
     BotFailure,
     BotSpecError,
@@ -53,12 +54,11 @@ from thousand.games import RecordT as Rec
 from thousand.games import RulesT as R
 from thousand.games import StateT as S
 from thousand.layout import Layout
-from thousand.playable import same_value
-from thousand.players import Player, PlayerError
-from thousand.specs import load_player
+from thousand.table.players import Player, PlayerError
+from thousand.table.specs import load_player
 
 if TYPE_CHECKING:
-    from thousand.external import BotLimits
+    from thousand.table.external import BotLimits
 
 __all__ = ["Fault", "FaultPolicy", "Outcome", "Status", "play", "player_seed"]
 
@@ -89,7 +89,7 @@ class FaultPolicy(enum.Enum):
     """A random legal action is played in its place and the match goes on. A player that cannot
     be asked again (its program died) is played for until the end."""
     RAISE = "raise"
-    """:class:`~thousand.players.PlayerError` is raised."""
+    """:class:`~thousand.table.players.PlayerError` is raised."""
 
     def __str__(self) -> str:
         return self.value
@@ -241,7 +241,7 @@ def play(
         player_seeds: the seed of each seat's generator, instead of deriving them from ``seed``.
         isolate: run the Python bots given as specs in their own processes, speaking the
             external bot protocol, so that they cannot reach hidden state.
-        log_dir: where external bots' error output is kept (see :mod:`thousand.external`).
+        log_dir: where external bots' error output is kept (see :mod:`thousand.table.external`).
         limits: caps on external bots' memory, message lines and logs; by default
             :class:`~thousand.BotLimits` ``()``.
         watch: called with the starting state and then with the state after every action,

@@ -13,8 +13,8 @@ import attrs
 
 from thousand import Rules, RulesError, bluff, load_player
 from thousand.games import BLUFF, GAMES, THOUSAND, AnyGame, AnyRules, game_named
-from tournament.schedule import Config, entrants_of
-from tournament.seatings import seatings
+from tournament.runner.schedule import Config, entrants_of
+from tournament.runner.seatings import seatings
 
 __all__ = [
     "DEFAULT_BOTS",

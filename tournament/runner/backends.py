@@ -10,9 +10,9 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
-from thousand.external import die_with_parent
-from tournament.schedule import Config, Unit
-from tournament.units import Played, play_batch
+from thousand.table.external import die_with_parent
+from tournament.runner.schedule import Config, Unit
+from tournament.runner.units import Played, play_batch
 
 __all__ = ["DEFAULT_BATCH", "Backend", "InlineBackend", "ProcessBackend", "batches"]
 

@@ -8,8 +8,8 @@ import attrs
 
 from thousand import Outcome, PlayerError, play
 from thousand.games import game_of
-from tournament.results import STATUSES, UnitResult
-from tournament.schedule import Config, Unit
+from tournament.runner.results import STATUSES, UnitResult
+from tournament.runner.schedule import Config, Unit
 
 __all__ = ["Played", "UnitFault", "play_batch", "play_unit"]
 

@@ -10,13 +10,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from thousand.isolation import stop_loaders
-from thousand.specs import check_player
-from tournament.backends import DEFAULT_BATCH, Backend, InlineBackend, ProcessBackend, batches
-from tournament.journal import Journal, TournamentDirError, write_text
-from tournament.results import UnitResult
-from tournament.schedule import Config, Unit
-from tournament.stats import Summary, summarize
+from thousand.table.isolation import stop_loaders
+from thousand.table.specs import check_player
+from tournament.runner.backends import (
+    DEFAULT_BATCH,
+    Backend,
+    InlineBackend,
+    ProcessBackend,
+    batches,
+)
+from tournament.runner.journal import Journal, TournamentDirError, write_text
+from tournament.runner.results import UnitResult
+from tournament.runner.schedule import Config, Unit
+from tournament.runner.summary import Summary, summarize
 
 __all__ = ["Progress", "run_tournament", "summary_document"]
 

@@ -3,9 +3,9 @@
 The frames are computed here by replaying the record with the library: frame 0 is the start,
 then one frame per action, each holding what a spectator of the whole game sees after that
 action (every hand, the talon, the trick, the scores) and the lines telling what happened, as
-:mod:`tournament.narration` tells them with every card shown. The page embeds them as compact
-JSON and draws them with a little inline script: no network, no external fonts, scripts or
-images.
+:mod:`tournament.frontends.narration` tells them with every card shown. The page embeds them as
+compact JSON and draws them with a little inline script: no network, no external fonts, scripts
+or images.
 
     >>> import thousand
     >>> record = thousand.play(
@@ -47,8 +47,8 @@ from thousand import (
 )
 from thousand.bluff import spectator as bluff_spectator
 from thousand.scoring import meld_points
-from tournament.faces import bluff_face, face, sorted_hand
-from tournament.narration import (
+from tournament.frontends.faces import bluff_face, face, sorted_hand
+from tournament.frontends.narration import (
     bluff_event,
     bluff_start,
     header,

@@ -3,7 +3,7 @@ and the climbs of a 1000? game, either with every card shown or as one player sa
 
 Each function returns plain lines of text. The lines of a deal (or of a 1000? game) are indented
 by two spaces under its heading; the result of the game comes last, unindented. Cards look as in
-:mod:`tournament.faces`, and the seat of the ``viewer`` is called "you".
+:mod:`tournament.frontends.faces`, and the seat of the ``viewer`` is called "you".
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from thousand import (
 )
 from thousand.bluff import spectator as bluff_spectator
 from thousand.scoring import meld_points
-from tournament.faces import bluff_face, bluff_faces, face, faces, labelled, who
+from tournament.frontends.faces import bluff_face, bluff_faces, face, faces, labelled, who
 from tournament.text import printable
 
 __all__ = [

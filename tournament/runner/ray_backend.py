@@ -12,8 +12,8 @@ import logging
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from tournament.schedule import Config, Unit
-from tournament.units import Played, play_batch
+from tournament.runner.schedule import Config, Unit
+from tournament.runner.units import Played, play_batch
 
 __all__ = ["RETRIES", "RayBackend", "RayBatchLost", "RayMissingError"]
 

@@ -20,8 +20,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tournament.results import UnitResult
-from tournament.schedule import Config
+from tournament.runner.results import UnitResult
+from tournament.runner.schedule import Config
 
 __all__ = ["CONFIG", "JOURNAL", "Journal", "TournamentDirError"]
 

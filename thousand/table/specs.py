@@ -8,7 +8,7 @@
                             module
 ``path/to/file.py:Class``   a class in a Python file
 ``cmd:<command line>``      an external program speaking the bot protocol
-                            (see :mod:`thousand.external`)
+                            (see :mod:`thousand.table.external`)
 ==========================  ==============================================================
 
 Any Python bot spec may end with options in parentheses, passed to the class as keyword
@@ -38,12 +38,12 @@ import attrs
 
 from thousand.bots import BUILTIN
 from thousand.errors import BotFailure, BotSpecError
-from thousand.players import Player
+from thousand.table.players import Player
 
 if TYPE_CHECKING:
     from thousand import bluff
-    from thousand.external import BotLimits
     from thousand.rules import Rules
+    from thousand.table.external import BotLimits
 
 __all__ = ["ENTRY_POINT_GROUP", "BotInfo", "available_bots", "check_player", "load_player"]
 
@@ -94,13 +94,13 @@ def load_player(
 
     With ``isolate`` a Python bot that is not built in runs in a process of its own for each
     match and is spoken to through the bot protocol, so that it cannot reach the driver's state
-    (:mod:`thousand.isolation`); ``log_dir`` keeps external bots' error output and ``limits``
-    caps their processes (see :class:`~thousand.external.ExternalPlayer`).
+    (:mod:`thousand.table.isolation`); ``log_dir`` keeps external bots' error output and ``limits``
+    caps their processes (see :class:`~thousand.table.external.ExternalPlayer`).
 
     Raises:
         BotSpecError: the spec names nothing that can be loaded, with the reason.
     """
-    from thousand.external import ExternalPlayer
+    from thousand.table.external import ExternalPlayer
 
     spec = spec.strip()
     if spec.startswith("cmd:"):
@@ -115,7 +115,7 @@ def load_player(
         return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir, limits=limits)
     name, options = _options(spec)
     if isolate and name not in BUILTIN:
-        from thousand.isolation import IsolatedPlayer
+        from thousand.table.isolation import IsolatedPlayer
 
         _check_form(name)
         return lambda: IsolatedPlayer(spec, log_dir=log_dir, limits=limits)

@@ -33,8 +33,8 @@ if sys.platform.startswith("linux"):
 
 if TYPE_CHECKING:
     from thousand import bluff
-    from thousand.driver import Outcome
     from thousand.rules import Rules
+    from thousand.table.driver import Outcome
 
 __all__ = ["PROTOCOL", "BotLimits", "ExternalPlayer", "die_with_parent", "serve_command"]
 
@@ -82,7 +82,7 @@ _ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 def serve_command(spec: str) -> list[str]:
     """The command that runs the Python bot ``spec`` in its own process (``--isolate``)."""
-    return [sys.executable, "-m", "thousand.serve", spec]
+    return [sys.executable, "-m", "thousand.table.serve", spec]
 
 
 class BotProcess(Protocol):

@@ -7,8 +7,8 @@ import time
 from typing import TextIO
 
 from thousand.games import game_named
-from tournament.schedule import Config
-from tournament.stats import Summary
+from tournament.runner.schedule import Config
+from tournament.runner.summary import Summary
 from tournament.text import table_lines
 
 __all__ = ["ProgressBar", "seat_role", "standings_lines"]

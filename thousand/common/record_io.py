@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import IO, Any, Protocol, TypeVar
 
-from thousand.config import load_json
+from thousand.common.config import load_json
 from thousand.errors import RecordError, ThousandError
 
 VERSION = 1

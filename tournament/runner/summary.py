@@ -1,0 +1,558 @@
+"""The summary of a tournament: standings with ratings, mean scores and their intervals, the
+crosstable, and what each seat position is worth, from the results of its units.
+
+Intervals come from the bootstrap over deal groups (the units of one table and one set of
+cards, resampled together): each group's whole-number totals are gathered once in a
+:class:`_GroupTotals`, and each resample sums them with
+:class:`~tournament.runner.ratings.GroupSums`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from itertools import pairwise
+from typing import Any
+
+import attrs
+
+from tournament.runner.ratings import (
+    ChoiceSet,
+    GroupSums,
+    choice_events,
+    elo,
+    fit_choices,
+    interval,
+    resample_draws,
+)
+from tournament.runner.results import STATUSES, UnitResult
+
+__all__ = ["FORMATS", "SeatEffect", "Standing", "Summary", "summarize"]
+
+FORMATS = ("deals", "games")
+"""The tournament formats :func:`summarize` accepts."""
+
+FAULT_STATUSES = STATUSES[1:]
+"""The statuses counted as faults in the standings (every status but ``ok``)."""
+
+DIGITS = 6
+"""Decimals kept in a summary, so that identical results give identical JSON."""
+SUMMARY_PRIOR = 1.0
+"""The prior :func:`summarize` rates with: one virtual win and loss per entrant."""
+
+Pair = tuple[int, int]
+"""Two entrants ``(a, b)`` with ``a < b``."""
+
+
+@attrs.frozen
+class Standing:
+    """How one entrant did over a tournament."""
+
+    rank: int
+    """1 for the best rating; ties go to the better mean score, then to the name."""
+    entrant: int
+    name: str
+    units: int
+    """Units (deals or games) played."""
+    rating: float | None
+    """Plackett–Luce rating on the Elo scale (mean 1500 over the entrants that played), fitted
+    with prior 1 to the finishing order of every unit; None when it played no unit."""
+    rating_interval: tuple[float, float] | None
+    """95% bootstrap interval of the rating, resampling deal groups."""
+    mean_score: float | None
+    """Mean score per unit played."""
+    score_interval: tuple[float, float] | None
+    """95% bootstrap interval of the mean score, resampling deal groups."""
+    win_rate: float | None
+    """Share of units won; a shared first place counts as 1 / number of winners."""
+    contracts: int
+    """Contracts played as declarer (Thousand)."""
+    contract_success: float | None
+    """Share of its contracts it made; None when it never declared."""
+    average_contract: float | None
+    """Mean contract it declared; None when it never declared."""
+    faults: tuple[tuple[str, int], ...]
+    """Faults by status (``illegal``, ``error``, ``timeout``)."""
+    next_seat: float | None = None
+    """How the entrant in the seat after this one scored, per unit, against the mean of the
+    other entrants at the table (not counting this one); None at tables of two."""
+    next_seat_interval: tuple[float, float] | None = None
+    """95% bootstrap interval of :attr:`next_seat`, resampling deal groups."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The standing as JSON data."""
+        return {
+            "rank": self.rank,
+            "entrant": self.entrant,
+            "name": self.name,
+            "units": self.units,
+            "rating": self.rating,
+            "rating_interval": _listed(self.rating_interval),
+            "mean_score": self.mean_score,
+            "score_interval": _listed(self.score_interval),
+            "win_rate": self.win_rate,
+            "contracts": self.contracts,
+            "contract_success": self.contract_success,
+            "average_contract": self.average_contract,
+            "faults": dict(self.faults),
+            "next_seat": self.next_seat,
+            "next_seat_interval": _listed(self.next_seat_interval),
+        }
+
+
+@attrs.frozen
+class SeatEffect:
+    """How much one seat position is worth, from the same results: with every entrant in every
+    seat equally often, what remains between the seats is the position itself."""
+
+    seat: int
+    """0 deals (first, in a whole match or game); the play goes on to seat 1, 2..."""
+    units: int
+    advantage: float | None
+    """The seat's mean score per unit less the mean score of all the seats of the unit."""
+    advantage_interval: tuple[float, float] | None
+    """95% bootstrap interval of :attr:`advantage`, resampling deal groups."""
+    win_rate: float | None
+    """Share of units the seat won; a shared first place counts as 1 / number of winners."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The seat's figures as JSON data."""
+        return {
+            "seat": self.seat,
+            "units": self.units,
+            "advantage": self.advantage,
+            "advantage_interval": _listed(self.advantage_interval),
+            "win_rate": self.win_rate,
+        }
+
+
+@attrs.frozen
+class Summary:
+    """The standings and crosstable of a tournament, rounded so that identical results give
+    identical JSON."""
+
+    format: str
+    entrants: tuple[str, ...]
+    units: int
+    groups: int
+    """Deal groups: the units of one (table, group), resampled together."""
+    resamples: int
+    seed: int
+    standings: tuple[Standing, ...]
+    """Best first."""
+    crosstable: tuple[tuple[float | None, ...], ...]
+    """``crosstable[a][b]``: entrant ``a``'s mean score minus entrant ``b``'s over the units
+    both played; None when they never met (and on the diagonal)."""
+    crosstable_intervals: tuple[tuple[tuple[float, float] | None, ...], ...]
+    """95% bootstrap interval of each ``crosstable`` entry, resampling deal groups: when it
+    excludes 0, ``a`` outscored ``b`` (or the reverse) beyond the luck of the deals."""
+    seats: tuple[SeatEffect, ...] = ()
+    """Every seat position of the tables, seat 0 first."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The summary as JSON data."""
+        return {
+            "format": self.format,
+            "entrants": list(self.entrants),
+            "units": self.units,
+            "groups": self.groups,
+            "resamples": self.resamples,
+            "seed": self.seed,
+            "standings": [standing.to_dict() for standing in self.standings],
+            "crosstable": [list(row) for row in self.crosstable],
+            "crosstable_intervals": [
+                [_listed(pair) for pair in row] for row in self.crosstable_intervals
+            ],
+            "seats": [seat.to_dict() for seat in self.seats],
+        }
+
+
+def summarize(
+    results: Iterable[UnitResult],
+    entrants: Sequence[str],
+    *,
+    format: str,
+    seed: int,
+    resamples: int = 1000,
+) -> Summary:
+    """Standings and crosstable of a tournament's results, whose seatings number the
+    ``entrants``. Intervals come from ``resamples`` bootstrap resamples of the deal groups drawn
+    from ``seed`` (none when ``resamples`` is 0); a resample without an entrant adds nothing to
+    that entrant's intervals. The summary depends neither on the order of
+    ``results`` nor on think times. Raises ``ValueError`` on malformed results."""
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}: expected one of {', '.join(FORMATS)}")
+    if resamples < 0:
+        raise ValueError(f"resamples must not be negative, not {resamples}")
+    ordered = sorted(results, key=lambda result: result.unit)
+    for previous, result in pairwise(ordered):
+        if previous.unit == result.unit:
+            raise ValueError(f"unit {result.unit!r} appears more than once")
+    count = len(entrants)
+    for result in ordered:
+        _check_result(result, count)
+
+    totals = _Totals(count)
+    scale = _Scale(ordered)
+    seats = max((len(result.seating) for result in ordered), default=0)
+    groups: dict[tuple[int, int], _GroupTotals] = {}
+    for result in ordered:
+        totals.add(result)
+        key = (result.table, result.group)
+        if key not in groups:
+            groups[key] = _GroupTotals.empty(count, seats)
+        groups[key].add(result, scale)
+    keys = sorted(groups)
+    played = [entrant for entrant in range(count) if totals.units[entrant]]
+    local = {entrant: index for index, entrant in enumerate(played)}
+
+    # The full-data fit, then the same fit on every resample of the deal groups.
+    layout = _Layout(count, seats, [groups[key] for key in keys])
+    sums = GroupSums([layout.flat(groups[key]) for key in keys])
+    full = layout.totals(sums.sums(range(len(keys)))) if keys else _GroupTotals.empty(count, seats)
+    anchor = fit_choices(*full.choices(local), SUMMARY_PRIOR)
+    ratings = dict(zip(played, elo(anchor), strict=True))
+    rating_samples: dict[int, list[float]] = {entrant: [] for entrant in played}
+    score_samples: dict[int, list[float]] = {entrant: [] for entrant in played}
+    pairs = [(a, b) for a in range(count) for b in range(a + 1, count) if totals.pair_units[a][b]]
+    lead_samples: dict[Pair, list[float]] = {pair: [] for pair in pairs}
+    seat_samples: list[list[float]] = [[] for _ in totals.seat_wins]
+    next_samples: dict[int, list[float]] = {entrant: [] for entrant in played}
+    for draw in resample_draws(len(keys), resamples, seed) if keys else ():
+        drawn = layout.totals(sums.sums(draw))
+        for pair in pairs:
+            met = drawn.met[pair]
+            if met:
+                lead_samples[pair].append(drawn.lead[pair] / met)
+        for seat, samples in enumerate(seat_samples):
+            seated = drawn.seated[seat]
+            if seated:
+                samples.append(drawn.seat_lead[seat] / (scale.seat * seated))
+        logs = fit_choices(*drawn.choices(local), SUMMARY_PRIOR, start=anchor)
+        for entrant, rating in zip(played, elo(logs), strict=True):
+            units = drawn.units[entrant]
+            if units:  # a resample without the entrant says nothing about it
+                rating_samples[entrant].append(rating)
+                score_samples[entrant].append(drawn.score[entrant] / units)
+            followed = drawn.followed[entrant]
+            if followed:
+                next_samples[entrant].append(drawn.next_lead[entrant] / (scale.rest * followed))
+
+    standings: list[Standing] = []
+    for entrant, name in enumerate(entrants):
+        units = totals.units[entrant]
+        declared = totals.declared[entrant]
+        followed = full.followed[entrant]
+        standings.append(
+            Standing(
+                rank=0,
+                entrant=entrant,
+                name=name,
+                units=units,
+                rating=_rounded(ratings.get(entrant)),
+                rating_interval=_rounded_pair(interval(rating_samples.get(entrant, []))),
+                mean_score=_rounded(totals.score[entrant] / units if units else None),
+                score_interval=_rounded_pair(interval(score_samples.get(entrant, []))),
+                win_rate=_rounded(float(totals.wins[entrant] / units) if units else None),
+                contracts=declared,
+                contract_success=_rounded(totals.made[entrant] / declared if declared else None),
+                average_contract=_rounded(
+                    totals.contract[entrant] / declared if declared else None
+                ),
+                faults=tuple(zip(FAULT_STATUSES, totals.faults[entrant][1:], strict=True)),
+                next_seat=_rounded(
+                    full.next_lead[entrant] / (scale.rest * followed) if followed else None
+                ),
+                next_seat_interval=_rounded_pair(interval(next_samples.get(entrant, []))),
+            )
+        )
+    standings.sort(key=_rank_key)
+    ranked = tuple(attrs.evolve(standing, rank=rank) for rank, standing in enumerate(standings, 1))
+    crosstable = tuple(
+        tuple(
+            _rounded(totals.pair_sum[a][b] / totals.pair_units[a][b])
+            if totals.pair_units[a][b]
+            else None
+            for b in range(count)
+        )
+        for a in range(count)
+    )
+    lead_intervals = {pair: _rounded_pair(interval(lead_samples[pair])) for pair in pairs}
+    crosstable_intervals = tuple(
+        tuple(
+            lead_intervals.get((a, b))
+            if a < b
+            else _negated(lead_intervals.get((b, a)))
+            if a > b
+            else None
+            for b in range(count)
+        )
+        for a in range(count)
+    )
+    return Summary(
+        format=format,
+        entrants=tuple(entrants),
+        units=len(ordered),
+        groups=len(keys),
+        resamples=resamples,
+        seed=seed,
+        standings=ranked,
+        crosstable=crosstable,
+        crosstable_intervals=crosstable_intervals,
+        seats=tuple(
+            SeatEffect(
+                seat=seat,
+                units=units,
+                advantage=_rounded(full.seat_lead[seat] / (scale.seat * units)),
+                advantage_interval=_rounded_pair(interval(seat_samples[seat])),
+                win_rate=_rounded(
+                    float(sum(Fraction(won, winners) for winners, won in wins.items()) / units)
+                ),
+            )
+            for seat, wins in enumerate(totals.seat_wins)
+            for units in [full.seated[seat]]
+        ),
+    )
+
+
+def _check_result(result: UnitResult, entrants: int) -> None:
+    seats = len(result.seating)
+    if any(
+        len(values) != seats
+        for values in (result.scores, result.places, result.statuses, result.faults)
+    ):
+        raise ValueError(f"unit {result.unit!r} does not give every seat one value of each kind")
+    for entrant in result.seating:
+        if not 0 <= entrant < entrants:
+            raise ValueError(f"unit {result.unit!r} seats entrant {entrant}, not 0..{entrants - 1}")
+    if len(set(result.seating)) != seats:
+        raise ValueError(f"unit {result.unit!r} seats an entrant more than once")
+    if any(len(counts) != len(STATUSES) for counts in result.faults):
+        raise ValueError(f"unit {result.unit!r} does not count faults by {', '.join(STATUSES)}")
+    if any(not 0 <= seat < seats for seat, _, _ in result.contracts):
+        raise ValueError(f"unit {result.unit!r} has a contract declared from no seat")
+
+
+def _ranking(result: UnitResult) -> list[list[int]]:
+    """The unit's finishing order as tied groups of entrants, best first."""
+    by_place: dict[int, list[int]] = {}
+    for entrant, place in zip(result.seating, result.places, strict=True):
+        by_place.setdefault(place, []).append(entrant)
+    return [by_place[place] for place in sorted(by_place)]
+
+
+class _Scale:
+    """Whole-number multipliers for the seat and next-seat terms: a seat's score less the mean
+    of its unit, times :attr:`seat`, and the next seat's score less the mean of the others,
+    times :attr:`rest`, are integers whatever the size of the tables."""
+
+    def __init__(self, results: Sequence[UnitResult]) -> None:
+        sizes = {len(result.seating) for result in results}
+        self.seat = math.lcm(*sizes)
+        self.rest = math.lcm(*(size - 2 for size in sizes if size > 2))
+
+
+@attrs.define
+class _GroupTotals:
+    """The whole-number totals of some units (one deal group, or a resample of them) that the
+    ratings and intervals are computed from. The seat and next-seat sums are scaled to whole
+    numbers by a :class:`_Scale`."""
+
+    choice_sets: Counter[ChoiceSet]
+    """How often each Plackett–Luce choice set came up."""
+    wins: list[int]
+    """Per entrant: how often it was the one chosen."""
+    units: list[int]
+    """Per entrant: the units it played."""
+    score: list[int]
+    """Per entrant: the sum of its scores."""
+    met: Counter[Pair]
+    """Per pair at the same table: the units they played together."""
+    lead: Counter[Pair]
+    """Per pair ``(a, b)``: the sum of ``a``'s score less ``b``'s over those units."""
+    seated: list[int]
+    """Per seat: the units played with that seat."""
+    seat_lead: list[int]
+    """Per seat: the sum of its score less the mean of its unit (scaled)."""
+    followed: list[int]
+    """Per entrant: the units with a seat after it and another seat besides."""
+    next_lead: list[int]
+    """Per entrant: the sum of the next seat's score less the mean of the other seats
+    (scaled)."""
+
+    @classmethod
+    def empty(cls, entrants: int, seats: int) -> _GroupTotals:
+        return cls(
+            Counter(),
+            [0] * entrants,
+            [0] * entrants,
+            [0] * entrants,
+            Counter(),
+            Counter(),
+            [0] * seats,
+            [0] * seats,
+            [0] * entrants,
+            [0] * entrants,
+        )
+
+    def add(self, result: UnitResult, scale: _Scale) -> None:
+        """Add what one unit brings: the choice sets and winners, each entrant's units and
+        score, the pairs that met, and the seat and next-seat terms."""
+        for choice_set, chosen in choice_events(_ranking(result)):
+            self.choice_sets[choice_set] += 1
+            self.wins[chosen] += 1
+        scores = result.scores
+        for entrant, score in zip(result.seating, scores, strict=True):
+            self.units[entrant] += 1
+            self.score[entrant] += score
+        for seat, entrant in enumerate(result.seating):
+            for other_seat, other in enumerate(result.seating):
+                if entrant < other:
+                    self.met[entrant, other] += 1
+                    self.lead[entrant, other] += scores[seat] - scores[other_seat]
+        seats = len(scores)
+        total = sum(scores)
+        share = scale.seat // seats
+        for seat in range(seats):
+            self.seated[seat] += 1
+            self.seat_lead[seat] += scale.seat * scores[seat] - share * total
+        if seats > 2:
+            share = scale.rest // (seats - 2)
+            for seat, entrant in enumerate(result.seating):
+                after = (seat + 1) % seats
+                self.followed[entrant] += 1
+                self.next_lead[entrant] += (scale.rest + share) * scores[after] - share * (
+                    total - scores[seat]
+                )
+
+    def choices(self, local: dict[int, int]) -> tuple[list[float], list[tuple[ChoiceSet, float]]]:
+        """The aggregated choices for :func:`~tournament.runner.ratings.fit_choices`, the
+        entrants renumbered by ``local`` (the choice sets in increasing order)."""
+        wins = [float(self.wins[entrant]) for entrant in local]
+        sets = [
+            (tuple(local[entrant] for entrant in choice_set), float(count))
+            for choice_set, count in sorted(self.choice_sets.items())
+            if count
+        ]
+        return wins, sets
+
+
+class _Layout:
+    """Where each total of a :class:`_GroupTotals` stands in a flat list of whole numbers, so
+    that :class:`~tournament.runner.ratings.GroupSums` can sum them over resamples."""
+
+    def __init__(self, entrants: int, seats: int, groups: Sequence[_GroupTotals]) -> None:
+        self.entrants = entrants
+        self.seats = seats
+        self.choice_sets = sorted(
+            {choice_set for group in groups for choice_set in group.choice_sets}
+        )
+        self.pairs = [(a, b) for a in range(entrants) for b in range(a + 1, entrants)]
+
+    def flat(self, group: _GroupTotals) -> list[int]:
+        """The group's totals as one list."""
+        return [
+            *(group.choice_sets[choice_set] for choice_set in self.choice_sets),
+            *group.wins,
+            *group.units,
+            *group.score,
+            *(group.met[pair] for pair in self.pairs),
+            *(group.lead[pair] for pair in self.pairs),
+            *group.seated,
+            *group.seat_lead,
+            *group.followed,
+            *group.next_lead,
+        ]
+
+    def totals(self, values: Sequence[int]) -> _GroupTotals:
+        """The totals a list made by :meth:`flat` (or a sum of such lists) stands for."""
+        parts = iter(values)
+
+        def take(count: int) -> list[int]:
+            return [next(parts) for _ in range(count)]
+
+        entrants, seats, pairs = self.entrants, self.seats, self.pairs
+        return _GroupTotals(
+            Counter(dict(zip(self.choice_sets, take(len(self.choice_sets)), strict=True))),
+            take(entrants),
+            take(entrants),
+            take(entrants),
+            Counter(dict(zip(pairs, take(len(pairs)), strict=True))),
+            Counter(dict(zip(pairs, take(len(pairs)), strict=True))),
+            take(seats),
+            take(seats),
+            take(entrants),
+            take(entrants),
+        )
+
+
+class _Totals:
+    """Per-entrant and per-pair totals over all units."""
+
+    def __init__(self, entrants: int) -> None:
+        self.units = [0] * entrants
+        self.score = [0] * entrants
+        self.wins = [Fraction(0)] * entrants
+        self.declared = [0] * entrants
+        self.made = [0] * entrants
+        self.contract = [0] * entrants
+        self.faults = [[0] * len(STATUSES) for _ in range(entrants)]
+        self.pair_sum = [[0] * entrants for _ in range(entrants)]
+        self.pair_units = [[0] * entrants for _ in range(entrants)]
+        self.seat_wins: list[Counter[int]] = []
+        """Per seat, the units it won by the number of winners of the unit."""
+
+    def add(self, result: UnitResult) -> None:
+        seating = result.seating
+        while len(self.seat_wins) < len(seating):
+            self.seat_wins.append(Counter())
+        winners = sum(1 for place in result.places if place == 1)
+        for seat, entrant in enumerate(seating):
+            self.units[entrant] += 1
+            self.score[entrant] += result.scores[seat]
+            if result.places[seat] == 1:
+                self.wins[entrant] += Fraction(1, winners)
+                self.seat_wins[seat][winners] += 1
+            for status, count in enumerate(result.faults[seat]):
+                self.faults[entrant][status] += count
+            for other_seat, other in enumerate(seating):
+                if other_seat != seat:
+                    self.pair_sum[entrant][other] += result.scores[seat] - result.scores[other_seat]
+                    self.pair_units[entrant][other] += 1
+        for seat, amount, made in result.contracts:
+            declarer = seating[seat]
+            self.declared[declarer] += 1
+            self.made[declarer] += made
+            self.contract[declarer] += amount
+
+
+def _rank_key(standing: Standing) -> tuple[bool, float, bool, float, str, int]:
+    return (
+        standing.rating is None,
+        -(standing.rating or 0.0),
+        standing.mean_score is None,
+        -(standing.mean_score or 0.0),
+        standing.name,
+        standing.entrant,
+    )
+
+
+def _rounded(value: float | None) -> float | None:
+    """``value`` to :data:`DIGITS` decimals, with no negative zero."""
+    return None if value is None else round(value, DIGITS) + 0.0
+
+
+def _rounded_pair(pair: tuple[float, float] | None) -> tuple[float, float] | None:
+    if pair is None:
+        return None
+    return round(pair[0], DIGITS) + 0.0, round(pair[1], DIGITS) + 0.0
+
+
+def _negated(pair: tuple[float, float] | None) -> tuple[float, float] | None:
+    return None if pair is None else (-pair[1], -pair[0])
+
+
+def _listed(pair: tuple[float, float] | None) -> list[float] | None:
+    return None if pair is None else list(pair)
