@@ -76,8 +76,11 @@ class Observation(View):
         )
         if state.player == seat:
             fields["legal_actions"] = state.legal_actions()
-        if state.phase is not Phase.AUCTION:
-            fields["talon"] = _shown_talon(state)
+        if state.phase is not _AUCTION:
+            # Once the auction is over the talon (3 players) or the musik taken (2) is shown.
+            piles = state.layout.talon
+            musik = state.musik
+            fields["talon"] = piles[musik - 1] if musik else piles[0] if len(piles) == 1 else ()
         return view
 
     @field
@@ -403,11 +406,4 @@ def observe(state: GameState, seat: int) -> Observation:
     _EXCHANGE,
 ) = range(19)
 _new_view = object.__new__
-
-
-def _shown_talon(state: GameState) -> tuple[Card, ...]:
-    """The talon once the auction is over (3 players), or the musik the declarer took (2)."""
-    piles = state.layout.talon
-    if state.rules.players == 3:
-        return piles[0]
-    return piles[state.musik - 1] if state.musik else ()
+_AUCTION = Phase.AUCTION

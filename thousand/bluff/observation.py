@@ -6,6 +6,7 @@ can be reached from it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from thousand.bluff.actions import Action, Believe, Hide, Play, parse_action
@@ -47,7 +48,7 @@ class Observation(View):
             seat,
             state.own_hides[seat],
             state.hand_kinds[seat],
-            tuple(map(len, state.hand_kinds)),
+            _HAND_SIZES_AT[len(state.hand_kinds)](state.hand_kinds),
             len(state.pile) - state.pile_position,
             len(state.discards),
             len(state.table_entries),
@@ -241,6 +242,22 @@ class Observation(View):
     _RESTART_KINDS,
 ) = range(14)
 _new_view = object.__new__
+_HAND_SIZES_AT: dict[int, Callable[[tuple[tuple[int, ...], ...]], tuple[int, ...]]] = {
+    2: lambda hands: (len(hands[0]), len(hands[1])),
+    3: lambda hands: (len(hands[0]), len(hands[1]), len(hands[2])),
+    4: lambda hands: (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
+    5: lambda hands: (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3]), len(hands[4])),
+    6: lambda hands: (
+        len(hands[0]),
+        len(hands[1]),
+        len(hands[2]),
+        len(hands[3]),
+        len(hands[4]),
+        len(hands[5]),
+    ),
+}
+"""The sizes of the hands at a table of each size, written out: three times as fast as
+``tuple(map(len, hands))`` on CPython 3.11, and taken at every decision."""
 
 
 def observe(state: State, seat: int) -> Observation:

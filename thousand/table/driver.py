@@ -413,17 +413,6 @@ class _Match(Generic[S, O, A, R, Rec]):
             self.watch(state)
         return state
 
-    def take(self, state: S, seat: int, observation: O, answer: object) -> S:
-        """``state`` after a player's answer: played as the engine's own legal action when the
-        engine's one legality check finds it among them, else the player's fault."""
-        try:
-            after = state.apply(answer)
-        except IllegalActionError:
-            return self.handle_illegal(state, seat, observation, answer)
-        if self.watch is not None:
-            self.watch(after)
-        return after
-
     def start(self, seat: int, bot: Player, rng: random.Random) -> None:
         """Tell a player its seat; a player that fails here is played for all match long."""
         start = getattr(bot, "start", None)
@@ -463,7 +452,7 @@ class _Match(Generic[S, O, A, R, Rec]):
         :class:`_Failed` when the player fails to answer), or played for once it is gone."""
         state = self.state
         observe = self.game.observe
-        take = self.take
+        watch = self.watch
         gone = self.gone
         decisions = self.decisions
         while (seat := state.player) >= 0:
@@ -476,7 +465,17 @@ class _Match(Generic[S, O, A, R, Rec]):
             if type(answer) is _Failed:
                 state = self.handle_error(state, seat, observation, answer.error)
             else:
-                state = take(state, seat, observation, answer)
+                # The answer is played as the engine's own legal action when the engine's one
+                # legality check finds it among them, else it is the player's fault.
+                try:
+                    after = state.apply(answer)
+                except IllegalActionError:
+                    state = self.handle_illegal(state, seat, observation, answer)
+                else:
+                    state = after
+                    if watch is not None:
+                        watch(state)
+                    continue
             if self.forfeited is not None:
                 break
         self.state = state
