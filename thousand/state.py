@@ -247,12 +247,16 @@ class GameState(Playable[Action]):
         exchanged = self.exchange_seen[self.bidder] if self.phase is not Phase.AUCTION else ()
         if not exchanged:
             return public
-        shown = iter(exchanged)
-        actions: list[tuple[int, Action]] = []
-        for seat, action in public:
-            if isinstance(action, (Give, Discard)) and action.card is None:
-                action = next(shown)
-            actions.append((seat, action))
+        # The hidden cards are the exchange's, the last cards moved before the card play: start
+        # from the first play and look back for them, newest first.
+        actions = list(public)
+        position = len(actions) - len(self.trick_cards)
+        position -= sum(mask.bit_count() for mask in self.taken_masks)
+        for action in reversed(exchanged):
+            position -= 1
+            while type(actions[position][1]) is not type(action):
+                position -= 1
+            actions[position] = (actions[position][0], action)
         return tuple(actions)
 
 
