@@ -5,7 +5,9 @@ before the histories began to store face-down cards hidden, with every card show
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO, Any
 
 import pytest
 
@@ -16,9 +18,10 @@ THOUSAND_FILES = sorted(SAVED.glob("[!b]*.json"))
 BLUFF_FILES = sorted(SAVED.glob("bluff-*.json"))
 
 
-def written(dump: object, record: object) -> str:
+def written(dump: Callable[[Any, IO[str]], None], record: object) -> str:
+    """The text ``dump`` writes for ``record``."""
     buffer = io.StringIO()
-    dump(record, buffer)  # type: ignore[operator]
+    dump(record, buffer)
     return buffer.getvalue()
 
 

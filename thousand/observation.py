@@ -19,6 +19,7 @@ from thousand.common.history import history_tuple
 from thousand.common.view import View, field
 from thousand.rules import Rules
 from thousand.state import ACES, GameState, Phase
+from thousand.talon import shown_talon
 from thousand.tricks import trick_winner
 
 __all__ = ["Observation", "Trick", "observe"]
@@ -77,10 +78,7 @@ class Observation(View):
         if state.player == seat:
             fields["legal_actions"] = state.legal_actions()
         if state.phase is not _AUCTION:
-            # Once the auction is over the talon (3 players) or the musik taken (2) is shown.
-            piles = state.layout.talon
-            musik = state.musik
-            fields["talon"] = piles[musik - 1] if musik else piles[0] if len(piles) == 1 else ()
+            fields["talon"] = shown_talon(state)
         return view
 
     @field

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 import attrs
 
-from thousand.actions import Action, Discard, Give, Play
+from thousand.actions import Action, Play
 from thousand.cards import Card, Suit
 from thousand.observation import Trick
 from thousand.record import Record, replay
@@ -30,6 +30,7 @@ from thousand.results import DealResult, MatchResult
 from thousand.rules import Rules
 from thousand.scoring import above_lock, points_won
 from thousand.state import ACES, GameState, Phase
+from thousand.talon import shown_talon
 from thousand.tricks import trick_winner, tricks_won
 
 __all__ = ["DealEnd", "DealScore", "Spectator", "Step", "between", "spectate", "steps"]
@@ -169,7 +170,7 @@ def spectate(state: GameState) -> Spectator:
         bidder=state.bidder,
         passed=tuple(bool(state.passed_mask >> seat & 1) for seat in range(players)),
         declarer=state.declarer,
-        talon=_shown_talon(state),
+        talon=shown_talon(state),
         musik=state.musik,
         contract=state.contract,
         hand_sizes=tuple(mask.bit_count() for mask in state.hand_masks),
@@ -184,24 +185,6 @@ def spectate(state: GameState) -> Spectator:
     )
 
 
-def _shown_talon(state: GameState) -> tuple[Card, ...]:
-    """The talon once the auction is over (three players), or the musik taken (two)."""
-    if state.phase is Phase.AUCTION:
-        return ()
-    if state.rules.players == 2:
-        return state.layout.talon[state.musik - 1] if state.musik else ()
-    return state.layout.talon[0]
-
-
-def _public(action: Action) -> Action:
-    """The action as the table saw it: the card of a gift or of a card laid aside is hidden."""
-    if isinstance(action, Give):
-        return Give(None, action.to)
-    if isinstance(action, Discard):
-        return Discard(None)
-    return action
-
-
 def between(before: GameState, after: GameState) -> tuple[Step] | tuple[Step, DealEnd]:
     """The steps from ``before`` to ``after``, the state one action later: the action, and
     when it ends a deal, the deal's end.
@@ -213,8 +196,8 @@ def between(before: GameState, after: GameState) -> tuple[Step] | tuple[Step, De
     view = spectate(before)
     trick = _completed(view, seat, action, before.trump_suit)  # only a lead changes trump
     if finished is None:
-        return (Step(seat, _public(action), view, spectate(after), trick),)
-    step = Step(seat, _public(action), view, _finished_table(view, finished, trick), trick)
+        return (Step(seat, action, view, spectate(after), trick),)
+    step = Step(seat, action, view, _finished_table(view, finished, trick), trick)
     return step, DealEnd(DealScore.of(finished), spectate(after))
 
 

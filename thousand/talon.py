@@ -20,6 +20,16 @@ _UNSEEN_DISCARD = Discard(None)
 """A card laid aside, as the deal's public history holds it."""
 
 
+def shown_talon(state: GameState) -> tuple[Card, ...]:
+    """The talon once the auction is over (three players), or the musik taken (two): what the
+    whole table has been shown of the cards not dealt."""
+    if state.phase is Phase.AUCTION:
+        return ()
+    if state.rules.players == 2:
+        return state.layout.talon[state.musik - 1] if state.musik else ()
+    return state.layout.talon[0]
+
+
 def open_talon(state: GameState) -> GameState:
     """The auction is over: three players take the talon into the declarer's hand; two players
     go on to choose a musik."""
