@@ -15,7 +15,7 @@ import attrs
 from thousand.actions import Action, Discard, Give
 from thousand.cards import DECK, Card, Suit, cards_of, points_of
 from thousand.common.history import Linked, history_tuple
-from thousand.common.state_base import Playable
+from thousand.common.state_base import Playable, fast_constructor
 from thousand.layout import Layout
 from thousand.results import DealResult, MatchResult
 from thousand.rules import Rules
@@ -69,7 +69,7 @@ History: TypeAlias = "Linked[Action]"
 """The current deal's actions as a linked list: ``None`` or ``(previous, seat, action)``."""
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class GameState(Playable[Action]):
     """A moment of a Thousand match (or of a single deal).
 
@@ -148,7 +148,7 @@ class GameState(Playable[Action]):
         history: History = None,
     ) -> GameState:
         """A copy with the given deal fields changed (a fast ``attrs.evolve`` for transitions)."""
-        return GameState(
+        return _build(
             self.rules,
             self.origin,
             self.deal_number,
@@ -259,6 +259,8 @@ class GameState(Playable[Action]):
             actions[position] = (actions[position][0], action)
         return tuple(actions)
 
+
+_build = fast_constructor(GameState)
 
 # The dispatcher and the observer build on GameState, so they are imported once it exists.
 from thousand import engine as _engine  # noqa: E402

@@ -16,7 +16,7 @@ from thousand.bluff.layout import Layout
 from thousand.bluff.results import Result
 from thousand.bluff.rules import Rules
 from thousand.common.history import Linked
-from thousand.common.state_base import Playable
+from thousand.common.state_base import Playable, fast_constructor
 
 if TYPE_CHECKING:
     from thousand.bluff.observation import Observation
@@ -66,7 +66,7 @@ class TableCard:
     believed: bool
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class State(Playable[Action]):
     """A moment of a 1000? game: ask ``current_player``, ``legal_actions()``, ``apply(action)``."""
 
@@ -133,7 +133,7 @@ class State(Playable[Action]):
             hidden[owner], _, hide = node
             history = (history, owner, hide)
             own_hides = tuple(hidden)
-        return State(
+        return _build(
             self.rules,
             self.origin,
             phase,
@@ -224,6 +224,8 @@ class State(Playable[Action]):
         actions.reverse()
         return tuple(actions)
 
+
+_build = fast_constructor(State)
 
 FACE_DOWN = Hide(None)
 """A face-down card as the history holds it until a challenge reveals it."""

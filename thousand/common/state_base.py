@@ -3,11 +3,13 @@ once per state), and applying an action through the game's dispatcher."""
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 import attrs
 
 A = TypeVar("A")
+T = TypeVar("T")
 
 
 class Playable(Generic[A]):
@@ -86,3 +88,37 @@ def _compared_fields(kind: type) -> tuple[str, ...] | None:
     if not attrs.has(kind):
         return None
     return tuple(field.name for field in attrs.fields(kind) if field.eq)
+
+
+def fast_constructor(cls: type[T]) -> Callable[..., T]:
+    """A function that builds ``cls`` from its ``init`` fields, given in order, about four times
+    as fast as the class itself (a frozen attrs class sets each field through
+    ``object.__setattr__``; this one assigns plain slots and only then gives the value its class).
+
+    ``cls`` must be a frozen, slotted attrs class without a weakref slot, so that an open twin
+    with the same slots shares its memory layout; fields left out of ``__init__`` take their
+    default. Nothing is checked or converted, as in the class's own ``__init__``.
+    """
+    slots: tuple[str, ...] = getattr(cls, "__slots__", ("__weakref__",))
+    if not attrs.has(cls) or "__weakref__" in slots:
+        raise TypeError(f"{cls.__name__} must be a slotted attrs class without a weakref slot")
+    fields = attrs.fields(cls)
+    twin = type(f"_Open{cls.__name__}", cls.__bases__[:1], {"__slots__": slots})
+    given = [field.name for field in fields if field.init]
+    defaults: dict[str, Any] = {}
+    lines = [f"def build({', '.join(given)}):", "    value = new(twin)"]
+    for field in fields:
+        if field.init:
+            lines.append(f"    value.{field.name} = {field.name}")
+        else:
+            default = field.default
+            if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+                raise TypeError(f"{cls.__name__}.{field.name}: a factory default is not supported")
+            defaults[f"default_{field.name}"] = default
+            lines.append(f"    value.{field.name} = default_{field.name}")
+    lines += ["    value.__class__ = cls", "    return value"]
+    namespace: dict[str, Any] = {"new": object.__new__, "twin": twin, "cls": cls, **defaults}
+    exec("\n".join(lines), namespace)
+    build: Callable[..., T] = namespace["build"]
+    build.__doc__ = f"A new {cls.__name__} from its fields in order (see fast_constructor)."
+    return build

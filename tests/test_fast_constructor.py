@@ -1,0 +1,79 @@
+"""The fast constructor the states are built with gives exactly the value the class would."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from typing import Any
+
+import attrs
+import pytest
+
+import thousand.bluff.state
+import thousand.state
+from thousand import Rules, bluff, new_match
+from thousand.common.state_base import Playable, fast_constructor
+
+
+@attrs.frozen(weakref_slot=False)
+class Point:
+    x: int
+    y: tuple[int, ...]
+    cache: int | None = attrs.field(default=None, init=False, eq=False)
+
+
+def test_it_builds_the_value_the_class_builds() -> None:
+    build = fast_constructor(Point)
+    built = build(3, (1, 2))
+    assert type(built) is Point
+    assert built == Point(3, (1, 2))
+    assert hash(built) == hash(Point(3, (1, 2)))
+    assert built.cache is None
+    assert pickle.loads(pickle.dumps(built)) == built
+
+
+def test_the_value_it_builds_is_frozen() -> None:
+    built = fast_constructor(Point)(3, (1, 2))
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        built.x = 4  # type: ignore[misc]
+
+
+def test_it_refuses_a_class_whose_layout_it_cannot_share() -> None:
+    @attrs.frozen
+    class WithWeakref:
+        x: int
+
+    with pytest.raises(TypeError, match="without a weakref slot"):
+        fast_constructor(WithWeakref)
+
+    class Plain:
+        pass
+
+    with pytest.raises(TypeError, match="slotted attrs class"):
+        fast_constructor(Plain)
+
+
+def playout(start: Playable[Any], seed: int) -> list[Playable[Any]]:
+    rng = random.Random(seed)
+    states = [start]
+    while not states[-1].is_over:
+        states.append(states[-1].apply(rng.choice(states[-1].legal_actions())))
+    return states
+
+
+@pytest.mark.parametrize("game", ["russian", "polish-2p", "1000?"])
+def test_transitions_build_the_states_the_class_would(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def start() -> Playable[Any]:
+        if game == "1000?":
+            return bluff.new_game(bluff.Rules(players=3), seed=2)
+        return new_match(Rules.preset(game), seed=2)
+
+    fast = playout(start(), seed=5)
+    monkeypatch.setattr(thousand.state, "_build", thousand.state.GameState)
+    monkeypatch.setattr(thousand.bluff.state, "_build", thousand.bluff.state.State)
+    slow = playout(start(), seed=5)
+    assert len(fast) > 30
+    assert fast == slow
+    assert [type(state) for state in fast] == [type(state) for state in slow]
