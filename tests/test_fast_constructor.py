@@ -71,8 +71,8 @@ def test_transitions_build_the_states_the_class_would(
         return new_match(Rules.preset(game), seed=2)
 
     fast = playout(start(), seed=5)
-    monkeypatch.setattr(thousand.state, "_build", thousand.state.GameState)
-    monkeypatch.setattr(thousand.bluff.state, "_build", thousand.bluff.state.State)
+    monkeypatch.setattr(thousand.state, "build_state", thousand.state.GameState)
+    monkeypatch.setattr(thousand.bluff.state, "build_state", thousand.bluff.state.State)
     slow = playout(start(), seed=5)
     assert len(fast) > 30
     assert fast == slow

@@ -20,7 +20,7 @@ from thousand.errors import IllegalActionError, LayoutError, RulesError
 from thousand.layout import Layout
 from thousand.results import DealResult, MatchResult
 from thousand.rules import BarrelCapacity, Endgame, Rules
-from thousand.state import NOBODY, GameState, Origin, Phase
+from thousand.state import NOBODY, GameState, Origin, Phase, build_state
 
 __all__ = ["new_deal", "new_match"]
 
@@ -118,7 +118,7 @@ def start_of_deal(
     if layout is None:
         layout = Layout.from_seed(players, origin.seed, number)
     forehand = bidding.forehand(dealer, players)
-    return GameState(
+    return build_state(
         rules=rules,
         origin=origin,
         deal_number=number,
@@ -162,13 +162,6 @@ def deal_as_dealt(state: GameState) -> GameState:
     )
 
 
-_LEGAL: dict[Phase, Callable[[GameState], tuple[Action, ...]]] = {
-    Phase.AUCTION: bidding.legal_actions,
-    Phase.MUSIK: talon.legal_takes,
-    Phase.EXCHANGE: talon.legal_exchange,
-    Phase.CONTRACT: talon.legal_contracts,
-    Phase.PLAY: tricks.legal_actions,
-}
 _WHY: dict[Phase, Callable[[GameState, Action], str]] = {
     Phase.AUCTION: bidding.why_illegal,
     Phase.MUSIK: talon.why_illegal,
@@ -180,9 +173,18 @@ _WHY: dict[Phase, Callable[[GameState, Action], str]] = {
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     """The current player's legal actions in a fixed order (empty when the game is over)."""
-    if state.phase is Phase.OVER:
-        return ()
-    return _LEGAL[state.phase](state)
+    phase = state.phase
+    if phase is Phase.PLAY:
+        return tricks.legal_actions(state)
+    if phase is Phase.AUCTION:
+        return bidding.legal_actions(state)
+    if phase is Phase.EXCHANGE:
+        return talon.legal_exchange(state)
+    if phase is Phase.CONTRACT:
+        return talon.legal_contracts(state)
+    if phase is Phase.MUSIK:
+        return talon.legal_takes(state)
+    return ()
 
 
 def apply(state: GameState, action: Action) -> GameState:

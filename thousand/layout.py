@@ -21,6 +21,8 @@ import attrs
 
 from thousand.cards import DECK, Card, cards, mask_of
 from thousand.common.card_text import read_cards, read_hands
+from thousand.common.shuffling import shuffle
+from thousand.common.state_base import fast_constructor
 from thousand.errors import LayoutError
 
 __all__ = ["Layout"]
@@ -46,7 +48,7 @@ def _to_talon(value: Any) -> tuple[tuple[Card, ...], ...]:
     return tuple(_to_cards(item) for item in items)
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Layout:
     """The cards of one deal: ``hands[seat]`` and the talon piles.
 
@@ -90,12 +92,16 @@ class Layout:
     def shuffled(cls, players: int, rng: random.Random) -> Layout:
         """A uniformly random layout for 2 or 3 players, drawn from ``rng``."""
         deck = list(DECK)
-        rng.shuffle(deck)
-        size = 7 if players == 3 else 10
-        hands = [tuple(deck[seat * size : (seat + 1) * size]) for seat in range(players)]
-        rest = deck[players * size :]
-        talon = [tuple(rest)] if players == 3 else [tuple(rest[:2]), tuple(rest[2:])]
-        return cls(hands=hands, talon=talon)
+        shuffle(deck, rng)
+        if players == 3:
+            return _dealt(
+                (tuple(deck[:7]), tuple(deck[7:14]), tuple(deck[14:21])), (tuple(deck[21:]),)
+            )
+        if players != 2:
+            raise LayoutError(f"a layout has 2 or 3 hands, not {players}")
+        return _dealt(
+            (tuple(deck[:10]), tuple(deck[10:20])), (tuple(deck[20:22]), tuple(deck[22:]))
+        )
 
     @classmethod
     def from_seed(cls, players: int, seed: int, deal_number: int) -> Layout:
@@ -127,3 +133,8 @@ class Layout:
         if not isinstance(data, dict) or set(data) != {"hands", "talon"}:
             raise LayoutError("a layout is an object with exactly the keys 'hands' and 'talon'")
         return cls(hands=data["hands"], talon=list(data["talon"]))
+
+
+_dealt = fast_constructor(Layout)
+"""A layout from hands and talon already in their final form (a shuffled deck: nothing to
+convert or check)."""

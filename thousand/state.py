@@ -148,7 +148,7 @@ class GameState(Playable[Action]):
         history: History = None,
     ) -> GameState:
         """A copy with the given deal fields changed (a fast ``attrs.evolve`` for transitions)."""
-        return _build(
+        return build_state(
             self.rules,
             self.origin,
             self.deal_number,
@@ -260,7 +260,8 @@ class GameState(Playable[Action]):
         return tuple(actions)
 
 
-_build = fast_constructor(GameState)
+build_state = fast_constructor(GameState)
+"""A new state from every field (the transitions' fast ``GameState(...)``)."""
 
 # The dispatcher and the observer build on GameState, so they are imported once it exists.
 from thousand import engine as _engine  # noqa: E402

@@ -17,7 +17,7 @@ from thousand.bluff.actions import ACTION_TYPES, Action, Believe, Hide, Play
 from thousand.bluff.layout import Layout
 from thousand.bluff.results import Result
 from thousand.bluff.rules import Rules
-from thousand.bluff.state import NOBODY, Origin, Phase, State
+from thousand.bluff.state import NOBODY, Origin, Phase, State, build_state
 from thousand.errors import IllegalActionError, LayoutError, RulesError
 
 __all__ = ["new_game"]
@@ -53,7 +53,7 @@ def new_game(
     else:
         _check_layout(rules, deal)
     number = rules.kinds.number
-    return State(
+    return build_state(
         rules=rules,
         origin=Origin(seed, dealer, layout),
         phase=Phase.START,

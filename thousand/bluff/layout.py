@@ -15,6 +15,8 @@ import attrs
 
 from thousand.bluff.cards import Card, cards
 from thousand.common.card_text import read_cards, read_hands
+from thousand.common.shuffling import shuffle
+from thousand.common.state_base import fast_constructor
 from thousand.errors import LayoutError
 
 __all__ = ["Layout"]
@@ -28,7 +30,7 @@ def _to_hands(value: Sequence[str | Iterable[str | Card]]) -> tuple[tuple[Card, 
     return read_hands(cards, value)
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Layout:
     """The hands as dealt and the draw pile, ``draw_pile[0]`` being the next card drawn."""
 
@@ -41,9 +43,11 @@ class Layout:
     ) -> Layout:
         """Deal a shuffled deck: ``hand_size`` cards each, the rest to the draw pile."""
         order = list(deck)
-        rng.shuffle(order)
-        hands = [order[seat * hand_size : (seat + 1) * hand_size] for seat in range(players)]
-        return cls(hands=hands, draw_pile=order[players * hand_size :])
+        shuffle(order, rng)
+        hands = tuple(
+            tuple(order[seat * hand_size : (seat + 1) * hand_size]) for seat in range(players)
+        )
+        return _dealt(hands, tuple(order[players * hand_size :]))
 
     def to_dict(self) -> dict[str, Any]:
         """The layout as labels, for records."""
@@ -58,3 +62,7 @@ class Layout:
         if not isinstance(data, dict) or set(data) != {"hands", "draw_pile"}:
             raise LayoutError("a layout is an object with exactly the keys 'hands' and 'draw_pile'")
         return cls(hands=data["hands"], draw_pile=data["draw_pile"])
+
+
+_dealt = fast_constructor(Layout)
+"""A layout from hands and draw pile already in their final form (a shuffled deck)."""

@@ -8,6 +8,7 @@ import attrs
 
 from thousand.bluff.rules import EmptyDrawPile
 from thousand.bluff.state import State
+from thousand.common.shuffling import shuffle
 
 
 @attrs.frozen
@@ -33,7 +34,7 @@ def draw(state: State, count: int, discards: tuple[int, ...]) -> Draw:
             if state.rules.empty_draw_pile is not EmptyDrawPile.RESHUFFLE or not discards:
                 break
             order = list(discards)
-            random.Random(f"thousand-1000?:{state.origin.seed}:{reshuffles}").shuffle(order)
+            shuffle(order, random.Random(f"thousand-1000?:{state.origin.seed}:{reshuffles}"))
             pile, position, discards, reshuffles = tuple(order), 0, (), reshuffles + 1
         taken = pile[position : position + count - len(drawn)]
         drawn += taken

@@ -133,7 +133,7 @@ class State(Playable[Action]):
             hidden[owner], _, hide = node
             history = (history, owner, hide)
             own_hides = tuple(hidden)
-        return _build(
+        return build_state(
             self.rules,
             self.origin,
             phase,
@@ -225,7 +225,8 @@ class State(Playable[Action]):
         return tuple(actions)
 
 
-_build = fast_constructor(State)
+build_state = fast_constructor(State)
+"""A new state from every field (the transitions' fast ``State(...)``)."""
 
 FACE_DOWN = Hide(None)
 """A face-down card as the history holds it until a challenge reveals it."""
