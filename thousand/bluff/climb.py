@@ -62,7 +62,7 @@ def _place(
 
 def play(state: State, action: Play) -> State:
     """Play a card face up (starting a climb or on the top card); an empty hand wins."""
-    kind = state.kinds.number[action.card]
+    kind = state.kinds.number_by_label[action.card.label]
     hands, table = _place(state, kind, face_down=False)
     if not hands[state.player]:
         return won(state, action, hands, table, state.player)
@@ -77,7 +77,7 @@ def play(state: State, action: Play) -> State:
 
 def hide(state: State, action: Hide) -> State:
     """Play a card face down; the next player must believe or challenge it."""
-    kind = state.kinds.number[cast(Card, action.card)]
+    kind = state.kinds.number_by_label[cast(Card, action.card).label]
     hands, table = _place(state, kind, face_down=True)
     player = state.player
     hidden = list(state.own_hides)

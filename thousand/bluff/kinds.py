@@ -20,6 +20,8 @@ class Kinds:
     cards: tuple[Card, ...]
     number: dict[Card, int] = attrs.field(eq=False)
     """Each card's number (its position in ``cards``)."""
+    number_by_label: dict[str, int] = attrs.field(eq=False)
+    """The same numbers by label (a string's hash is cached: the engine's fast way in)."""
     beats: tuple[tuple[bool, ...], ...] = attrs.field(eq=False)
     """``beats[top][card]``: whether ``card`` may be played face up on ``top``."""
     plays: tuple[Play, ...] = attrs.field(eq=False)
@@ -33,6 +35,7 @@ def kinds_of(deck: tuple[Card, ...]) -> Kinds:
     return Kinds(
         cards=distinct,
         number={card: number for number, card in enumerate(distinct)},
+        number_by_label={card.label: number for number, card in enumerate(distinct)},
         beats=tuple(tuple(beats(card, top) for card in distinct) for top in distinct),
         plays=tuple(Play(card) for card in distinct),
         hides=tuple(Hide(card) for card in distinct),

@@ -52,7 +52,9 @@ class Playable(Generic[A]):
         Only the engine's values compare: a look-alike (a subclass, or any object claiming to
         equal everything) never gets to answer, so it cannot pass for a legal action.
         """
-        legal = self.legal_actions()
+        legal = self.legal_cache
+        if legal is None:
+            legal = self.legal_actions()
         for own in legal:
             if own is action:
                 return own
