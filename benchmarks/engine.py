@@ -7,18 +7,28 @@ retained state adds when every state of a game is kept (structure shared between
 states counts once).
 
     python benchmarks/engine.py [--seconds 5] [--game russian --game 1000?-4 ...]
+
+With ``--ratio`` it reports each game's decisions/s as a share of the plain-Python reference loop
+(``benchmarks/reference.py``), the two run in alternating rounds in this process, median of
+``--rounds``: figures that stay comparable on a loaded or slower machine. ``--floor FILE`` also
+takes the share of the ``deal_full_api`` loop of an outside benchmark file.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import importlib.util
 import random
+import statistics
 import time
 import tracemalloc
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any
+
+from reference import reference_speed
 
 from thousand import Rules, bluff, new_match
 
@@ -87,6 +97,58 @@ def retained_bytes(start: Start, games: int = 3) -> float:
     return (after - before) / len(kept)
 
 
+def loop_speed(deal: Callable[[random.Random], Any], seconds: float) -> float:
+    """Decisions per second of an outside loop whose ``deal(rng)`` returns its decisions first."""
+    rng = random.Random(1)
+    decisions = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        decisions += deal(rng)[0]
+    return decisions / (time.perf_counter() - began)
+
+
+def outside_loop(path: str) -> Callable[[random.Random], Any]:
+    """The ``deal_full_api`` function of a benchmark file."""
+    spec = importlib.util.spec_from_file_location("outside_floor", Path(path))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.deal_full_api  # type: ignore[no-any-return]
+
+
+def ratios(
+    table: dict[str, tuple[Start, Callable[[Any], int]]],
+    names: list[str],
+    seconds: float,
+    rounds: int,
+    floor: str | None,
+) -> None:
+    """Print each game's share of the reference loop (and of the outside floor)."""
+    outside = outside_loop(floor) if floor else None
+    header = f"{'game':<10} {'decisions/s':>12} {'reference/s':>12} {'ratio':>7}"
+    print(header + (f" {'floor/s':>10} {'of floor':>9}" if outside else ""))
+    for name in names:
+        start, units = table[name]
+        own, reference, shares, floors, floor_shares = [], [], [], [], []
+        for _ in range(rounds):
+            plain = reference_speed(seconds)
+            engine = speed(start, units, seconds)[0]
+            own.append(engine)
+            reference.append(plain)
+            shares.append(engine / plain)
+            if outside:
+                measured = loop_speed(outside, seconds)
+                floors.append(measured)
+                floor_shares.append(engine / measured)
+        line = (
+            f"{name:<10} {statistics.median(own):>12,.0f} {statistics.median(reference):>12,.0f}"
+            f" {statistics.median(shares):>7.3f}"
+        )
+        if outside:
+            line += f" {statistics.median(floors):>10,.0f} {statistics.median(floor_shares):>9.3f}"
+        print(line)
+
+
 def main() -> None:
     table = games()
     parser = argparse.ArgumentParser(description="Engine speed and memory per game.")
@@ -94,7 +156,13 @@ def main() -> None:
     parser.add_argument(
         "--game", action="append", choices=sorted(table), help="games to measure (default: all)"
     )
+    parser.add_argument("--ratio", action="store_true", help="report shares of the reference loop")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (--ratio)")
+    parser.add_argument("--floor", help="a benchmark file with deal_full_api, also compared")
     args = parser.parse_args()
+    if args.ratio:
+        ratios(table, args.game or list(table), args.seconds, args.rounds, args.floor)
+        return
     print(f"{'game':<10} {'decisions/s':>12} {'deals/s':>9} {'bytes/state':>12}")
     for name in args.game or table:
         start, units = table[name]
