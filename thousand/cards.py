@@ -191,7 +191,18 @@ def cards_of(mask: int) -> tuple[Card, ...]:
 
 def points_of(mask: int) -> int:
     """The card points of the cards in a mask."""
-    return sum(_RANK_POINTS[r] * (mask & RANK_MASKS[r]).bit_count() for r in range(1, 6))
+    return (
+        _PATTERN_POINTS[mask & 63]
+        + _PATTERN_POINTS[mask >> 6 & 63]
+        + _PATTERN_POINTS[mask >> 12 & 63]
+        + _PATTERN_POINTS[mask >> 18]
+    )
+
+
+_PATTERN_POINTS = tuple(
+    sum(_RANK_POINTS[rank] for rank in range(6) if pattern >> rank & 1) for pattern in range(64)
+)
+"""The points of each suit's 6-bit pattern of cards."""
 
 
 def format_cards(mask: int) -> str:

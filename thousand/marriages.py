@@ -7,12 +7,15 @@ from thousand.rules import Rules
 
 MARRIAGE_POINTS: tuple[int, ...] = (40, 60, 80, 100)
 """Marriage values indexed by suit: spades 40, clubs 60, diamonds 80, hearts 100."""
+_MARRIAGES = tuple(zip(MARRIAGE_POINTS, MARRIAGE_MASKS, strict=True))
 
 
 def marriage_value(rules: Rules, hand: int) -> int:
     """The value of the marriages in a hand (the four aces included where the rules have them)."""
-    pairs = zip(MARRIAGE_POINTS, MARRIAGE_MASKS, strict=True)
-    value = sum(points for points, pair in pairs if hand & pair == pair)
+    value = 0
+    for points, pair in _MARRIAGES:
+        if hand & pair == pair:
+            value += points
     if rules.ace_marriage and hand & ACES_MASK == ACES_MASK:
         value += rules.ace_marriage
     return value

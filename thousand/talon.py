@@ -75,8 +75,25 @@ def legal_exchange(state: GameState) -> tuple[Action, ...]:
     hand = state.hand_masks[state.player]
     if state.rules.players == 2:
         return tuple(_DISCARDS[index] for index in indices(hand))
-    waiting = _waiting(state)
-    return tuple(_GIVES[index, seat] for index in indices(hand) for seat in waiting)
+    waiting = tuple(_waiting(state))
+    return (
+        _suit_gives(3, hand >> 18, waiting)
+        + _suit_gives(2, hand >> 12 & 63, waiting)
+        + _suit_gives(1, hand >> 6 & 63, waiting)
+        + _suit_gives(0, hand & 63, waiting)
+    )
+
+
+@lru_cache(maxsize=2048)
+def _suit_gives(suit: int, pattern: int, waiting: tuple[int, ...]) -> tuple[Action, ...]:
+    """The gives of one suit's cards (6-bit ``pattern``), high rank first, each card to every
+    waiting seat in turn."""
+    return tuple(
+        _GIVES[6 * suit + rank, seat]
+        for rank in reversed(range(6))
+        if pattern >> rank & 1
+        for seat in waiting
+    )
 
 
 def exchange(state: GameState, action: Give | Discard) -> GameState:
