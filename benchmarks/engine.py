@@ -110,7 +110,8 @@ def loop_speed(deal: Callable[[random.Random], Any], seconds: float) -> float:
 def outside_loop(path: str) -> Callable[[random.Random], Any]:
     """The ``deal_full_api`` function of a benchmark file."""
     spec = importlib.util.spec_from_file_location("outside_floor", Path(path))
-    assert spec is not None and spec.loader is not None
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"{path} is not a Python file")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.deal_full_api  # type: ignore[no-any-return]

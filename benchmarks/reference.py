@@ -29,8 +29,21 @@ class Deal:
     """A three-player deal, changed in place by :meth:`apply`."""
 
     __slots__ = (
-        "phase", "player", "hands", "talon", "bid", "declarer", "passed", "passes", "gave",
-        "contract", "trick", "leader", "tricks", "trump", "points",
+        "bid",
+        "contract",
+        "declarer",
+        "gave",
+        "hands",
+        "leader",
+        "passed",
+        "passes",
+        "phase",
+        "player",
+        "points",
+        "talon",
+        "trick",
+        "tricks",
+        "trump",
     )  # fmt: skip
 
     def __init__(self, rng: random.Random) -> None:
