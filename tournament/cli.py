@@ -12,7 +12,7 @@ import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import attrs
 import typer
@@ -29,20 +29,10 @@ from thousand import (
 )
 from thousand.common.record_io import read_text
 from thousand.games import BLUFF, THOUSAND, game_named, record_from_json
-from tournament.checkbot import GAMES as CHECK_GAMES
-from tournament.checkbot import check_bot
-from tournament.frontends.html_replay import html_page
-from tournament.frontends.matchlog import match_log
-from tournament.frontends.matchlog import standings_lines as final_standings
-from tournament.frontends.narration import replay_lines
-from tournament.frontends.terminal_game import play_at_terminal
-from tournament.runner.backends import Backend
-from tournament.runner.display import ProgressBar, standings_lines
-from tournament.runner.journal import Journal
-from tournament.runner.ray_backend import RayBackend
-from tournament.runner.run import run_tournament, summary_document
-from tournament.runner.setup import Options, configure, game_name, load_rules, rules_for
 from tournament.text import printable, table_lines
+
+if TYPE_CHECKING:
+    from tournament.runner.backends import Backend
 
 Number = TypeVar("Number", int, float)
 
@@ -157,6 +147,8 @@ def rules(
     as_json: Annotated[bool, typer.Option("--json", help="Print the rules as JSON.")] = False,
 ) -> None:
     """List the Thousand presets and the 1000? rules, with every field of each."""
+    from tournament.runner.setup import load_rules
+
     with_bluff = preset is None or preset == BLUFF.name
     try:
         if preset is None:
@@ -296,6 +288,11 @@ def tournament(
     Standings: each bot's rating and mean score with 95% intervals, then each pair's lead.
 
     A bot's options follow its name, as in "pimc(steps=4000)"."""
+    from tournament.runner.display import ProgressBar, standings_lines
+    from tournament.runner.journal import Journal
+    from tournament.runner.run import run_tournament, summary_document
+    from tournament.runner.setup import Options, configure
+
     bar = ProgressBar()
     try:
         options = Options(
@@ -411,6 +408,9 @@ def match(
     ] = None,
 ) -> None:
     """Play one match among the given bots and print it deal by deal, action by action."""
+    from tournament.frontends.matchlog import match_log
+    from tournament.runner.setup import game_name, rules_for
+
     if record is not None:
         check_folder(record, "the record")
     drawn = seed is None
@@ -491,6 +491,10 @@ def play_command(
     (KH, 10h, k♥; 06 in 1000?) or ? for help. The record is saved at the end, or when you stop
     with quit or Ctrl-C.
     """
+    from tournament.frontends.matchlog import standings_lines as final_standings
+    from tournament.frontends.terminal_game import play_at_terminal
+    from tournament.runner.setup import rules_for
+
     name = game_name_or_fail(game)
     try:
         specs = list(opponents or [])
@@ -549,6 +553,9 @@ def replay(
     ] = None,
 ) -> None:
     """Watch a recorded match again: deal by deal and trick by trick with the scores."""
+    from tournament.frontends.html_replay import html_page
+    from tournament.frontends.narration import replay_lines
+
     if html is not None:
         check_folder(html, "the page")
     try:
@@ -595,6 +602,10 @@ def check_bot_command(
     only (with --isolate, give --game instead). Exits with status 1 when the bot made any
     fault.
     """
+    from tournament.checkbot import GAMES as CHECK_GAMES
+    from tournament.checkbot import check_bot
+    from tournament.runner.setup import game_name
+
     try:
         if game is not None:
             games = [game_name(game)]
@@ -675,6 +686,8 @@ def stopped_line(done: int, total: int, folder: Path | None) -> str:
 
 def choose_backend(name: str, address: str | None, workers: int | None) -> Backend | None:
     """The backend named on the command line; ``None`` for the local default."""
+    from tournament.runner.ray_backend import RayBackend
+
     if name == "local":
         if address is not None:
             raise ValueError("--ray-address goes with --backend ray")
@@ -686,6 +699,8 @@ def choose_backend(name: str, address: str | None, workers: int | None) -> Backe
 
 def supported_games(spec: str) -> list[str]:
     """The games a bot declares it plays in its ``games`` attribute (both by default)."""
+    from tournament.checkbot import GAMES as CHECK_GAMES
+
     player = load_player(spec)()
     declared = getattr(player, "games", None)
     end = getattr(player, "end", None)
@@ -698,6 +713,8 @@ def supported_games(spec: str) -> list[str]:
 
 def game_name_or_fail(game: str) -> str:
     """The game named by ``--game``, or a one-line error."""
+    from tournament.runner.setup import game_name
+
     try:
         return game_name(game)
     except ValueError as error:
