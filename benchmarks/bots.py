@@ -3,8 +3,9 @@
 Each bot plays in one seat of whole games against ``greedy`` bots (Thousand: single ``russian``
 deals, the bot's seat rotating; 1000?: 3-player games), and every call of its ``act`` is timed.
 The script prints, per bot and phase, the number of decisions, the median and the 95th
-percentile. Only decisions with a real choice count (a single legal action is answered at once
-by every bot, and is left out).
+percentile; for the search bots also the simulated actions per second of thinking (steps/s), the
+figure a faster engine raises. Only decisions with a real choice count (a single legal action is
+answered at once by every bot, and is left out).
 
     python benchmarks/bots.py [--deals 20] [--games 10] [--bots random,greedy,pimc,ismcts]
 """
@@ -24,9 +25,11 @@ from thousand.bots import GreedyPlayer
 class Timed:
     """A player that times its inner player's decisions by phase."""
 
-    def __init__(self, inner: Any, times: dict[str, list[float]]) -> None:
+    def __init__(self, inner: Any, times: dict[str, list[float]], steps: list[float]) -> None:
         self.inner = inner
         self.times = times
+        self.steps = steps
+        """Simulated actions and seconds, summed over the decisions of a search bot."""
 
     def start(self, seat: int, rules: Any, rng: Any) -> None:
         self.inner.start(seat, rules, rng)
@@ -34,8 +37,13 @@ class Timed:
     def act(self, observation: Any) -> object:
         begin = time.perf_counter()
         action = self.inner.act(observation)
+        spent = time.perf_counter() - begin
         if len(observation.legal_actions) > 1:
-            self.times[str(observation.phase)].append(time.perf_counter() - begin)
+            self.times[str(observation.phase)].append(spent)
+            budget = getattr(self.inner, "budget", None)
+            if budget is not None:
+                self.steps[0] += budget.spent
+                self.steps[1] += spent
         return action
 
 
@@ -44,25 +52,29 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def measure(spec: str, deals: int, games: int) -> dict[str, dict[str, list[float]]]:
-    """Decision times of the bot named ``spec``, by game then phase."""
+def measure(
+    spec: str, deals: int, games: int
+) -> tuple[dict[str, dict[str, list[float]]], dict[str, list[float]]]:
+    """Decision times of the bot named ``spec``, by game then phase, and per game its simulated
+    actions and thinking seconds."""
     make = load_player(spec)
     found: dict[str, dict[str, list[float]]] = {}
+    steps: dict[str, list[float]] = {"Thousand (russian)": [0, 0], "1000? (3 players)": [0, 0]}
     thousand_times: dict[str, list[float]] = defaultdict(list)
     for deal in range(deals):
         seat = deal % 3
         players: list[Any] = [GreedyPlayer(), GreedyPlayer(), GreedyPlayer()]
-        players[seat] = Timed(make(), thousand_times)
+        players[seat] = Timed(make(), thousand_times, steps["Thousand (russian)"])
         play(players, Rules.preset("russian"), seed=deal, single_deal=True)
     found["Thousand (russian)"] = thousand_times
     bluff_times: dict[str, list[float]] = defaultdict(list)
     for game in range(games):
         seat = game % 3
         players = [GreedyPlayer(), GreedyPlayer(), GreedyPlayer()]
-        players[seat] = Timed(make(), bluff_times)
+        players[seat] = Timed(make(), bluff_times, steps["1000? (3 players)"])
         play(players, bluff.Rules(players=3), seed=game)
     found["1000? (3 players)"] = bluff_times
-    return found
+    return found, steps
 
 
 def main() -> None:
@@ -74,7 +86,8 @@ def main() -> None:
     print(f"{'bot':<10} {'game':<20} {'phase':<14} {'decisions':>9} {'median':>10} {'p95':>10}")
     for spec in args.bots.split(","):
         everything: list[float] = []
-        for game, phases in measure(spec, args.deals, args.games).items():
+        found, steps = measure(spec, args.deals, args.games)
+        for game, phases in found.items():
             for phase, times in phases.items():
                 everything += times
                 print(
@@ -87,6 +100,9 @@ def main() -> None:
             f"{statistics.median(everything) * 1000:>8.2f}ms "
             f"{percentile(everything, 0.95) * 1000:>8.2f}ms"
         )
+        for game, (simulated, seconds) in steps.items():
+            if seconds:
+                print(f"{spec:<10} {game:<20} {'steps/s':<14} {simulated / seconds:>20,.0f}")
 
 
 if __name__ == "__main__":

@@ -269,6 +269,11 @@ class Budget:
         self._spent += max(1, steps)
 
     @property
+    def spent(self) -> int:
+        """The simulated actions counted in this decision so far."""
+        return self._spent
+
+    @property
     def used(self) -> float:
         """The share of the decision's budget spent so far (1 or more when it is all spent)."""
         if self.seconds is not None:
