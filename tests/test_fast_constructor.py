@@ -46,6 +46,13 @@ def test_it_refuses_a_class_whose_layout_it_cannot_share() -> None:
     with pytest.raises(TypeError, match="without a weakref slot"):
         fast_constructor(WithWeakref)
 
+    @attrs.frozen(weakref_slot=False)
+    class FactoryDefault:
+        items: list[int] = attrs.field(factory=list, init=False)
+
+    with pytest.raises(TypeError, match="plain default"):
+        fast_constructor(FactoryDefault)
+
     class Plain:
         pass
 

@@ -114,8 +114,8 @@ def fast_constructor(cls: type[T]) -> Callable[..., T]:
             lines.append(f"    value.{field.name} = {field.name}")
         else:
             default = field.default
-            if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
-                raise TypeError(f"{cls.__name__}.{field.name}: a factory default is not supported")
+            if default is attrs.NOTHING or isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+                raise TypeError(f"{cls.__name__}.{field.name}: needs a plain default value")
             defaults[f"default_{field.name}"] = default
             lines.append(f"    value.{field.name} = default_{field.name}")
     lines += ["    value.__class__ = cls", "    return value"]
