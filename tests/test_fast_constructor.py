@@ -9,7 +9,9 @@ from typing import Any
 import attrs
 import pytest
 
+import thousand.bluff.engine
 import thousand.bluff.state
+import thousand.engine
 import thousand.state
 from thousand import Rules, bluff, new_match
 from thousand.common.state_base import Playable, fast_constructor
@@ -78,8 +80,10 @@ def test_transitions_build_the_states_the_class_would(
         return new_match(Rules.preset(game), seed=2)
 
     fast = playout(start(), seed=5)
-    monkeypatch.setattr(thousand.state, "build_state", thousand.state.GameState)
-    monkeypatch.setattr(thousand.bluff.state, "build_state", thousand.bluff.state.State)
+    for module in (thousand.state, thousand.engine):
+        monkeypatch.setattr(module, "build_state", thousand.state.GameState)
+    for module in (thousand.bluff.state, thousand.bluff.engine):
+        monkeypatch.setattr(module, "build_state", thousand.bluff.state.State)
     slow = playout(start(), seed=5)
     assert len(fast) > 30
     assert fast == slow

@@ -60,14 +60,14 @@ def take(state: GameState, action: Take) -> GameState:
     )
 
 
-def _waiting(state: GameState) -> list[int]:
+def _waiting(state: GameState) -> tuple[int, ...]:
     """Opponents who have not yet received a card from the declarer."""
     size = state.rules.hand_size
-    return [
+    return tuple(
         seat
         for seat, hand in enumerate(state.hand_masks)
         if seat != state.player and hand.bit_count() == size
-    ]
+    )
 
 
 def legal_exchange(state: GameState) -> tuple[Action, ...]:
@@ -75,7 +75,7 @@ def legal_exchange(state: GameState) -> tuple[Action, ...]:
     hand = state.hand_masks[state.player]
     if state.rules.players == 2:
         return tuple(_DISCARDS[index] for index in indices(hand))
-    waiting = tuple(_waiting(state))
+    waiting = _waiting(state)
     return (
         _suit_gives(3, hand >> 18, waiting)
         + _suit_gives(2, hand >> 12 & 63, waiting)

@@ -101,8 +101,8 @@ def fast_constructor(cls: type[T]) -> Callable[..., T]:
     with the same slots shares its memory layout; fields left out of ``__init__`` take their
     default. Nothing is checked or converted, as in the class's own ``__init__``.
     """
-    slots: tuple[str, ...] = getattr(cls, "__slots__", ("__weakref__",))
-    if not attrs.has(cls) or "__weakref__" in slots:
+    slots: tuple[str, ...] | None = vars(cls).get("__slots__")
+    if not attrs.has(cls) or slots is None or "__weakref__" in slots:
         raise TypeError(f"{cls.__name__} must be a slotted attrs class without a weakref slot")
     fields = attrs.fields(cls)
     twin = type(f"_Open{cls.__name__}", cls.__bases__[:1], {"__slots__": slots})
