@@ -1,8 +1,9 @@
 """Match driver overhead and external bot throughput.
 
 1. Random bots through ``thousand.play`` against the engine's raw loop (``legal_actions`` ->
-   ``rng.choice`` -> ``apply``, as in ``benchmarks/engine.py``), in alternating rounds so that
-   both see the same machine; prints each side's decisions/s and the driver's share.
+   ``rng.choice`` -> ``apply``, as in ``benchmarks/engine.py``), taking turns every 100 ms so
+   that both see the same machine (``interleave.py``); prints each side's decisions/s and the
+   driver's share, medians of ``--rounds``.
 2. Whole matches in which every seat is an external random bot speaking the JSON-lines protocol
    (``examples/external_bot.py`` in a process of its own per seat); prints decisions/s.
 
@@ -15,9 +16,11 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
-from engine import games, speed
+from engine import games, played
+from interleave import Meter, interleaved
 
 from thousand import Rules, bluff, play
 from thousand.bots import RandomPlayer
@@ -31,16 +34,14 @@ def rules_for(name: str) -> Rules | bluff.Rules:
     return Rules.preset(name)
 
 
-def driver_speed(rules: Rules | bluff.Rules, seconds: float, first_seed: int) -> float:
-    """Decisions per second of random bots played by the driver."""
-    decisions = 0
+def driven(rules: Rules | bluff.Rules, first_seed: int) -> Iterator[int]:
+    """Matches of random bots played by the driver, seeded from ``first_seed`` on: yields each
+    match's decisions."""
     seed = first_seed
-    began = time.perf_counter()
-    while time.perf_counter() - began < seconds:
+    while True:
         players = [RandomPlayer() for _ in range(rules.players)]
-        decisions += sum(play(players, rules, seed=seed).decisions)
+        yield sum(play(players, rules, seed=seed).decisions)
         seed += 1
-    return decisions / (time.perf_counter() - began)
 
 
 def external_speed(rules: Rules | bluff.Rules, seconds: float) -> tuple[float, float, float]:
@@ -65,24 +66,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds per game")
-    parser.add_argument("--game", action="append", help="russian, polish, polish-2p, 1000?-N")
+    table = games()
+    parser.add_argument("--game", action="append", choices=sorted(table), help="games to measure")
     args = parser.parse_args()
     names = args.game or ["russian", "polish", "polish-2p", "1000?-4"]
-    table = games()
     print(f"{'game':<10} {'engine/s':>10} {'driver/s':>10} {'share':>7}")
     for name in names:
-        start, units = table[name] if name in table else table["1000?-4"]
         rules = rules_for(name)
-        shares, raws, driven = [], [], []
+        start = table[name][0]
+        shares, raws, driven_speeds = [], [], []
         for number in range(args.rounds):
-            raw, _ = speed(start, units, args.seconds)
-            through = driver_speed(rules, args.seconds, 1000 * number)
-            raws.append(raw)
-            driven.append(through)
-            shares.append(through / raw)
+            first = 1000 * number
+            engine, driver = Meter(played(start, first)), Meter(driven(rules, first))
+            interleaved([engine, driver], args.seconds)
+            raws.append(engine.speed)
+            driven_speeds.append(driver.speed)
+            shares.append(driver.speed / engine.speed)
         print(
-            f"{name:<10} {statistics.median(raws):>10,.0f} {statistics.median(driven):>10,.0f}"
-            f" {statistics.median(shares):>7.1%}"
+            f"{name:<10} {statistics.median(raws):>10,.0f}"
+            f" {statistics.median(driven_speeds):>10,.0f} {statistics.median(shares):>7.1%}"
         )
     print("\nexternal random bots in every seat")
     print(f"{'game':<10} {'in play/s':>10} {'overall/s':>10} {'ms/match':>9}")

@@ -9,9 +9,10 @@ states counts once).
     python benchmarks/engine.py [--seconds 5] [--game russian --game 1000?-4 ...]
 
 With ``--ratio`` it reports each game's decisions/s as a share of the plain-Python reference loop
-(``benchmarks/reference.py``), the two run in alternating rounds in this process, median of
-``--rounds``: figures that stay comparable on a loaded or slower machine. ``--floor FILE`` also
-takes the share of the ``deal_full_api`` loop of an outside benchmark file.
+(``benchmarks/reference.py``), the two taking turns every 100 ms in this process (see
+``interleave.py``), median of ``--rounds``: figures that stay comparable on a loaded or slower
+machine. ``--floor FILE`` also takes the share of the ``deal_full_api`` loop of an outside
+benchmark file, taking its turns with the other two.
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ import random
 import statistics
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from reference import reference_speed
+from interleave import Meter, interleaved
+from reference import reference_deals
 
 from thousand import Rules, bluff, new_match
 
@@ -97,24 +99,34 @@ def retained_bytes(start: Start, games: int = 3) -> float:
     return (after - before) / len(kept)
 
 
-def loop_speed(deal: Callable[[random.Random], Any], seconds: float) -> float:
-    """Decisions per second of an outside loop whose ``deal(rng)`` returns its decisions first."""
-    rng = random.Random(1)
-    decisions = 0
-    began = time.perf_counter()
-    while time.perf_counter() - began < seconds:
-        decisions += deal(rng)[0]
-    return decisions / (time.perf_counter() - began)
+def played(start: Start, first_seed: int = 0) -> Iterator[int]:
+    """Random games one after another, seeded from ``first_seed`` on: yields each game's
+    decisions."""
+    rng = random.Random(first_seed)
+    choice = rng.choice
+    seed = first_seed
+    while True:
+        state = start(seed)
+        decisions = 0
+        while not state.is_over:
+            state = state.apply(choice(state.legal_actions()))
+            decisions += 1
+        seed += 1
+        yield decisions
 
 
-def outside_loop(path: str) -> Callable[[random.Random], Any]:
-    """The ``deal_full_api`` function of a benchmark file."""
+def outside_deals(path: str) -> Iterator[int]:
+    """Deals of the ``deal_full_api`` function of a benchmark file: yields each deal's
+    decisions."""
     spec = importlib.util.spec_from_file_location("outside_floor", Path(path))
     if spec is None or spec.loader is None:
         raise SystemExit(f"{path} is not a Python file")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.deal_full_api  # type: ignore[no-any-return]
+    deal = module.deal_full_api
+    rng = random.Random(1)
+    while True:
+        yield deal(rng)[0]
 
 
 def ratios(
@@ -124,28 +136,30 @@ def ratios(
     rounds: int,
     floor: str | None,
 ) -> None:
-    """Print each game's share of the reference loop (and of the outside floor)."""
-    outside = outside_loop(floor) if floor else None
+    """Print each game's share of the reference loop (and of the outside floor): in every round
+    the loops take turns in slices of 100 ms (see ``interleave.py``)."""
     header = f"{'game':<10} {'decisions/s':>12} {'reference/s':>12} {'ratio':>7}"
-    print(header + (f" {'floor/s':>10} {'of floor':>9}" if outside else ""))
+    print(header + (f" {'floor/s':>10} {'of floor':>9}" if floor else ""))
     for name in names:
-        start, units = table[name]
+        start, _ = table[name]
         own, reference, shares, floors, floor_shares = [], [], [], [], []
-        for _ in range(rounds):
-            plain = reference_speed(seconds)
-            engine = speed(start, units, seconds)[0]
+        for number in range(rounds):
+            meters = [Meter(played(start, 1000 * number)), Meter(reference_deals(number))]
+            if floor:
+                meters.append(Meter(outside_deals(floor)))
+            interleaved(meters, seconds)
+            engine, plain = meters[0].speed, meters[1].speed
             own.append(engine)
             reference.append(plain)
             shares.append(engine / plain)
-            if outside:
-                measured = loop_speed(outside, seconds)
-                floors.append(measured)
-                floor_shares.append(engine / measured)
+            if floor:
+                floors.append(meters[2].speed)
+                floor_shares.append(engine / meters[2].speed)
         line = (
             f"{name:<10} {statistics.median(own):>12,.0f} {statistics.median(reference):>12,.0f}"
             f" {statistics.median(shares):>7.3f}"
         )
-        if outside:
+        if floor:
             line += f" {statistics.median(floors):>10,.0f} {statistics.median(floor_shares):>9.3f}"
         print(line)
 

@@ -18,6 +18,7 @@ from thousand.bluff.layout import Layout
 from thousand.bluff.results import Result
 from thousand.bluff.rules import Rules
 from thousand.bluff.state import NOBODY, Origin, Phase, State, build_state
+from thousand.common.shuffling import shuffle
 from thousand.errors import IllegalActionError, LayoutError, RulesError
 
 __all__ = ["new_game"]
@@ -45,21 +46,20 @@ def new_game(
         raise RulesError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer}")
     if seed is None:
         seed = secrets.randbits(63)
-    deal = layout
-    if deal is None:
-        deal = Layout.shuffled(
-            rules.deck, rules.players, rules.hand_size, random.Random(f"thousand-1000?:{seed}")
-        )
+    if layout is None:
+        hands, pile = _shuffled_deal(rules, random.Random(f"thousand-1000?:{seed}"))
     else:
-        _check_layout(rules, deal)
-    number = rules.kinds.number
+        _check_layout(rules, layout)
+        number = rules.kinds.number
+        hands = tuple(tuple(sorted(number[card] for card in hand)) for hand in layout.hands)
+        pile = tuple(number[card] for card in layout.draw_pile)
     return build_state(
         rules=rules,
         origin=Origin(seed, dealer, layout),
         phase=Phase.START,
         player=(dealer + 1) % rules.players,
-        hand_kinds=tuple(tuple(sorted(number[card] for card in hand)) for hand in deal.hands),
-        pile=tuple(number[card] for card in deal.draw_pile),
+        hand_kinds=hands,
+        pile=pile,
         pile_position=0,
         discards=(),
         table_entries=(),
@@ -70,6 +70,20 @@ def new_game(
         own_hides=(None,) * rules.players,
         history=None,
     )
+
+
+def _shuffled_deal(
+    rules: Rules, rng: random.Random
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Shuffle the deck and deal ``hand_size`` cards to each player, the rest to the draw pile:
+    the hands as sorted kind numbers, the draw pile in order."""
+    order = list(rules.kinds.deck)
+    shuffle(order, rng)
+    size = rules.hand_size
+    hands = tuple(
+        tuple(sorted(order[seat * size : (seat + 1) * size])) for seat in range(rules.players)
+    )
+    return hands, tuple(order[rules.players * size :])
 
 
 def _check_layout(rules: Rules, layout: Layout) -> None:

@@ -26,17 +26,21 @@ class Kinds:
     """``beats[top][card]``: whether ``card`` may be played face up on ``top``."""
     plays: tuple[Play, ...] = attrs.field(eq=False)
     hides: tuple[Hide, ...] = attrs.field(eq=False)
+    deck: tuple[int, ...] = attrs.field(eq=False)
+    """The deck as numbers, in the rules' order: what a game shuffles and deals."""
 
 
 @lru_cache(maxsize=64)
 def kinds_of(deck: tuple[Card, ...]) -> Kinds:
     """The kinds table of a deck (cached: decks are few)."""
     distinct = tuple(sorted(set(deck), key=lambda card: (card.value, card.label)))
+    number = {card: number for number, card in enumerate(distinct)}
     return Kinds(
         cards=distinct,
-        number={card: number for number, card in enumerate(distinct)},
+        number=number,
         number_by_label={card.label: number for number, card in enumerate(distinct)},
         beats=tuple(tuple(beats(card, top) for card in distinct) for top in distinct),
         plays=tuple(Play(card) for card in distinct),
         hides=tuple(Hide(card) for card in distinct),
+        deck=tuple(number[card] for card in deck),
     )

@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -15,8 +14,6 @@ import attrs
 
 from thousand.bluff.cards import Card, cards
 from thousand.common.card_text import read_cards, read_hands
-from thousand.common.shuffling import shuffle
-from thousand.common.state_base import fast_constructor
 from thousand.errors import LayoutError
 
 __all__ = ["Layout"]
@@ -37,18 +34,6 @@ class Layout:
     hands: tuple[tuple[Card, ...], ...] = attrs.field(converter=_to_hands)
     draw_pile: tuple[Card, ...] = attrs.field(converter=_to_cards)
 
-    @classmethod
-    def shuffled(
-        cls, deck: Sequence[Card], players: int, hand_size: int, rng: random.Random
-    ) -> Layout:
-        """Deal a shuffled deck: ``hand_size`` cards each, the rest to the draw pile."""
-        order = list(deck)
-        shuffle(order, rng)
-        hands = tuple(
-            tuple(order[seat * hand_size : (seat + 1) * hand_size]) for seat in range(players)
-        )
-        return _dealt(hands, tuple(order[players * hand_size :]))
-
     def to_dict(self) -> dict[str, Any]:
         """The layout as labels, for records."""
         return {
@@ -62,7 +47,3 @@ class Layout:
         if not isinstance(data, dict) or set(data) != {"hands", "draw_pile"}:
             raise LayoutError("a layout is an object with exactly the keys 'hands' and 'draw_pile'")
         return cls(hands=data["hands"], draw_pile=data["draw_pile"])
-
-
-_dealt = fast_constructor(Layout)
-"""A layout from hands and draw pile already in their final form (a shuffled deck)."""

@@ -1,0 +1,55 @@
+"""The speed benchmarks keep working: their interleaved timing, and the ratio mode end to end
+(tiny budgets; no speed is asserted)."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+
+from interleave import Meter, interleaved  # noqa: E402
+from reference import reference_deals  # noqa: E402
+
+
+def sleeping_units(pause: float):
+    """Units of 3 decisions that each take ``pause`` seconds."""
+    while True:
+        time.sleep(pause)
+        yield 3
+
+
+def test_interleaved_meters_take_turns_and_count_whole_units():
+    fast, slow = Meter(sleeping_units(0.001)), Meter(sleeping_units(0.004))
+    interleaved([fast, slow], seconds=0.1, slice_seconds=0.02)
+    assert fast.decisions == 3 * fast.finished
+    assert slow.decisions == 3 * slow.finished
+    # five turns each, a turn lasting at least its slice
+    assert fast.seconds >= 0.1
+    assert slow.seconds >= 0.1
+    assert fast.finished > slow.finished >= 5
+    assert fast.speed > slow.speed
+
+
+def test_reference_deals_are_whole_deals():
+    """A three-player deal takes at least two passes, two gifts, a contract and 24 cards: never
+    fewer than 29 decisions; the same seed plays the same deals."""
+    decisions = list(itertools.islice(reference_deals(seed=7), 50))
+    assert min(decisions) >= 29
+    assert decisions == list(itertools.islice(reference_deals(seed=7), 50))
+
+
+def test_ratio_mode_runs_end_to_end():
+    command = [sys.executable, str(BENCHMARKS / "engine.py"), "--ratio", "--seconds", "0.1"]
+    command += ["--rounds", "1", "--game", "russian", "--game", "1000?-2"]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=BENCHMARKS)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["game", "decisions/s", "reference/s", "ratio"]
+    rows = {line.split()[0]: line.split() for line in lines[1:]}
+    assert set(rows) == {"russian", "1000?-2"}
+    assert all(0 < float(row[3]) < 10 for row in rows.values())
