@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from thousand.actions import Action, Bid, Pass
+from thousand.common.state_base import fast_updater
 from thousand.marriages import ceiling
-
-if TYPE_CHECKING:
-    from thousand.state import GameState
 
 PASS = Pass()
 
@@ -60,16 +57,19 @@ def apply(state: GameState, action: Action) -> GameState:
     """Record a bid or a pass; the auction is over when one bidder is left."""
     history = (state.history, state.player, action)
     if isinstance(action, Bid):
-        return state.replace(
-            player=next_bidder(state, state.passed_mask),
-            bidder=state.player,
-            bid=action.amount,
-            history=history,
-        )
+        following = next_bidder(state, state.passed_mask)
+        return _raised(state, following, bidder=state.player, bid=action.amount, history=history)
     passed = state.passed_mask | 1 << state.player
-    return state.replace(player=next_bidder(state, passed), passed_mask=passed, history=history)
+    return _passed(state, player=next_bidder(state, passed), passed_mask=passed, history=history)
 
 
 def is_over(state: GameState) -> bool:
     """Whether all but one player have passed."""
     return state.passed_mask.bit_count() == state.rules.players - 1
+
+
+# Loading the state loads the dispatcher, which reads this module's functions: they exist by now.
+from thousand.state import GameState  # noqa: E402
+
+_raised = fast_updater(GameState, "player", "bidder", "bid", "history")
+_passed = fast_updater(GameState, "player", "passed_mask", "history")

@@ -16,6 +16,7 @@ import attrs
 
 from thousand import bidding, scoring, talon, tricks
 from thousand.actions import ACTION_TYPES, Action, Concede, Contract, Discard, Give, Play, Take
+from thousand.common.state_base import fast_updater
 from thousand.errors import IllegalActionError, LayoutError, RulesError
 from thousand.layout import Layout
 from thousand.results import DealResult, MatchResult
@@ -162,6 +163,8 @@ def deal_as_dealt(state: GameState) -> GameState:
     )
 
 
+_conceded = fast_updater(GameState, "history")
+
 _WHY: dict[Phase, Callable[[GameState, Action], str]] = {
     Phase.AUCTION: bidding.why_illegal,
     Phase.MUSIK: talon.why_illegal,
@@ -207,7 +210,7 @@ def apply(state: GameState, action: Action) -> GameState:
         return talon.exchange(state, cast(Give | Discard, action))
     if phase is Phase.CONTRACT:
         if isinstance(action, Concede):
-            return _end_deal(state.replace(history=(state.history, state.player, action)), True)
+            return _end_deal(_conceded(state, (state.history, state.player, action)), True)
         return talon.fix_contract(state, cast(Contract, action))
     return talon.take(state, cast(Take, action))
 

@@ -127,55 +127,6 @@ class GameState(Playable[Action]):
     )
     """``legal_actions()`` once computed (not part of the state's value)."""
 
-    def replace(
-        self,
-        *,
-        phase: Phase | None = None,
-        player: int | None = None,
-        hand_masks: tuple[int, ...] | None = None,
-        talon_masks: tuple[int, ...] | None = None,
-        bidder: int | None = None,
-        bid: int | None = None,
-        contract_amount: int | None = None,
-        passed_mask: int | None = None,
-        musik: int | None = None,
-        set_aside_mask: int | None = None,
-        trick_cards: tuple[int, ...] | None = None,
-        taken_masks: tuple[int, ...] | None = None,
-        melds: tuple[tuple[int, int], ...] | None = None,
-        trump_suit: int | None = None,
-        exchange_seen: tuple[tuple[Give | Discard, ...], ...] | None = None,
-        history: History = None,
-    ) -> GameState:
-        """A copy with the given deal fields changed (a fast ``attrs.evolve`` for transitions)."""
-        return build_state(
-            self.rules,
-            self.origin,
-            self.deal_number,
-            self.dealer,
-            self.scores,
-            self.barrel,
-            self.deals,
-            self.result,
-            self.phase if phase is None else phase,
-            self.player if player is None else player,
-            self.layout,
-            self.hand_masks if hand_masks is None else hand_masks,
-            self.talon_masks if talon_masks is None else talon_masks,
-            self.bidder if bidder is None else bidder,
-            self.bid if bid is None else bid,
-            self.contract_amount if contract_amount is None else contract_amount,
-            self.passed_mask if passed_mask is None else passed_mask,
-            self.musik if musik is None else musik,
-            self.set_aside_mask if set_aside_mask is None else set_aside_mask,
-            self.trick_cards if trick_cards is None else trick_cards,
-            self.taken_masks if taken_masks is None else taken_masks,
-            self.melds if melds is None else melds,
-            self.trump_suit if trump_suit is None else trump_suit,
-            self.exchange_seen if exchange_seen is None else exchange_seen,
-            self.history if history is None else history,
-        )
-
     # The game interface -------------------------------------------------------------------
 
     def compute_legal_actions(self) -> tuple[Action, ...]:

@@ -7,6 +7,7 @@ from typing import cast
 
 from thousand.actions import Action, Concede, Contract, Discard, Give, Take
 from thousand.cards import DECK, Card, indices
+from thousand.common.state_base import fast_updater
 from thousand.marriages import ceiling
 from thousand.rules import Concession, Rules
 
@@ -34,10 +35,10 @@ def open_talon(state: GameState) -> GameState:
     """The auction is over: three players take the talon into the declarer's hand; two players
     go on to choose a musik."""
     if state.rules.players == 2:
-        return state.replace(phase=Phase.MUSIK)
+        return _musik_choice(state, phase=Phase.MUSIK)
     hands = list(state.hand_masks)
     hands[state.bidder] |= state.talon_masks[0]
-    return state.replace(phase=Phase.EXCHANGE, hand_masks=tuple(hands), talon_masks=(0,))
+    return _talon_taken(state, phase=Phase.EXCHANGE, hand_masks=tuple(hands), talon_masks=(0,))
 
 
 def legal_takes(state: GameState) -> tuple[Action, ...]:
@@ -51,7 +52,8 @@ def take(state: GameState, action: Take) -> GameState:
     hands = list(state.hand_masks)
     hands[state.player] |= state.talon_masks[chosen]
     talon = tuple(0 if pile == chosen else mask for pile, mask in enumerate(state.talon_masks))
-    return state.replace(
+    return _musik_taken(
+        state,
         phase=Phase.EXCHANGE,
         hand_masks=tuple(hands),
         talon_masks=talon,
@@ -108,14 +110,16 @@ def exchange(state: GameState, action: Give | Discard) -> GameState:
         hands[action.to] |= bit
         seen[action.to] = (action,)
         done = hands[declarer].bit_count() == state.rules.hand_size + 1
-        return state.replace(
+        return _given(
+            state,
             phase=Phase.CONTRACT if done else Phase.EXCHANGE,
             hand_masks=tuple(hands),
             exchange_seen=tuple(seen),
             history=(state.history, declarer, _UNSEEN_GIVES[action.to]),
         )
     set_aside = state.set_aside_mask | bit
-    return state.replace(
+    return _laid_aside(
+        state,
         phase=Phase.CONTRACT if set_aside.bit_count() == 2 else Phase.EXCHANGE,
         hand_masks=tuple(hands),
         set_aside_mask=set_aside,
@@ -149,7 +153,8 @@ def legal_contracts(state: GameState) -> tuple[Action, ...]:
 
 def fix_contract(state: GameState, action: Contract) -> GameState:
     """The declarer fixes the contract and leads the first trick."""
-    return state.replace(
+    return _contract_fixed(
+        state,
         phase=Phase.PLAY,
         contract_amount=action.amount,
         history=(state.history, state.player, action),
@@ -193,3 +198,12 @@ def why_illegal(state: GameState, action: Action) -> str:
 
 # Loading the state loads the dispatcher, which reads this module's functions: they exist by now.
 from thousand.state import GameState, Phase  # noqa: E402
+
+_musik_choice = fast_updater(GameState, "phase")
+_talon_taken = fast_updater(GameState, "phase", "hand_masks", "talon_masks")
+_musik_taken = fast_updater(GameState, "phase", "hand_masks", "talon_masks", "musik", "history")
+_given = fast_updater(GameState, "phase", "hand_masks", "exchange_seen", "history")
+_laid_aside = fast_updater(
+    GameState, "phase", "hand_masks", "set_aside_mask", "exchange_seen", "history"
+)
+_contract_fixed = fast_updater(GameState, "phase", "contract_amount", "history")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from thousand.actions import Action, Play
 from thousand.cards import ACES_MASK, DECK, MARRIAGE_MASKS, SUIT_MASKS, Rank, Suit, indices
+from thousand.common.state_base import fast_updater
 from thousand.rules import MarriageDeclaration, Rules
 
 _PLAIN = tuple(Play(card) for card in DECK)
@@ -173,28 +174,13 @@ def play(state: GameState, action: Play) -> GameState:
     history = (state.history, seat, action)
     players = state.rules.players
     if len(trick) < players:
-        return state.replace(
-            player=(seat + 1) % players,
-            hand_masks=tuple(hands),
-            trick_cards=trick,
-            melds=melds,
-            trump_suit=trump,
-            history=history,
-        )
+        return _next_card(state, (seat + 1) % players, tuple(hands), trick, melds, trump, history)
     position = trick_winner(trick, trump)
     winner = (seat + 1 + position) % players
     taken = list(state.taken_masks)
     for card in trick:
         taken[winner] |= 1 << card
-    return state.replace(
-        player=winner,
-        hand_masks=tuple(hands),
-        trick_cards=(),
-        taken_masks=tuple(taken),
-        melds=melds,
-        trump_suit=trump,
-        history=history,
-    )
+    return _trick_taken(state, winner, tuple(hands), (), tuple(taken), melds, trump, history)
 
 
 def why_illegal(state: GameState, action: Action) -> str:
@@ -242,3 +228,11 @@ def why_illegal(state: GameState, action: Action) -> str:
 
 # Loading the state loads the dispatcher, which reads this module's functions: they exist by now.
 from thousand.state import ACES, GameState  # noqa: E402
+
+_next_card = fast_updater(
+    GameState, "player", "hand_masks", "trick_cards", "melds", "trump_suit", "history"
+)
+_trick_taken = fast_updater(
+    GameState,
+    "player", "hand_masks", "trick_cards", "taken_masks", "melds", "trump_suit", "history",
+)  # fmt: skip

@@ -8,6 +8,7 @@ from thousand.bluff.climb import tops_anything, won
 from thousand.bluff.pile import draw
 from thousand.bluff.rules import ChallengeRestart
 from thousand.bluff.state import Phase, State
+from thousand.common.state_base import fast_updater
 
 ANSWERS: tuple[Action, ...] = (Believe(), Challenge())
 PENALTY = 3
@@ -32,7 +33,7 @@ def believe(state: State, action: Action) -> State:
     table = (*state.table_entries[:-1], (kind, owner, True, True))
     if not state.hand_kinds[owner]:
         return won(state, action, state.hand_kinds, table, owner)
-    return state.advance(action, phase=Phase.CLIMB, player=state.player, table_entries=table)
+    return _believed(state, table, state.turns + 1, (state.history, state.player, action))
 
 
 def challenge(state: State, action: Action) -> State:
@@ -67,3 +68,7 @@ def challenge(state: State, action: Action) -> State:
         reshuffles=drawn.reshuffles,
         revealing=True,
     )
+
+
+_believed = fast_updater(State, "table_entries", "turns", "history", phase=Phase.CLIMB)
+"""The believer takes a normal turn on the believed card."""

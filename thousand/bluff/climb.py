@@ -10,6 +10,7 @@ from thousand.bluff.pile import draw
 from thousand.bluff.results import Result
 from thousand.bluff.rules import LastCardFaceDown
 from thousand.bluff.state import FACE_DOWN, Entry, History, Phase, State
+from thousand.common.state_base import fast_updater
 
 PASS = Pass()
 
@@ -20,11 +21,6 @@ def without(hand: tuple[int, ...], kind: int) -> tuple[int, ...]:
     return hand[:position] + hand[position + 1 :]
 
 
-def distinct(hand: tuple[int, ...]) -> list[int]:
-    """The different kinds in a sorted hand, lowest first."""
-    return sorted(set(hand))
-
-
 def tops_anything(entry: Entry) -> bool:
     """Whether a table card lets anything follow: a believed face-down card counts as a 1000."""
     return entry[3]
@@ -32,24 +28,37 @@ def tops_anything(entry: Entry) -> bool:
 
 def legal_starts(state: State) -> tuple[Action, ...]:
     """Any card of the hand face up, or after a lost challenge one of the cards just drawn."""
-    plays = state.kinds.plays
-    allowed = (
-        state.restart_kinds if state.restart_kinds is not None else state.hand_kinds[state.player]
-    )
-    return tuple(plays[kind] for kind in distinct(allowed))
+    plays = state.rules.kinds.plays
+    allowed = state.restart_kinds
+    if allowed is None:
+        allowed = state.hand_kinds[state.player]
+    starts = []
+    last = -1
+    for kind in allowed:  # sorted: equal cards are neighbours
+        if kind != last:
+            starts.append(plays[kind])
+            last = kind
+    return tuple(starts)
 
 
 def legal_climb(state: State) -> tuple[Action, ...]:
     """Face up every card that beats the top, then face down any card, then pass."""
-    kinds = state.kinds
-    hand = distinct(state.hand_kinds[state.player])
+    kinds = state.rules.kinds
+    plays, hides = kinds.plays, kinds.hides
     top = state.table_entries[-1]
-    if tops_anything(top):
-        ups = [kinds.plays[kind] for kind in hand]
-    else:
-        row = kinds.beats[top[0]]
-        ups = [kinds.plays[kind] for kind in hand if row[kind]]
-    return (*ups, *(kinds.hides[kind] for kind in hand), PASS)
+    row = None if tops_anything(top) else kinds.beats[top[0]]
+    ups: list[Action] = []
+    downs: list[Action] = []
+    last = -1
+    for kind in state.hand_kinds[state.player]:  # sorted: equal cards are neighbours
+        if kind != last:
+            if row is None or row[kind]:
+                ups.append(plays[kind])
+            downs.append(hides[kind])
+            last = kind
+    ups += downs
+    ups.append(PASS)
+    return tuple(ups)
 
 
 def _place(
@@ -66,12 +75,14 @@ def play(state: State, action: Play) -> State:
     hands, table = _place(state, kind, face_down=False)
     if not hands[state.player]:
         return won(state, action, hands, table, state.player)
-    return state.advance(
-        action,
-        phase=Phase.CLIMB,
-        player=(state.player + 1) % state.rules.players,
-        hand_kinds=hands,
-        table_entries=table,
+    player = state.player
+    return _played(
+        state,
+        (player + 1) % state.rules.players,
+        hands,
+        table,
+        state.turns + 1,
+        (state.history, player, action),
     )
 
 
@@ -84,13 +95,14 @@ def hide(state: State, action: Hide) -> State:
     hidden[player] = (hidden[player], player, action)
     if not hands[player] and state.rules.last_card_face_down is LastCardFaceDown.WINS:
         return won(state, FACE_DOWN, hands, table, player, tuple(hidden))
-    return state.advance(
-        FACE_DOWN,
-        phase=Phase.RESPONSE,
-        player=(player + 1) % state.rules.players,
-        hand_kinds=hands,
-        table_entries=table,
-        own_hides=tuple(hidden),
+    return _hidden(
+        state,
+        (player + 1) % state.rules.players,
+        hands,
+        table,
+        state.turns + 1,
+        tuple(hidden),
+        (state.history, player, FACE_DOWN),
     )
 
 
@@ -105,8 +117,8 @@ def pass_turn(state: State, action: Action) -> State:
     discards = drawn.discards
     if ended:
         discards = discards + tuple(entry[0] for entry in state.table_entries)
-    return state.advance(
-        action,
+    return _passed(
+        state,
         phase=Phase.START if ended else Phase.CLIMB,
         player=following,
         hand_kinds=tuple(hands),
@@ -115,6 +127,8 @@ def pass_turn(state: State, action: Action) -> State:
         discards=discards,
         table_entries=() if ended else state.table_entries,
         reshuffles=drawn.reshuffles,
+        turns=state.turns + 1,
+        history=(state.history, state.player, action),
     )
 
 
@@ -144,3 +158,21 @@ def won(
         own_hides=own_hides,
         revealing=revealing,
     )
+
+
+# The copies each move makes of the state (every move counts a turn and extends the history).
+_played = fast_updater(
+    State,
+    "player", "hand_kinds", "table_entries", "turns", "history",
+    phase=Phase.CLIMB, restart_kinds=None,
+)  # fmt: skip
+_hidden = fast_updater(
+    State,
+    "player", "hand_kinds", "table_entries", "turns", "own_hides", "history",
+    phase=Phase.RESPONSE,
+)  # fmt: skip
+_passed = fast_updater(
+    State,
+    "phase", "player", "hand_kinds", "pile", "pile_position", "discards", "table_entries",
+    "reshuffles", "turns", "history",
+)  # fmt: skip

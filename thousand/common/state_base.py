@@ -101,11 +101,7 @@ def fast_constructor(cls: type[T]) -> Callable[..., T]:
     with the same slots shares its memory layout; fields left out of ``__init__`` take their
     default. Nothing is checked or converted, as in the class's own ``__init__``.
     """
-    slots: tuple[str, ...] | None = vars(cls).get("__slots__")
-    if not attrs.has(cls) or slots is None or "__weakref__" in slots:
-        raise TypeError(f"{cls.__name__} must be a slotted attrs class without a weakref slot")
-    fields = attrs.fields(cls)
-    twin = type(f"_Open{cls.__name__}", cls.__bases__[:1], {"__slots__": slots})
+    fields = _fast_fields(cls)
     given = [field.name for field in fields if field.init]
     defaults: dict[str, Any] = {}
     lines = [f"def build({', '.join(given)}):", "    value = new(twin)"]
@@ -113,14 +109,73 @@ def fast_constructor(cls: type[T]) -> Callable[..., T]:
         if field.init:
             lines.append(f"    value.{field.name} = {field.name}")
         else:
-            default = field.default
-            if default is attrs.NOTHING or isinstance(default, attrs.Factory):  # type: ignore[arg-type]
-                raise TypeError(f"{cls.__name__}.{field.name}: needs a plain default value")
-            defaults[f"default_{field.name}"] = default
+            defaults[f"default_{field.name}"] = _plain_default(cls, field)
             lines.append(f"    value.{field.name} = default_{field.name}")
     lines += ["    value.__class__ = cls", "    return value"]
-    namespace: dict[str, Any] = {"new": object.__new__, "twin": twin, "cls": cls, **defaults}
+    namespace: dict[str, Any] = {"new": object.__new__, "twin": _twin(cls), "cls": cls}
+    namespace.update(defaults)
     exec("\n".join(lines), namespace)
     build: Callable[..., T] = namespace["build"]
     build.__doc__ = f"A new {cls.__name__} from its fields in order (see fast_constructor)."
     return build
+
+
+def _fast_fields(cls: type) -> tuple[attrs.Attribute[Any], ...]:
+    """The fields of ``cls``, once it is known to be a class the fast functions can build."""
+    slots: tuple[str, ...] | None = vars(cls).get("__slots__")
+    if not attrs.has(cls) or slots is None or "__weakref__" in slots:
+        raise TypeError(f"{cls.__name__} must be a slotted attrs class without a weakref slot")
+    fields: tuple[attrs.Attribute[Any], ...] = attrs.fields(cls)
+    return fields
+
+
+_TWINS: dict[type, type] = {}
+
+
+def _twin(cls: type) -> type:
+    """An open class with the slots of ``cls``: its values can be filled in, then made a
+    ``cls`` by assigning ``__class__`` (the two share one memory layout)."""
+    if cls not in _TWINS:
+        _TWINS[cls] = type(
+            f"_Open{cls.__name__}", cls.__bases__[:1], {"__slots__": vars(cls)["__slots__"]}
+        )
+    return _TWINS[cls]
+
+
+def _plain_default(cls: type, field: attrs.Attribute[Any]) -> Any:
+    default = field.default
+    if default is attrs.NOTHING or isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+        raise TypeError(f"{cls.__name__}.{field.name}: needs a plain default value")
+    return default
+
+
+def fast_updater(cls: type[T], *changed: str, **fixed: Any) -> Callable[..., T]:
+    """A function ``update(value, *new_values)`` that copies ``value``, a ``cls``, with the
+    ``changed`` fields given new values in that order, the ``fixed`` fields set to the values
+    given here, and every field left out of ``__init__`` back at its default: a transition's
+    ``attrs.evolve`` without its look-ups, conditionals or checks (see :func:`fast_constructor`
+    for what ``cls`` must be)."""
+    fields = _fast_fields(cls)
+    given = {field.name for field in fields if field.init}
+    named = [*changed, *fixed]
+    if len(set(named)) != len(named) or not given.issuperset(named):
+        raise TypeError(f"{cls.__name__}: no field to update in {', '.join(named)}")
+    lines = [f"def update(old, {', '.join(changed)}):", "    value = new(twin)"]
+    namespace: dict[str, Any] = {"new": object.__new__, "twin": _twin(cls), "cls": cls}
+    for field in fields:
+        name = field.name
+        if name in changed:
+            lines.append(f"    value.{name} = {name}")
+        elif name in fixed:
+            namespace[f"fixed_{name}"] = fixed[name]
+            lines.append(f"    value.{name} = fixed_{name}")
+        elif field.init:
+            lines.append(f"    value.{name} = old.{name}")
+        else:
+            namespace[f"default_{name}"] = _plain_default(cls, field)
+            lines.append(f"    value.{name} = default_{name}")
+    lines += ["    value.__class__ = cls", "    return value"]
+    exec("\n".join(lines), namespace)
+    update: Callable[..., T] = namespace["update"]
+    update.__doc__ = f"A copy of a {cls.__name__} with {', '.join(named)} changed."
+    return update
