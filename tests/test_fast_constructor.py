@@ -1,4 +1,5 @@
-"""The fast constructor the states are built with gives exactly the value the class would."""
+"""The fast constructor and updaters the states are built with give exactly the values the class
+would."""
 
 from __future__ import annotations
 
@@ -9,12 +10,26 @@ from typing import Any
 import attrs
 import pytest
 
+import thousand.bidding
+import thousand.bluff.challenge
+import thousand.bluff.climb
 import thousand.bluff.engine
 import thousand.bluff.state
 import thousand.engine
 import thousand.state
+import thousand.talon
+import thousand.tricks
 from thousand import Rules, bluff, new_match
-from thousand.common.state_base import Playable, fast_constructor
+from thousand.common.state_base import Playable, fast_constructor, fast_updater
+
+TRANSITION_MODULES = (
+    thousand.bidding,
+    thousand.talon,
+    thousand.tricks,
+    thousand.engine,
+    thousand.bluff.climb,
+    thousand.bluff.challenge,
+)
 
 
 @attrs.frozen(weakref_slot=False)
@@ -62,6 +77,41 @@ def test_it_refuses_a_class_whose_layout_it_cannot_share() -> None:
         fast_constructor(Plain)
 
 
+def test_an_updater_copies_with_the_changed_and_fixed_fields() -> None:
+    start = fast_constructor(Point)(3, (1, 2))
+    object.__setattr__(start, "cache", 7)
+    move = fast_updater(Point, "y", x=0)
+    moved = move(start, (5,))
+    assert type(moved) is Point
+    assert moved == Point(0, (5,))
+    assert moved.cache is None
+    assert start == Point(3, (1, 2))
+    assert start.cache == 7
+    assert fast_updater(Point, "x")(start, 4) == Point(4, (1, 2))
+
+
+def test_an_updater_refuses_fields_it_cannot_set() -> None:
+    for changed, fixed in [(("z",), {}), (("x", "x"), {}), (("x",), {"x": 1}), (("cache",), {})]:
+        with pytest.raises(TypeError, match="no field to update"):
+            fast_updater(Point, *changed, **fixed)
+
+
+def slow_twin(update: Any) -> Any:
+    """What an updater does, done by ``attrs.evolve`` through the class's own ``__init__``."""
+    code = update.__code__
+    changed = code.co_varnames[1 : code.co_argcount]
+    fixed = {
+        name.removeprefix("fixed_"): value
+        for name, value in update.__globals__.items()
+        if name.startswith("fixed_")
+    }
+
+    def evolve(old: Any, *values: Any, **named: Any) -> Any:
+        return attrs.evolve(old, **dict(zip(changed, values, strict=False)), **named, **fixed)
+
+    return evolve
+
+
 def playout(start: Playable[Any], seed: int) -> list[Playable[Any]]:
     rng = random.Random(seed)
     states = [start]
@@ -84,6 +134,15 @@ def test_transitions_build_the_states_the_class_would(
         monkeypatch.setattr(module, "build_state", thousand.state.GameState)
     for module in (thousand.bluff.state, thousand.bluff.engine):
         monkeypatch.setattr(module, "build_state", thousand.bluff.state.State)
+    updaters = 0
+    for module in TRANSITION_MODULES:
+        for name, value in list(vars(module).items()):
+            if getattr(value, "__code__", None) is not None and value.__code__.co_filename == (
+                "<string>"
+            ):
+                monkeypatch.setattr(module, name, slow_twin(value))
+                updaters += 1
+    assert updaters >= 10
     slow = playout(start(), seed=5)
     assert len(fast) > 30
     assert fast == slow
