@@ -290,3 +290,8 @@ def _end_deal(state: GameState, conceded: bool) -> GameState:
         phase=Phase.OVER,
         player=NOBODY,
     )
+
+
+# The state class asks this dispatcher directly: no call in between.
+GameState.compute_legal_actions = legal_actions
+GameState.apply = apply

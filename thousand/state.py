@@ -8,7 +8,8 @@ build a new one (:meth:`GameState.apply`).
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, TypeAlias
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 import attrs
 
@@ -129,17 +130,10 @@ class GameState(Playable[Action]):
 
     # The game interface -------------------------------------------------------------------
 
-    def compute_legal_actions(self) -> tuple[Action, ...]:
-        """The legal actions, computed afresh (``legal_actions()`` keeps them)."""
-        return _engine.legal_actions(self)
-
-    def apply(self, action: Action) -> GameState:
-        """The state after the current player takes ``action``; this state is unchanged.
-
-        Raises:
-            IllegalActionError: the rules do not allow ``action`` here; the message says why.
-        """
-        return _engine.apply(self, action)
+    apply: ClassVar[Callable[[GameState, Action], GameState]]
+    """``apply(action)``: the state after the current player takes ``action``; this state is
+    unchanged. Raises ``IllegalActionError`` when the rules do not allow ``action`` here, saying
+    why. (The dispatcher's own function, set on the class: no call in between.)"""
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know of this state (see :class:`~thousand.Observation`)."""
@@ -214,6 +208,7 @@ class GameState(Playable[Action]):
 build_state = fast_constructor(GameState)
 """A new state from every field (the transitions' fast ``GameState(...)``)."""
 
-# The dispatcher and the observer build on GameState, so they are imported once it exists.
-from thousand import engine as _engine  # noqa: E402
+# The dispatcher and the observer build on GameState, so they are imported once it exists; the
+# dispatcher sets the class's legal_actions and apply functions.
+from thousand import engine as _engine  # noqa: E402, F401
 from thousand import observation as _observation  # noqa: E402

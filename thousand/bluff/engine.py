@@ -201,3 +201,8 @@ def _why(state: State, action: object) -> str:
         f"{card} does not beat {top}: it must be higher and share a digit with it "
         "(a 1000 goes on anything); play it face down to claim it does"
     )
+
+
+# The state class asks this dispatcher directly: no call in between.
+State.compute_legal_actions = legal_actions
+State.apply = apply

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeAlias
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 import attrs
 
@@ -156,17 +156,10 @@ class State(Playable[Action]):
         """The deck's kinds table."""
         return self.rules.kinds
 
-    def compute_legal_actions(self) -> tuple[Action, ...]:
-        """The legal actions, computed afresh (``legal_actions()`` keeps them)."""
-        return _engine.legal_actions(self)
-
-    def apply(self, action: Action) -> State:
-        """The state after the current player takes ``action``; this state is unchanged.
-
-        Raises:
-            IllegalActionError: the rules do not allow ``action`` here; the message says why.
-        """
-        return _engine.apply(self, action)
+    apply: ClassVar[Callable[[State, Action], State]]
+    """``apply(action)``: the state after the current player takes ``action``; this state is
+    unchanged. Raises ``IllegalActionError`` when the rules do not allow ``action`` here, saying
+    why. (The dispatcher's own function, set on the class: no call in between.)"""
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know of this state."""
@@ -252,6 +245,7 @@ def public_history(
     return history, tuple(hides)
 
 
-# The dispatcher and the observer build on State, so they are imported once it exists.
-from thousand.bluff import engine as _engine  # noqa: E402
+# The dispatcher and the observer build on State, so they are imported once it exists; the
+# dispatcher sets the class's legal_actions and apply functions.
+from thousand.bluff import engine as _engine  # noqa: E402, F401
 from thousand.bluff import observation as _observation  # noqa: E402

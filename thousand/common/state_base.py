@@ -4,7 +4,7 @@ once per state), and applying an action through the game's dispatcher."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
 
@@ -14,15 +14,14 @@ T = TypeVar("T")
 
 class Playable(Generic[A]):
     """Mixed into a frozen state class that has ``player`` (-1 once over) and ``legal_cache``
-    fields and computes its legal actions in ``compute_legal_actions``."""
+    fields; the class sets ``compute_legal_actions`` to its game's dispatcher."""
 
     __slots__ = ()
     player: int
     legal_cache: tuple[A, ...] | None
-
-    def compute_legal_actions(self) -> tuple[A, ...]:
-        """The legal actions, computed afresh by the game's dispatcher."""
-        raise NotImplementedError
+    compute_legal_actions: ClassVar[Callable[[Any], tuple[Any, ...]]]
+    """The game dispatcher's function computing a state's legal actions afresh (set on the class
+    itself, so that asking a state costs no call in between)."""
 
     @property
     def current_player(self) -> int | None:
