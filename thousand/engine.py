@@ -16,7 +16,7 @@ import attrs
 
 from thousand import bidding, scoring, talon, tricks
 from thousand.actions import ACTION_TYPES, Action, Concede, Contract, Discard, Give, Play, Take
-from thousand.common.state_base import fast_updater
+from thousand.common.state_base import fast_constructor, fast_updater
 from thousand.errors import IllegalActionError, LayoutError, RulesError
 from thousand.layout import Layout
 from thousand.results import DealResult, MatchResult
@@ -164,6 +164,7 @@ def deal_as_dealt(state: GameState) -> GameState:
 
 
 _conceded = fast_updater(GameState, "history")
+_deal_result = fast_constructor(DealResult)
 
 _WHY: dict[Phase, Callable[[GameState, Action], str]] = {
     Phase.AUCTION: bidding.why_illegal,
@@ -242,7 +243,7 @@ def _end_deal(state: GameState, conceded: bool) -> GameState:
     points = scoring.deal_points(state)
     deal = scoring.deal_scores(state, points, conceded)
     standing = scoring.apply_endgame(state, deal, points, conceded)
-    result = DealResult(
+    result = _deal_result(
         number=state.deal_number,
         dealer=state.dealer,
         layout=state.layout,

@@ -10,7 +10,7 @@ from thousand.layout import Layout
 __all__ = ["DealResult", "MatchResult"]
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class DealResult:
     """The outcome of one deal, with everything needed to replay it."""
 

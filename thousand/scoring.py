@@ -4,8 +4,7 @@ winner of the match, and the settlement."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import attrs
+from typing import NamedTuple
 
 from thousand.cards import points_of
 from thousand.marriages import MARRIAGE_POINTS
@@ -73,8 +72,7 @@ def deal_scores(state: GameState, points: Sequence[int], conceded: bool) -> tupl
     return tuple(scores)
 
 
-@attrs.frozen
-class Standing:
+class Standing(NamedTuple):
     """Scores and barrel places after the endgame rules of one deal."""
 
     scores: tuple[int, ...]

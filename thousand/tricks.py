@@ -140,14 +140,23 @@ def beats(card: int, best: int, trump: int) -> bool:
 def trick_winner(trick: tuple[int, ...], trump: int) -> int:
     """The position in ``trick`` of the winning card: the highest trump, else the highest card
     of the led suit."""
+    beaten_by = _BEATEN_BY[trump]
     best = trick[0]
     winner = 0
     for position in range(1, len(trick)):
         card = trick[position]
-        if beats(card, best, trump):
+        if beaten_by[best] >> card & 1:
             best = card
             winner = position
     return winner
+
+
+_BEATEN_BY: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << card for card in range(24) if beats(card, best, trump)) for best in range(24))
+    for trump in (0, 1, 2, 3, -1)
+)
+"""Per trump suit (index -1, the last row: no trump yet) and card, the mask of the cards that
+:func:`beats` says beat it."""
 
 
 def tricks_won(state: GameState) -> tuple[int, ...]:
