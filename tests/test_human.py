@@ -269,7 +269,7 @@ def test_a_name_ending_in_a_digit_takes_a_colon_before_its_number() -> None:
 def test_the_scores_show_the_barrel_and_the_lock() -> None:
     names = ["anna", "boris", "carl"]
     barrel = thousand.new_deal(RUSSIAN, layout=LAYOUT, dealer=2, scores=(880, 300, 0))
-    barrel = attrs.evolve(barrel, barrel=(1, None, None))
+    barrel = attrs.evolve(barrel, context=attrs.evolve(barrel.context, barrel=(1, None, None)))
     text = "\n".join(thousand_table(barrel.observation(1), names))
     assert "Scores: anna 880 (on the barrel, deal 2 of 3), you 300, carl 0" in text
     polish = Rules.preset("polish")

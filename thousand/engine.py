@@ -21,7 +21,7 @@ from thousand.errors import IllegalActionError, LayoutError, RulesError
 from thousand.layout import Layout
 from thousand.results import DealResult, MatchResult
 from thousand.rules import BarrelCapacity, Endgame, Rules
-from thousand.state import NOBODY, GameState, Origin, Phase, build_state
+from thousand.state import NOBODY, GameState, Origin, Phase, build_context, build_state
 
 __all__ = ["new_deal", "new_match"]
 
@@ -121,16 +121,10 @@ def start_of_deal(
     forehand = bidding.forehand(dealer, players)
     return build_state(
         rules=rules,
-        origin=origin,
-        deal_number=number,
-        dealer=dealer,
-        scores=scores,
-        barrel=barrel,
-        deals=deals,
+        context=build_context(origin, number, dealer, scores, barrel, deals, layout),
         result=None,
         phase=Phase.AUCTION,
         player=(forehand + 1) % players,
-        layout=layout,
         hand_masks=layout.hand_masks(),
         talon_masks=layout.talon_masks(),
         bidder=forehand,
@@ -282,11 +276,10 @@ def _end_deal(state: GameState, conceded: bool) -> GameState:
             standing.barrel,
             deals,
         )
+    final = attrs.evolve(state.context, scores=standing.scores, barrel=standing.barrel, deals=deals)
     return attrs.evolve(
         state,
-        scores=standing.scores,
-        barrel=standing.barrel,
-        deals=deals,
+        context=final,
         result=outcome,
         phase=Phase.OVER,
         player=NOBODY,

@@ -24,7 +24,7 @@ from thousand.rules import Rules
 if TYPE_CHECKING:
     from thousand.observation import Observation
 
-__all__ = ["GameState", "Origin", "Phase"]
+__all__ = ["DealContext", "GameState", "Origin", "Phase"]
 
 NOBODY = -1
 """The ``player`` of a finished game, the ``trump_suit`` before any marriage."""
@@ -71,6 +71,21 @@ History: TypeAlias = "Linked[Action]"
 
 
 @attrs.frozen(weakref_slot=False)
+class DealContext:
+    """The match around the current deal: what stays the same while the deal is played, shared
+    by all of its states (held apart so that a move copies only what it may change)."""
+
+    origin: Origin
+    deal_number: int
+    dealer: int
+    scores: tuple[int, ...]
+    """The match scores before this deal (once the game is over: the final scores)."""
+    barrel: tuple[int | None, ...]
+    deals: tuple[DealResult, ...]
+    layout: Layout
+
+
+@attrs.frozen(weakref_slot=False)
 class GameState(Playable[Action]):
     """A moment of a Thousand match (or of a single deal).
 
@@ -80,22 +95,15 @@ class GameState(Playable[Action]):
     """
 
     rules: Rules
-    origin: Origin
-    deal_number: int
-    dealer: int
-    scores: tuple[int, ...]
-    barrel: tuple[int | None, ...]
-    """Per seat: ``None`` when off the barrel, else the deals already spent on it."""
-    deals: tuple[DealResult, ...]
-    """The finished deals of this match, oldest first."""
+    context: DealContext
+    """The match around this deal, read through ``origin``, ``deal_number``, ``dealer``,
+    ``scores``, ``barrel``, ``deals`` and ``layout``."""
     result: DealResult | MatchResult | None
     """``None`` while the game goes on; then a ``MatchResult`` for a match, a ``DealResult``
     for a single deal."""
     phase: Phase
     player: int
     """The seat to act, or ``-1`` once the game is over (see :attr:`current_player`)."""
-    layout: Layout
-    """The current deal's cards as dealt."""
     hand_masks: tuple[int, ...]
     talon_masks: tuple[int, ...]
     """Talon piles not yet taken: one for 3 players, two musiki for 2 (the untaken one stays)."""
@@ -138,6 +146,43 @@ class GameState(Playable[Action]):
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know of this state (see :class:`~thousand.Observation`)."""
         return _observation.observe(self, seat)
+
+    # The match around the deal ----------------------------------------------------------
+
+    @property
+    def origin(self) -> Origin:
+        """How the match began."""
+        return self.context.origin
+
+    @property
+    def deal_number(self) -> int:
+        """The current deal's number, from 0."""
+        return self.context.deal_number
+
+    @property
+    def dealer(self) -> int:
+        """The current deal's dealer."""
+        return self.context.dealer
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The match scores per seat, before the current deal (once over: the final scores)."""
+        return self.context.scores
+
+    @property
+    def barrel(self) -> tuple[int | None, ...]:
+        """Per seat: ``None`` when off the barrel, else the deals already spent on it."""
+        return self.context.barrel
+
+    @property
+    def deals(self) -> tuple[DealResult, ...]:
+        """The finished deals of this match, oldest first."""
+        return self.context.deals
+
+    @property
+    def layout(self) -> Layout:
+        """The current deal's cards as dealt."""
+        return self.context.layout
 
     # Card-level views ---------------------------------------------------------------------
 
@@ -205,6 +250,8 @@ class GameState(Playable[Action]):
         return tuple(actions)
 
 
+build_context = fast_constructor(DealContext)
+"""A new deal context from every field."""
 build_state = fast_constructor(GameState)
 """A new state from every field (the transitions' fast ``GameState(...)``)."""
 
