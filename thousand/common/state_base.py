@@ -102,21 +102,34 @@ def fast_constructor(cls: type[T]) -> Callable[..., T]:
     """
     fields = _fast_fields(cls)
     given = [field.name for field in fields if field.init]
-    defaults: dict[str, Any] = {}
-    lines = [f"def build({', '.join(given)}):", "    value = new(twin)"]
-    for field in fields:
-        if field.init:
-            lines.append(f"    value.{field.name} = {field.name}")
-        else:
-            defaults[f"default_{field.name}"] = _plain_default(cls, field)
-            lines.append(f"    value.{field.name} = default_{field.name}")
-    lines += ["    value.__class__ = cls", "    return value"]
-    namespace: dict[str, Any] = {"new": object.__new__, "twin": _twin(cls), "cls": cls}
-    namespace.update(defaults)
-    exec("\n".join(lines), namespace)
-    build: Callable[..., T] = namespace["build"]
+    build = _generate(cls, "build", given, {name: name for name in given}, {})
     build.__doc__ = f"A new {cls.__name__} from its fields in order (see fast_constructor)."
     return build
+
+
+def _generate(
+    cls: type[T],
+    name: str,
+    parameters: list[str],
+    sources: dict[str, str],
+    constants: dict[str, Any],
+) -> Callable[..., T]:
+    """Compile ``name(*parameters)``, which fills an open twin of ``cls`` field by field (each
+    ``init`` field from its expression in ``sources``, the others with their defaults) and
+    then gives it its class; ``constants`` are the names the expressions may read."""
+    lines = [f"def {name}({', '.join(parameters)}):", "    value = new(twin)"]
+    namespace: dict[str, Any] = {"new": object.__new__, "twin": _twin(cls), "cls": cls}
+    namespace.update(constants)
+    for field in _fast_fields(cls):
+        if field.init:
+            lines.append(f"    value.{field.name} = {sources[field.name]}")
+        else:
+            namespace[f"default_{field.name}"] = _plain_default(cls, field)
+            lines.append(f"    value.{field.name} = default_{field.name}")
+    lines += ["    value.__class__ = cls", "    return value"]
+    exec("\n".join(lines), namespace)
+    function: Callable[..., T] = namespace[name]
+    return function
 
 
 def _fast_fields(cls: type) -> tuple[attrs.Attribute[Any], ...]:
@@ -159,22 +172,10 @@ def fast_updater(cls: type[T], *changed: str, **fixed: Any) -> Callable[..., T]:
     named = [*changed, *fixed]
     if len(set(named)) != len(named) or not given.issuperset(named):
         raise TypeError(f"{cls.__name__}: no field to update in {', '.join(named)}")
-    lines = [f"def update(old, {', '.join(changed)}):", "    value = new(twin)"]
-    namespace: dict[str, Any] = {"new": object.__new__, "twin": _twin(cls), "cls": cls}
-    for field in fields:
-        name = field.name
-        if name in changed:
-            lines.append(f"    value.{name} = {name}")
-        elif name in fixed:
-            namespace[f"fixed_{name}"] = fixed[name]
-            lines.append(f"    value.{name} = fixed_{name}")
-        elif field.init:
-            lines.append(f"    value.{name} = old.{name}")
-        else:
-            namespace[f"default_{name}"] = _plain_default(cls, field)
-            lines.append(f"    value.{name} = default_{name}")
-    lines += ["    value.__class__ = cls", "    return value"]
-    exec("\n".join(lines), namespace)
-    update: Callable[..., T] = namespace["update"]
+    sources = {name: f"old.{name}" for name in given}
+    sources.update({name: name for name in changed})
+    sources.update({name: f"fixed_{name}" for name in fixed})
+    constants = {f"fixed_{name}": value for name, value in fixed.items()}
+    update = _generate(cls, "update", ["old", *changed], sources, constants)
     update.__doc__ = f"A copy of a {cls.__name__} with {', '.join(named)} changed."
     return update
