@@ -15,7 +15,7 @@ from typing import cast
 import attrs
 
 from thousand import bidding, scoring, talon, tricks
-from thousand.actions import ACTION_TYPES, Action, Concede, Contract, Discard, Give, Play, Take
+from thousand.actions import ACTION_TYPES, Action, Concede
 from thousand.common.state_base import fast_constructor, fast_updater
 from thousand.errors import IllegalActionError, LayoutError, RulesError
 from thousand.layout import Layout
@@ -170,31 +170,48 @@ _WHY: dict[Phase, Callable[[GameState, Action], str]] = {
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
-    """The current player's legal actions in a fixed order (empty when the game is over)."""
+    """The current player's legal actions in a fixed order (empty when the game is over),
+    computed once per state and kept in its ``legal_cache``."""
+    legal = state.legal_cache
+    if legal is not None:
+        return legal
     phase = state.phase
     if phase is Phase.PLAY:
-        return tricks.legal_actions(state)
-    if phase is Phase.AUCTION:
-        return bidding.legal_actions(state)
-    if phase is Phase.EXCHANGE:
-        return talon.legal_exchange(state)
-    if phase is Phase.CONTRACT:
-        return talon.legal_contracts(state)
-    if phase is Phase.MUSIK:
-        return talon.legal_takes(state)
-    return ()
+        legal = tricks.legal_actions(state)
+    elif phase is Phase.AUCTION:
+        legal = bidding.legal_actions(state)
+    elif phase is Phase.EXCHANGE:
+        legal = talon.legal_exchange(state)
+    elif phase is Phase.CONTRACT:
+        legal = talon.legal_contracts(state)
+    elif phase is Phase.MUSIK:
+        legal = talon.legal_takes(state)
+    else:
+        legal = ()
+    object.__setattr__(state, "legal_cache", legal)
+    return legal
 
 
 def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action`` by the current player; raises ``IllegalActionError`` unless the
-    action is one of ``legal_actions(state)`` (it is then played as the engine's own instance)."""
-    own = state.legal_match(action)
-    if own is None:
-        raise _illegal(state, action)
-    action = own
+    action is one of ``legal_actions(state)`` (it is then played as the engine's own instance).
+
+    Each phase offers actions of its own kinds only, so the phase tells the action's type."""
+    legal = state.legal_cache
+    if legal is None:
+        legal = legal_actions(state)
+    for own in legal:
+        if own is action:
+            break
+    else:
+        # Not one of the engine's own values: an equal action built elsewhere, or no action.
+        matched = state.legal_match(action)
+        if matched is None:
+            raise _illegal(state, action)
+        action = matched
     phase = state.phase
     if phase is Phase.PLAY:
-        after = tricks.play(state, cast(Play, action))
+        after = tricks.play(state, action)  # type: ignore[arg-type]
         if after.trick_cards or after.hand_masks[after.player]:
             return after
         return _end_deal(after, conceded=False)
@@ -202,12 +219,12 @@ def apply(state: GameState, action: Action) -> GameState:
         after = bidding.apply(state, action)
         return talon.open_talon(after) if bidding.is_over(after) else after
     if phase is Phase.EXCHANGE:
-        return talon.exchange(state, cast(Give | Discard, action))
+        return talon.exchange(state, action)  # type: ignore[arg-type]
     if phase is Phase.CONTRACT:
         if isinstance(action, Concede):
             return _end_deal(_conceded(state, (state.history, state.player, action)), True)
-        return talon.fix_contract(state, cast(Contract, action))
-    return talon.take(state, cast(Take, action))
+        return talon.fix_contract(state, action)  # type: ignore[arg-type]
+    return talon.take(state, action)  # type: ignore[arg-type]
 
 
 def _illegal(state: GameState, action: object) -> IllegalActionError:
@@ -287,5 +304,5 @@ def _end_deal(state: GameState, conceded: bool) -> GameState:
 
 
 # The state class asks this dispatcher directly: no call in between.
-GameState.compute_legal_actions = legal_actions
+GameState.legal_actions = legal_actions
 GameState.apply = apply

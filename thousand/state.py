@@ -138,6 +138,10 @@ class GameState(Playable[Action]):
 
     # The game interface -------------------------------------------------------------------
 
+    legal_actions: ClassVar[Callable[[GameState], tuple[Action, ...]]]
+    """``legal_actions()``: the current player's legal actions in a fixed order, empty once the
+    game is over; computed once and kept. (The dispatcher's own function, set on the class.)"""
+
     apply: ClassVar[Callable[[GameState, Action], GameState]]
     """``apply(action)``: the state after the current player takes ``action``; this state is
     unchanged. Raises ``IllegalActionError`` when the rules do not allow ``action`` here, saying

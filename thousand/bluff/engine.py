@@ -110,24 +110,39 @@ def _check_layout(rules: Rules, layout: Layout) -> None:
 
 
 def legal_actions(state: State) -> tuple[Action, ...]:
-    """The current player's legal actions in a fixed order (empty when the game is over)."""
+    """The current player's legal actions in a fixed order (empty when the game is over),
+    computed once per state and kept in its ``legal_cache``."""
+    legal = state.legal_cache
+    if legal is not None:
+        return legal
     phase = state.phase
     if phase is Phase.CLIMB:
-        return climb.legal_climb(state)
-    if phase is Phase.RESPONSE:
-        return challenge.legal_answers(state)
-    if phase is Phase.START:
-        return climb.legal_starts(state)
-    return ()
+        legal = climb.legal_climb(state)
+    elif phase is Phase.RESPONSE:
+        legal = challenge.legal_answers(state)
+    elif phase is Phase.START:
+        legal = climb.legal_starts(state)
+    else:
+        legal = ()
+    object.__setattr__(state, "legal_cache", legal)
+    return legal
 
 
 def apply(state: State, action: Action) -> State:
     """The state after ``action``; raises ``IllegalActionError`` unless it is legal (it is then
     played as the engine's own instance)."""
-    own = state.legal_match(action)
-    if own is None:
-        raise _illegal(state, action)
-    action = own
+    legal = state.legal_cache
+    if legal is None:
+        legal = legal_actions(state)
+    for own in legal:
+        if own is action:
+            break
+    else:
+        # Not one of the engine's own values: an equal action built elsewhere, or no action.
+        matched = state.legal_match(action)
+        if matched is None:
+            raise _illegal(state, action)
+        action = matched
     if isinstance(action, Play):
         after = climb.play(state, action)
     elif isinstance(action, Hide):
@@ -204,5 +219,5 @@ def _why(state: State, action: object) -> str:
 
 
 # The state class asks this dispatcher directly: no call in between.
-State.compute_legal_actions = legal_actions
+State.legal_actions = legal_actions
 State.apply = apply

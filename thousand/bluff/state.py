@@ -156,6 +156,10 @@ class State(Playable[Action]):
         """The deck's kinds table."""
         return self.rules.kinds
 
+    legal_actions: ClassVar[Callable[[State], tuple[Action, ...]]]
+    """``legal_actions()``: the current player's legal actions in a fixed order, empty once the
+    game is over; computed once and kept. (The dispatcher's own function, set on the class.)"""
+
     apply: ClassVar[Callable[[State, Action], State]]
     """``apply(action)``: the state after the current player takes ``action``; this state is
     unchanged. Raises ``IllegalActionError`` when the rules do not allow ``action`` here, saying

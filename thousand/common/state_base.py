@@ -14,14 +14,15 @@ T = TypeVar("T")
 
 class Playable(Generic[A]):
     """Mixed into a frozen state class that has ``player`` (-1 once over) and ``legal_cache``
-    fields; the class sets ``compute_legal_actions`` to its game's dispatcher."""
+    fields; the game's dispatcher sets ``legal_actions`` on the class."""
 
     __slots__ = ()
     player: int
     legal_cache: tuple[A, ...] | None
-    compute_legal_actions: ClassVar[Callable[[Any], tuple[Any, ...]]]
-    """The game dispatcher's function computing a state's legal actions afresh (set on the class
-    itself, so that asking a state costs no call in between)."""
+    legal_actions: ClassVar[Callable[[Any], tuple[Any, ...]]]
+    """``legal_actions()``: the current player's legal actions in a fixed order, empty once the
+    game is over; computed once per state and kept in ``legal_cache``. (The dispatcher's own
+    function, set on the class: no call in between.)"""
 
     @property
     def current_player(self) -> int | None:
@@ -33,14 +34,6 @@ class Playable(Generic[A]):
         """Whether the game has ended."""
         return self.player < 0
 
-    def legal_actions(self) -> tuple[A, ...]:
-        """The current player's legal actions in a fixed order; empty once the game is over."""
-        legal = self.legal_cache
-        if legal is None:
-            legal = self.compute_legal_actions()
-            object.__setattr__(self, "legal_cache", legal)
-        return legal
-
     def is_legal(self, action: object) -> bool:
         """Whether ``action`` is one of :meth:`legal_actions` (see :meth:`legal_match`)."""
         return self.legal_match(action) is not None
@@ -51,9 +44,7 @@ class Playable(Generic[A]):
         Only the engine's values compare: a look-alike (a subclass, or any object claiming to
         equal everything) never gets to answer, so it cannot pass for a legal action.
         """
-        legal = self.legal_cache
-        if legal is None:
-            legal = self.legal_actions()
+        legal: tuple[A, ...] = self.legal_actions()
         for own in legal:
             if own is action:
                 return own
