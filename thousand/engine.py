@@ -258,7 +258,6 @@ def _end_deal(state: GameState, conceded: bool) -> GameState:
         number=state.deal_number,
         dealer=state.dealer,
         layout=state.layout,
-        actions=state.actions,
         declarer=state.bidder,
         bid=state.bid,
         contract=None if conceded else state.contract_amount,
@@ -266,6 +265,8 @@ def _end_deal(state: GameState, conceded: bool) -> GameState:
         deal_scores=deal,
         scores=standing.scores,
         barrel=standing.barrel,
+        history=state.history,
+        exchanged=state.exchanged,
     )
     deals = (*state.deals, result)
     won = scoring.winners(state, standing.scores)

@@ -2,12 +2,35 @@
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import attrs
 
-from thousand.actions import Action
+from thousand.actions import Action, Discard, Give
+from thousand.common.history import Linked, history_tuple
 from thousand.layout import Layout
 
-__all__ = ["DealResult", "MatchResult"]
+__all__ = ["DealResult", "MatchResult", "shown_actions"]
+
+
+def shown_actions(
+    history: Linked[Action], exchanged: tuple[Give | Discard, ...]
+) -> tuple[tuple[int, Action], ...]:
+    """A deal's actions as ``(seat, action)`` pairs from its public history (where every card
+    given or laid aside is hidden), with the declarer's ``exchanged`` cards shown."""
+    public = history_tuple(history)
+    if not exchanged:
+        return public
+    # The exchange's are the last gives or discards of the deal: look back for them from the
+    # end, newest first.
+    actions = list(public)
+    position = len(actions)
+    for action in reversed(exchanged):
+        position -= 1
+        while type(actions[position][1]) is not type(action):
+            position -= 1
+        actions[position] = (actions[position][0], action)
+    return tuple(actions)
 
 
 @attrs.frozen(weakref_slot=False)
@@ -19,8 +42,6 @@ class DealResult:
     dealer: int
     layout: Layout
     """The cards as dealt."""
-    actions: tuple[tuple[int, Action], ...]
-    """Every action of the deal in order, with the seat that took it."""
     declarer: int
     bid: int
     """The winning bid of the auction."""
@@ -35,6 +56,16 @@ class DealResult:
     """Match scores after the deal, barrel or lock rules applied."""
     barrel: tuple[int | None, ...]
     """After the deal, per seat: ``None`` off the barrel, else the deals already spent on it."""
+    history: Linked[Action] = attrs.field(repr=False)
+    """The deal's public actions as a linked list (the cards given or laid aside hidden)."""
+    exchanged: tuple[Give | Discard, ...] = attrs.field(repr=False)
+    """The declarer's exchange as it saw it: the cards it gave or laid aside, in order."""
+
+    @cached_property
+    def actions(self) -> tuple[tuple[int, Action], ...]:
+        """Every action of the deal in order, with the seat that took it, every card shown
+        (worked out when first read: most finished deals are never looked at again)."""
+        return shown_actions(self.history, self.exchanged)
 
     @property
     def conceded(self) -> bool:

@@ -15,10 +15,10 @@ import attrs
 
 from thousand.actions import Action, Discard, Give
 from thousand.cards import DECK, Card, Suit, cards_of, points_of
-from thousand.common.history import Linked, history_tuple
+from thousand.common.history import Linked
 from thousand.common.state_base import Playable, fast_constructor
 from thousand.layout import Layout
-from thousand.results import DealResult, MatchResult
+from thousand.results import DealResult, MatchResult, shown_actions
 from thousand.rules import Rules
 
 if TYPE_CHECKING:
@@ -237,21 +237,12 @@ class GameState(Playable[Action]):
     @property
     def actions(self) -> tuple[tuple[int, Action], ...]:
         """The current deal's actions so far, as ``(seat, action)`` pairs, every card shown."""
-        public = history_tuple(self.history)
-        exchanged = self.exchange_seen[self.bidder] if self.phase is not Phase.AUCTION else ()
-        if not exchanged:
-            return public
-        # The hidden cards are the exchange's, the last cards moved before the card play: start
-        # from the first play and look back for them, newest first.
-        actions = list(public)
-        position = len(actions) - len(self.trick_cards)
-        position -= sum(mask.bit_count() for mask in self.taken_masks)
-        for action in reversed(exchanged):
-            position -= 1
-            while type(actions[position][1]) is not type(action):
-                position -= 1
-            actions[position] = (actions[position][0], action)
-        return tuple(actions)
+        return shown_actions(self.history, self.exchanged)
+
+    @property
+    def exchanged(self) -> tuple[Give | Discard, ...]:
+        """The cards the declarer has given or laid aside so far this deal, in order."""
+        return self.exchange_seen[self.bidder] if self.phase is not Phase.AUCTION else ()
 
 
 build_context = fast_constructor(DealContext)
