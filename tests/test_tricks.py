@@ -10,9 +10,10 @@ import thousand
 from tests.support import legal_texts, play
 from tests.test_auction import assert_illegal
 from thousand import Layout, Phase, Rules, Suit
+from thousand.cards import FULL_MASK, cards_of
 from thousand.rules import Endgame
 from thousand.scoring import above_lock
-from thousand.tricks import beats, following, playable, trick_winner
+from thousand.tricks import beats, following, plain_plays, playable, trick_winner
 
 RUSSIAN = Rules.preset("russian")
 POLISH = Rules.preset("polish")
@@ -546,3 +547,13 @@ def test_the_lock_holds_above_its_threshold_under_the_lock_endgame_only() -> Non
     assert above_lock(polish, polish.lock_threshold + 1)
     assert not above_lock(polish, polish.lock_threshold)
     assert not above_lock(Rules.preset("russian"), Rules.preset("russian").lock_threshold + 1)
+
+
+def test_plain_plays_are_every_card_of_the_mask_in_display_order() -> None:
+    """The plays offered for a set of cards are one per card, in the order the hand is shown,
+    for sets spread over every suit and both halves of the deck."""
+    rng = random.Random(17)
+    masks = [0, FULL_MASK, 1, 1 << 23, (1 << 12) - 1, FULL_MASK ^ ((1 << 12) - 1)]
+    masks += [rng.getrandbits(24) for _ in range(500)]
+    for mask in masks:
+        assert plain_plays(mask) == tuple(thousand.Play(card) for card in cards_of(mask))

@@ -10,8 +10,8 @@ from thousand.rules import MarriageDeclaration, Rules
 _PLAIN = tuple(Play(card) for card in DECK)
 _MARRIAGE = {card.index: Play(card, marriage=True) for card in DECK if card.rank in (2, 3)}
 _ACES = {card.index: Play(card, aces=True) for card in DECK if card.rank == Rank.ACE}
-# The plain plays of each 6-bit suit pattern, high rank first, so a hand's plays are four
-# look-ups.
+# The plain plays of each 6-bit suit pattern, high rank first; then of each 12-bit pattern of
+# two suits (hearts and diamonds, clubs and spades), so a hand's plays are two look-ups.
 _SUIT_PLAYS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
     tuple(
         tuple(_PLAIN[6 * suit + rank] for rank in reversed(range(6)) if pattern >> rank & 1)
@@ -19,17 +19,18 @@ _SUIT_PLAYS: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
     )
     for suit in range(4)
 )
+_HIGH_PLAYS, _LOW_PLAYS = (
+    tuple(
+        _SUIT_PLAYS[high][pattern >> 6] + _SUIT_PLAYS[low][pattern & 63] for pattern in range(4096)
+    )
+    for high, low in ((3, 2), (1, 0))
+)
 
 
 def plain_plays(mask: int) -> tuple[Action, ...]:
     """``play CARD`` for every card of the mask, in display order (hearts to spades, high to
     low)."""
-    return (
-        _SUIT_PLAYS[3][mask >> 18]
-        + _SUIT_PLAYS[2][mask >> 12 & 63]
-        + _SUIT_PLAYS[1][mask >> 6 & 63]
-        + _SUIT_PLAYS[0][mask & 63]
-    )
+    return _HIGH_PLAYS[mask >> 12] + _LOW_PLAYS[mask & 4095]
 
 
 def following(rules: Rules, trick: tuple[int, ...], trump: int) -> tuple[int, ...]:
