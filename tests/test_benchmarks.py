@@ -53,3 +53,25 @@ def test_ratio_mode_runs_end_to_end():
     rows = {line.split()[0]: line.split() for line in lines[1:]}
     assert set(rows) == {"russian", "1000?-2"}
     assert all(0 < float(row[3]) < 10 for row in rows.values())
+
+
+def test_startup_compares_two_checkouts_end_to_end():
+    """The start-up benchmark times each command for both checkouts (here the same one twice)
+    and gives one share per command."""
+    root = BENCHMARKS.parent
+    command = [sys.executable, str(BENCHMARKS / "startup.py"), "--runs", "1"]
+    command += ["--against", str(root)]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=BENCHMARKS)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    rows = {line[:22].strip(): line[22:].split() for line in lines[1:6]}
+    assert set(rows) == {
+        "nothing",
+        "import thousand",
+        "first game",
+        "thousand --help",
+        "-X importtime",
+    }
+    assert set(map(len, rows.values())) == {2}
+    shares = [line.split()[-1] for line in lines if line.endswith("%")]
+    assert len(shares) == 4

@@ -152,6 +152,25 @@ def test_engine_loads_alone(module: str) -> None:
     assert not [name for name in result.stdout.split() if name.startswith(PLAYING)]
 
 
+def test_command_line_help_loads_no_engine() -> None:
+    """``thousand --help`` loads the command line alone: no engine, game interface, bot,
+    driver, runner or package metadata (the commands load what they use), so it answers fast."""
+    probe = (
+        "import sys\n"
+        "sys.argv = ['thousand', '--help']\n"
+        "from tournament.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(*sorted(sys.modules), file=sys.stderr)"
+    )
+    result = run(sys.executable, "-c", probe)
+    assert "tournament" in result.stdout, result.stderr
+    loaded = result.stderr.split()
+    heavy = ("thousand.engine", "thousand.games", "thousand.bots", "thousand.table.driver")
+    heavy += ("thousand.table.specs", "thousand.bluff.engine", "tournament.runner")
+    assert not [name for name in loaded if name.startswith(heavy)]
+    assert "importlib.metadata" not in loaded
+
+
 def test_bots_use_only_the_engines_and_the_player_protocol() -> None:
     """A bot imports no driver, spec loader or bot process: it only plays observations."""
     for path in (ROOT / "thousand" / "bots").rglob("*.py"):

@@ -65,8 +65,9 @@ if TYPE_CHECKING:
         Settlement,
     )
     from thousand.state import GameState, Origin, Phase
-    from thousand.table.driver import Fault, FaultPolicy, Outcome, Status, play
+    from thousand.table.driver import Fault, Outcome, play
     from thousand.table.external import BotLimits, ExternalPlayer
+    from thousand.table.faults import FaultPolicy, Status
     from thousand.table.players import Player, PlayerError, SeatedPlayer
     from thousand.table.specs import BotInfo, available_bots, load_player
 
@@ -85,7 +86,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "cards": ("DECK", "Card", "Rank", "Suit", "cards"),
     "determinise": ("Determiniser", "determinise"),
-    "table.driver": ("Fault", "FaultPolicy", "Outcome", "Status", "play"),
+    "table.driver": ("Fault", "Outcome", "play"),
+    "table.faults": ("FaultPolicy", "Status"),
     "errors": (
         "BotCrash",
         "BotFailure",

@@ -2,35 +2,25 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 import os
 import secrets
 import shlex
 import sys
 import time
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
-import attrs
 import typer
 
-from thousand import (
-    FaultPolicy,
-    PlayerError,
-    Rules,
-    ThousandError,
-    available_bots,
-    bluff,
-    load_player,
-    play,
-)
-from thousand.common.record_io import read_text
-from thousand.games import BLUFF, THOUSAND, game_named, record_from_json
+from thousand.errors import ThousandError
+from thousand.table.faults import FaultPolicy
+from thousand.table.players import PlayerError
 from tournament.text import printable, table_lines
 
+# The engines, the bots and the runner load only in the commands that use them, so that
+# "thousand --help" starts quickly.
 if TYPE_CHECKING:
     from tournament.runner.backends import Backend
 
@@ -48,6 +38,8 @@ app = typer.Typer(
 def show_version(wanted: bool) -> None:
     """Print the installed version of thousand and stop."""
     if wanted:
+        import importlib.metadata
+
         typer.echo(f"thousand {importlib.metadata.version('thousand')}")
         raise typer.Exit()
 
@@ -87,57 +79,6 @@ RulesOption = Annotated[
 ]
 
 
-def deck_summary(deck: Sequence[bluff.Card]) -> str:
-    """A 1000? deck in a few words: runs of single number cards, then repeated cards.
-
-    >>> deck_summary(bluff.DEFAULT_DECK)
-    '01-50 and 6 x 1000 (56 cards)'
-    >>> deck_summary(bluff.cards("03 05 06 07 16 16 1000"))
-    '03, 05-07, 2 x 16 and 1000 (7 cards)'
-    """
-    counts = Counter(deck)
-    runs: list[list[bluff.Card]] = []
-    for card in sorted(counts, key=lambda card: (card.is_thousand, card.value, card.label)):
-        last = runs[-1][-1] if runs else None
-        if (
-            last is not None
-            and counts[card] == counts[last] == 1
-            and not card.is_thousand
-            and card.value == last.value + 1
-            and len(card.label) == len(last.label)
-        ):
-            runs[-1].append(card)
-        else:
-            runs.append([card])
-    parts = [
-        f"{run[0]}-{run[-1]}"
-        if len(run) > 1
-        else (f"{counts[run[0]]} x {run[0]}" if counts[run[0]] > 1 else str(run[0]))
-        for run in runs
-    ]
-    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"{listed} ({len(deck)} cards)"
-
-
-def thousand_lines(chosen: Mapping[str, Rules]) -> list[str]:
-    """A table with a column per Thousand rules set and a row per field."""
-    names = list(chosen)
-    table = [["field", *names]]
-    for field in attrs.fields(Rules):
-        table.append(
-            [field.name, *(str(chosen[name].to_dict()[field.name]).lower() for name in names)]
-        )
-    return table_lines(table)
-
-
-def bluff_lines(rules: bluff.Rules) -> list[str]:
-    """The 1000? section: a title, then each rules field and its value."""
-    values: dict[str, Any] = rules.to_dict()
-    values["deck"] = deck_summary(rules.deck)
-    table = [["field", "default"], *([name, str(value)] for name, value in values.items())]
-    return [BLUFF.name, *table_lines(table)]
-
-
 @app.command()
 def rules(
     preset: Annotated[
@@ -147,6 +88,9 @@ def rules(
     as_json: Annotated[bool, typer.Option("--json", help="Print the rules as JSON.")] = False,
 ) -> None:
     """List the Thousand presets and the 1000? rules, with every field of each."""
+    from thousand import Rules, bluff
+    from thousand.games import BLUFF
+    from tournament.rules_text import bluff_lines, thousand_lines
     from tournament.runner.setup import load_rules
 
     with_bluff = preset is None or preset == BLUFF.name
@@ -365,6 +309,8 @@ LogDirOption = Annotated[
 @app.command()
 def bots() -> None:
     """List every bot that can be named by its name, and where it comes from."""
+    from thousand import available_bots
+
     rows = [["bot", "from", "about"]]
     rows.extend([bot.name, bot.origin, bot.summary] for bot in available_bots())
     typer.echo("\n".join(table_lines(rows)))
@@ -380,7 +326,7 @@ def match(
         list[str],
         typer.Argument(metavar="SPEC", help="One bot spec per seat, in seat order."),
     ],
-    game: GameOption = THOUSAND.key,
+    game: GameOption = "thousand",
     rules_spec: Annotated[
         str | None,
         typer.Option(
@@ -408,6 +354,7 @@ def match(
     ] = None,
 ) -> None:
     """Play one match among the given bots and print it deal by deal, action by action."""
+    from thousand import play
     from tournament.frontends.matchlog import match_log
     from tournament.runner.setup import game_name, rules_for
 
@@ -445,7 +392,7 @@ def match(
 
 @app.command("play")
 def play_command(
-    game: GameOption = THOUSAND.key,
+    game: GameOption = "thousand",
     rules_spec: Annotated[
         str | None,
         typer.Option(
@@ -491,6 +438,9 @@ def play_command(
     (KH, 10h, k♥; 06 in 1000?) or ? for help. The record is saved at the end, or when you stop
     with quit or Ctrl-C.
     """
+    import attrs
+
+    from thousand import load_player
     from tournament.frontends.matchlog import standings_lines as final_standings
     from tournament.frontends.terminal_game import play_at_terminal
     from tournament.runner.setup import rules_for
@@ -553,6 +503,8 @@ def replay(
     ] = None,
 ) -> None:
     """Watch a recorded match again: deal by deal and trick by trick with the scores."""
+    from thousand.common.record_io import read_text
+    from thousand.games import record_from_json
     from tournament.frontends.html_replay import html_page
     from tournament.frontends.narration import replay_lines
 
@@ -602,6 +554,8 @@ def check_bot_command(
     only (with --isolate, give --game instead). Exits with status 1 when the bot made any
     fault.
     """
+    from thousand import load_player
+    from thousand.games import game_named
     from tournament.checkbot import GAMES as CHECK_GAMES
     from tournament.checkbot import check_bot
     from tournament.runner.setup import game_name
@@ -699,6 +653,8 @@ def choose_backend(name: str, address: str | None, workers: int | None) -> Backe
 
 def supported_games(spec: str) -> list[str]:
     """The games a bot declares it plays in its ``games`` attribute (both by default)."""
+    from thousand import load_player
+    from thousand.games import game_named
     from tournament.checkbot import GAMES as CHECK_GAMES
 
     player = load_player(spec)()

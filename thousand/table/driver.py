@@ -17,7 +17,6 @@ fault is recorded with the observation it was given, and the fault policy decide
 from __future__ import annotations
 
 import contextlib
-import enum
 import functools
 import hashlib
 import random
@@ -54,6 +53,7 @@ from thousand.games import RecordT as Rec
 from thousand.games import RulesT as R
 from thousand.games import StateT as S
 from thousand.layout import Layout
+from thousand.table.faults import FaultPolicy, Status
 from thousand.table.players import Player, PlayerError
 from thousand.table.specs import load_player
 
@@ -61,38 +61,6 @@ if TYPE_CHECKING:
     from thousand.table.external import BotLimits
 
 __all__ = ["Fault", "FaultPolicy", "Outcome", "Status", "play", "player_seed"]
-
-
-class Status(enum.Enum):
-    """How a seat's player behaved in a match."""
-
-    OK = "ok"
-    """Every answer was a legal action in time."""
-    ILLEGAL = "illegal"
-    """It answered with something that is not a legal action."""
-    ERROR = "error"
-    """It raised an exception, or its program crashed or broke the protocol."""
-    TIMEOUT = "timeout"
-    """It ran past the time limit of a decision or the time quota of the match."""
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class FaultPolicy(enum.Enum):
-    """What the driver does when a player is at fault."""
-
-    FORFEIT = "forfeit"
-    """The match ends there and the faulty player loses it: ranked last, and in a single
-    Thousand deal it scores minus the larger of 120 and the contract (the others score 0)."""
-    SUBSTITUTE = "substitute"
-    """A random legal action is played in its place and the match goes on. A player that cannot
-    be asked again (its program died) is played for until the end."""
-    RAISE = "raise"
-    """:class:`~thousand.table.players.PlayerError` is raised."""
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @attrs.frozen
