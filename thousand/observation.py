@@ -54,14 +54,15 @@ class Observation(View):
         # operator.attrgetter or a helper function.
         view = _new_view(cls)
         fields = view.__dict__
+        context = state.context
         fields["_known"] = (
             state.rules,
             state.phase,
             state.player,
-            state.dealer,
-            state.deal_number,
-            state.scores,
-            state.barrel,
+            context.dealer,
+            context.deal_number,
+            context.scores,
+            context.barrel,
             state.bid,
             state.bidder,
             state.passed_mask,

@@ -26,9 +26,10 @@ def shown_talon(state: GameState) -> tuple[Card, ...]:
     whole table has been shown of the cards not dealt."""
     if state.phase is Phase.AUCTION:
         return ()
+    talon = state.context.layout.talon
     if state.rules.players == 2:
-        return state.layout.talon[state.musik - 1] if state.musik else ()
-    return state.layout.talon[0]
+        return talon[state.musik - 1] if state.musik else ()
+    return talon[0]
 
 
 def open_talon(state: GameState) -> GameState:

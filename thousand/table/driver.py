@@ -400,7 +400,7 @@ class _Match(Generic[S, O, A, R, Rec]):
         """Play until the game ends or a player forfeits."""
         if self.forfeited is None:
             if self.time_limit is None and self.time_quota is None:
-                self.play(self.ask)
+                self.play(None)
             else:
                 alarm = (
                     hasattr(signal, "setitimer")
@@ -415,21 +415,37 @@ class _Match(Generic[S, O, A, R, Rec]):
                         signal.signal(signal.SIGALRM, previous)
         return self.outcome()
 
-    def play(self, ask: Callable[[int, O], object]) -> None:
+    def play(self, ask: Callable[[int, O], object] | None) -> None:
         """The play loop: each seat to act is asked with ``ask`` (which returns a
-        :class:`_Failed` when the player fails to answer), or played for once it is gone."""
+        :class:`_Failed` when the player fails to answer), or played for once it is gone.
+        Without ``ask`` the loop asks the player itself, timing only its thinking: the usual
+        case, and the one where the driver's own cost per decision shows most."""
         state = self.state
         observe = self.game.observe
         watch = self.watch
         gone = self.gone
         decisions = self.decisions
+        bots = self.bots
+        think_time = self.think_time
+        clock = time.perf_counter
+        answer: object
         while (seat := state.player) >= 0:
             if gone[seat]:
                 state = self.substitute(state, seat)
                 continue
             observation = observe(state, seat)
             decisions[seat] += 1
-            answer = ask(seat, observation)
+            if ask is None:
+                began = clock()
+                try:
+                    answer = bots[seat].act(observation)
+                except KeyboardInterrupt:
+                    raise
+                except BaseException as error:
+                    answer = _Failed(error)
+                think_time[seat] += clock() - began
+            else:
+                answer = ask(seat, observation)
             if type(answer) is _Failed:
                 state = self.handle_error(state, seat, observation, answer.error)
             else:
@@ -447,20 +463,6 @@ class _Match(Generic[S, O, A, R, Rec]):
             if self.forfeited is not None:
                 break
         self.state = state
-
-    def ask(self, seat: int, observation: O) -> object:
-        """The player's answer without clocks beyond measuring think time, or a
-        :class:`_Failed` holding why there is none."""
-        clock = time.perf_counter
-        began = clock()
-        try:
-            answer = self.bots[seat].act(observation)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as error:
-            answer = _Failed(error)
-        self.think_time[seat] += clock() - began
-        return answer
 
     def ask_timed(self, seat: int, observation: O, alarm: bool) -> object:
         """The player's answer within its time, or a :class:`_Failed` holding why not."""
