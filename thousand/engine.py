@@ -197,18 +197,11 @@ def apply(state: GameState, action: Action) -> GameState:
     action is one of ``legal_actions(state)`` (it is then played as the engine's own instance).
 
     Each phase offers actions of its own kinds only, so the phase tells the action's type."""
-    legal = state.legal_cache
-    if legal is None:
-        legal = legal_actions(state)
-    for own in legal:
+    for own in state.legal_cache or legal_actions(state):
         if own is action:
             break
     else:
-        # Not one of the engine's own values: an equal action built elsewhere, or no action.
-        matched = state.legal_match(action)
-        if matched is None:
-            raise _illegal(state, action)
-        action = matched
+        action = _own_equal(state, action)
     phase = state.phase
     if phase is Phase.PLAY:
         after = tricks.play(state, action)  # type: ignore[arg-type]
@@ -225,6 +218,14 @@ def apply(state: GameState, action: Action) -> GameState:
             return _end_deal(_conceded(state, (state.history, state.player, action)), True)
         return talon.fix_contract(state, action)  # type: ignore[arg-type]
     return talon.take(state, action)  # type: ignore[arg-type]
+
+
+def _own_equal(state: GameState, action: object) -> Action:
+    """The engine's own legal action equal to ``action`` (built elsewhere), else the error."""
+    own = state.legal_match(action)
+    if own is None:
+        raise _illegal(state, action)
+    return own
 
 
 def _illegal(state: GameState, action: object) -> IllegalActionError:

@@ -131,18 +131,11 @@ def legal_actions(state: State) -> tuple[Action, ...]:
 def apply(state: State, action: Action) -> State:
     """The state after ``action``; raises ``IllegalActionError`` unless it is legal (it is then
     played as the engine's own instance)."""
-    legal = state.legal_cache
-    if legal is None:
-        legal = legal_actions(state)
-    for own in legal:
+    for own in state.legal_cache or legal_actions(state):
         if own is action:
             break
     else:
-        # Not one of the engine's own values: an equal action built elsewhere, or no action.
-        matched = state.legal_match(action)
-        if matched is None:
-            raise _illegal(state, action)
-        action = matched
+        action = _own_equal(state, action)
     if isinstance(action, Play):
         after = climb.play(state, action)
     elif isinstance(action, Hide):
@@ -173,6 +166,14 @@ def _adjudicate(state: State) -> State:
         adjudicated=True,
     )
     return attrs.evolve(state, phase=Phase.OVER, player=NOBODY, restart_kinds=None, result=result)
+
+
+def _own_equal(state: State, action: object) -> Action:
+    """The engine's own legal action equal to ``action`` (built elsewhere), else the error."""
+    own = state.legal_match(action)
+    if own is None:
+        raise _illegal(state, action)
+    return own
 
 
 def _illegal(state: State, action: object) -> IllegalActionError:
