@@ -1,0 +1,120 @@
+"""The sequential test: its bounds, its log-likelihood ratio, and its error rates on seeded
+synthetic streams of group leads (hundreds of simulated tests)."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+
+import pytest
+
+from tournament.runner.sprt import MIN_OBSERVATIONS, Hypotheses, SequentialTest, parse_hypotheses
+
+CAP = 20_000
+"""Observations a simulated test may take before it counts as inconclusive."""
+
+
+def test_bounds_are_walds() -> None:
+    hypotheses = Hypotheses(0, 10, alpha=0.05, beta=0.1)
+    assert hypotheses.lower == pytest.approx(math.log(0.1 / 0.95))
+    assert hypotheses.upper == pytest.approx(math.log(0.9 / 0.05))
+
+
+def test_log_likelihood_ratio_of_the_normal_model_with_the_sample_variance() -> None:
+    values = [12.0, -3.0, 25.0, 7.0, 4.0]
+    test = SequentialTest(Hypotheses(0, 10))
+    for value in values:
+        test.add(value)
+    mean = sum(values) / len(values)
+    variance = sum((value - mean) ** 2 for value in values) / (len(values) - 1)
+    expected = (10 - 0) / variance * (sum(values) - len(values) * 5)
+    assert test.llr() == pytest.approx(expected)
+    assert test.verdict.observations == 5
+
+
+def test_no_verdict_before_the_minimum_and_a_verdict_stays() -> None:
+    test = SequentialTest(Hypotheses(0, 10))
+    strong = [100.0 + (index % 3) for index in range(MIN_OBSERVATIONS + 5)]
+    verdicts = [test.add(value) for value in strong]
+    assert all(verdict.accepted is None for verdict in verdicts[: MIN_OBSERVATIONS - 1])
+    assert verdicts[MIN_OBSERVATIONS - 1].accepted == "H1"
+    settled = test.verdict
+    assert test.add(-1000.0) == settled
+
+
+def test_a_test_fed_in_two_parts_decides_as_one_fed_at_once() -> None:
+    """A resumed tournament feeds the groups already played, then the new ones: the verdict and
+    the group it comes at are those of a run that never stopped."""
+    rng = random.Random(5)
+    values = [rng.gauss(6, 50) for _ in range(3000)]
+    whole = SequentialTest(Hypotheses(0, 10)).add_all(values)
+    resumed = SequentialTest(Hypotheses(0, 10))
+    resumed.add_all(values[:40])
+    assert resumed.add_all(values[resumed.count :]) == whole
+    assert whole.accepted is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("10", "two numbers"),
+        ("a,b", "two numbers"),
+        ("10,0", "H0 below H1"),
+        ("5,5", "H0 below H1"),
+    ],
+)
+def test_bad_hypotheses_are_refused_in_one_line(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message) as raised:
+        parse_hypotheses(text)
+    assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.5, -0.1, 1.2])
+def test_error_rates_must_be_below_a_half(alpha: float) -> None:
+    with pytest.raises(ValueError, match="--alpha"):
+        Hypotheses(0, 10, alpha=alpha)
+
+
+def normal(spread: float) -> Callable[[random.Random, float], float]:
+    return lambda rng, mean: rng.gauss(mean, spread)
+
+
+def thousand_like(rng: random.Random, mean: float) -> float:
+    """A lumpy, skewed lead like a group of Thousand deals: mostly small differences in the
+    defenders' points, now and then a contract made or failed by one side only."""
+    lump = rng.choices((0.0, 120.0, -120.0, 240.0), weights=(70, 12, 12, 6))[0]
+    return mean + rng.gauss(0, 25) + lump - 0.06 * 240
+
+
+def outcomes(
+    draw: Callable[[random.Random, float], float], mean: float, runs: int, seed: int
+) -> dict[str | None, int]:
+    """How many of ``runs`` seeded tests of H0 0 against H1 10 accepted each hypothesis."""
+    rng = random.Random(seed)
+    counts: dict[str | None, int] = {"H0": 0, "H1": 0, None: 0}
+    for _ in range(runs):
+        test = SequentialTest(Hypotheses(0, 10, alpha=0.05, beta=0.05))
+        verdict = test.add_all(draw(rng, mean) for _ in range(CAP))
+        counts[verdict.accepted] += 1
+    return counts
+
+
+@pytest.mark.parametrize(
+    "draw", [normal(40), normal(80), thousand_like], ids=["sd40", "sd80", "lumpy"]
+)
+def test_error_rates_hold_on_synthetic_streams(
+    draw: Callable[[random.Random, float], float],
+) -> None:
+    """Under H0 the test accepts H1 in about alpha of the runs at most, under H1 it accepts H0
+    in about beta at most (300 seeded runs each; 0.05 allowed, 0.09 tolerated for the
+    sampling error of 300 runs and the estimated variance)."""
+    runs = 300
+    under_h0 = outcomes(draw, 0.0, runs, seed=1)
+    under_h1 = outcomes(draw, 10.0, runs, seed=2)
+    assert under_h0["H1"] / runs <= 0.09, under_h0
+    assert under_h1["H0"] / runs <= 0.09, under_h1
+    assert under_h0[None] == under_h1[None] == 0
+    # and it does decide the right way most of the time
+    assert under_h0["H0"] / runs >= 0.9
+    assert under_h1["H1"] / runs >= 0.9
