@@ -9,7 +9,14 @@ from collections.abc import Callable
 
 import pytest
 
-from tournament.runner.sprt import MIN_OBSERVATIONS, Hypotheses, SequentialTest, parse_hypotheses
+from tournament.runner.results import UnitResult
+from tournament.runner.sprt import (
+    MIN_OBSERVATIONS,
+    Hypotheses,
+    SequentialTest,
+    group_leads,
+    parse_hypotheses,
+)
 
 CAP = 20_000
 """Observations a simulated test may take before it counts as inconclusive."""
@@ -118,3 +125,51 @@ def test_error_rates_hold_on_synthetic_streams(
     # and it does decide the right way most of the time
     assert under_h0["H0"] / runs >= 0.9
     assert under_h1["H1"] / runs >= 0.9
+
+
+def unit(
+    group: int, seating: tuple[int, ...], scores: tuple[int, ...], table: int = 0
+) -> UnitResult:
+    seats = len(seating)
+    return UnitResult(
+        unit=f"t{table}-d{group}-{seating}",
+        table=table,
+        group=group,
+        seating=seating,
+        scores=scores,
+        places=(1,) * seats,
+        statuses=("ok",) * seats,
+        faults=((0, 0, 0, 0),) * seats,
+        contracts=(),
+        decisions=(1,) * seats,
+        think_time=(0.0,) * seats,
+    )
+
+
+def test_group_leads_average_the_new_bots_lead_over_a_whole_group_in_group_order() -> None:
+    """Entrant 0 against the others: per group, its score minus the mean of the other seats,
+    averaged over the group's seatings and tables; a group counts once it is complete and every
+    earlier one is; units without entrant 0 do not count; the order they come in does not."""
+    results = [
+        # group 0, table 0: leads 60 - (0 + 30) / 2 = 45 and 10 - (20 + 0) / 2 = 0
+        unit(0, (0, 1, 2), (60, 0, 30)),
+        unit(0, (1, 0, 2), (20, 10, 0)),
+        # group 0, table 1: leads -15 and +30
+        unit(0, (0, 3, 1), (-10, 10, 0), table=1),
+        unit(0, (3, 1, 0), (0, 0, 30), table=1),
+        # a table without entrant 0 is left out
+        unit(0, (1, 2, 3), (90, -90, 0), table=2),
+        # group 1 is one unit short: neither it nor group 2 is read yet
+        unit(1, (0, 1, 2), (5, 5, 5)),
+        unit(1, (1, 0, 2), (5, 5, 5)),
+        unit(1, (0, 3, 1), (5, 5, 5), table=1),
+        unit(2, (0, 1, 2), (5, 5, 5)),
+        unit(2, (1, 0, 2), (5, 5, 5)),
+        unit(2, (0, 3, 1), (5, 5, 5), table=1),
+        unit(2, (3, 1, 0), (5, 5, 5), table=1),
+    ]
+    expected = [(45 + 0 - 15 + 30) / 4]
+    assert group_leads(results, group_size=2, tables=2) == expected
+    assert group_leads(reversed(results), group_size=2, tables=2) == expected
+    completed = [*results, unit(1, (3, 1, 0), (0, 0, 12), table=1)]
+    assert group_leads(completed, group_size=2, tables=2) == [expected[0], 12 / 4, 0.0]

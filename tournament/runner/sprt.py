@@ -17,7 +17,9 @@ from collections.abc import Iterable
 
 import attrs
 
-__all__ = ["Hypotheses", "SequentialTest", "Verdict", "parse_hypotheses"]
+from tournament.runner.results import UnitResult
+
+__all__ = ["Hypotheses", "SequentialTest", "Verdict", "group_leads", "parse_hypotheses"]
 
 MIN_OBSERVATIONS = 16
 """No verdict before this many groups: the variance estimate of fewer is too unsteady."""
@@ -124,3 +126,33 @@ class SequentialTest:
         variance = self.squares / (self.count - 1)
         h0, h1 = self.hypotheses.h0, self.hypotheses.h1
         return (h1 - h0) / variance * (self.count * self.mean - self.count * (h0 + h1) / 2)
+
+
+def group_leads(
+    results: Iterable[UnitResult], *, group_size: int, tables: int, new: int = 0
+) -> list[float]:
+    """The observations of a test of entrant ``new`` against the others, from finished units:
+    one per group number, in order, as far as every group up to it is complete.
+
+    A group's observation is, averaged over the ``tables`` tables that seat ``new`` and over
+    the group's ``group_size`` seatings, ``new``'s score minus the mean score of the other seats
+    (points per deal in the deals format, per match or game in the games format). Groups are
+    taken in order, so the test reads the same stream however the units were scheduled, played
+    or resumed."""
+    leads: dict[int, list[float]] = {}
+    counts: dict[int, int] = {}
+    for result in results:
+        if new not in result.seating:
+            continue
+        seat = result.seating.index(new)
+        others = [score for place, score in enumerate(result.scores) if place != seat]
+        lead = result.scores[seat] - sum(others) / len(others)
+        leads.setdefault(result.group, []).append(lead)
+        counts[result.group] = counts.get(result.group, 0) + 1
+    complete = group_size * tables
+    stream = []
+    group = 0
+    while counts.get(group) == complete:
+        stream.append(sum(leads[group]) / complete)
+        group += 1
+    return stream
