@@ -23,6 +23,7 @@ from tournament.text import printable, table_lines
 # "thousand --help" starts quickly.
 if TYPE_CHECKING:
     from tournament.runner.backends import Backend
+    from tournament.runner.sprt import Hypotheses
 
 Number = TypeVar("Number", int, float)
 
@@ -226,6 +227,23 @@ def tournament(
             "--ray-address", help="With --backend ray: the cluster (default: a local instance)."
         ),
     ] = None,
+    sprt: Annotated[
+        str | None,
+        typer.Option(
+            "--sprt",
+            metavar="H0,H1",
+            help="Test the first bot against the others, group by group, and stop once its "
+            "lead per deal (or game) is shown to be H0 or H1; --deals or --games is the cap.",
+        ),
+    ] = None,
+    alpha: Annotated[
+        str | None,
+        typer.Option("--alpha", metavar="P", help="With --sprt: the chance of a false H1 (0.05)."),
+    ] = None,
+    beta: Annotated[
+        str | None,
+        typer.Option("--beta", metavar="P", help="With --sprt: the chance of a false H0 (0.05)."),
+    ] = None,
 ) -> None:
     """Rank bots: every table plays the same deals under every seating.
 
@@ -252,6 +270,7 @@ def tournament(
             time_quota=bounded(time_quota, "--time-quota", float, 0.001),
             on_fault=one_of(on_fault, "--on-fault", [policy.value for policy in FaultPolicy]),
             isolate=isolate,
+            sprt=sequential_test(sprt, alpha, beta),
         )
         processes = bounded(workers, "--workers", int, 1)
         if out is not None and resume is not None:
@@ -626,6 +645,23 @@ def one_of(text: str | None, option: str, choices: Sequence[str]) -> str | None:
         return text
     listed = ", ".join(choices[:-1]) + " or " + choices[-1]
     raise ValueError(f"{option} must be {listed}, not {text!r}")
+
+
+def sequential_test(text: str | None, alpha: str | None, beta: str | None) -> Hypotheses | None:
+    """The ``--sprt`` test asked for, refused in one line when malformed."""
+    from tournament.runner.sprt import parse_hypotheses
+
+    if text is None:
+        if alpha is not None or beta is not None:
+            raise ValueError("--alpha and --beta go with --sprt")
+        return None
+    chosen_alpha = bounded(alpha, "--alpha", float, 0.0)
+    chosen_beta = bounded(beta, "--beta", float, 0.0)
+    return parse_hypotheses(
+        text,
+        0.05 if chosen_alpha is None else chosen_alpha,
+        0.05 if chosen_beta is None else chosen_beta,
+    )
 
 
 def stopped_line(done: int, total: int, folder: Path | None) -> str:

@@ -106,6 +106,7 @@ def standings_lines(config: Config, summary: Summary) -> list[str]:
     )
     return [
         about,
+        *_sprt(config, summary, unit),
         "",
         *table_lines(rows),
         "",
@@ -114,6 +115,30 @@ def standings_lines(config: Config, summary: Summary) -> list[str]:
         *_seats(config, summary, unit),
         *_next_seats(summary, unit),
     ]
+
+
+def _sprt(config: Config, summary: Summary, unit: str) -> list[str]:
+    """The sequential test's verdict: what was tested, after how many groups, and the ratio
+    against its bounds."""
+    test = summary.sprt
+    if test is None:
+        return []
+    hypotheses, verdict = test.hypotheses, test.verdict
+    new = config.entrants[0].name
+    tested = (
+        f"SPRT: {new}'s lead over the others, H0 {hypotheses.h0:+g} against "
+        f"H1 {hypotheses.h1:+g} points per {unit} (alpha {hypotheses.alpha:g}, "
+        f"beta {hypotheses.beta:g})"
+    )
+    if verdict.accepted is None:
+        decided = f"no decision after {verdict.observations} groups (the cap)"
+    else:
+        decided = f"{verdict.accepted} accepted after {verdict.observations} groups"
+    ratio = (
+        f"log-likelihood ratio {verdict.llr:+.2f}, bounds {hypotheses.lower:+.2f} and "
+        f"{hypotheses.upper:+.2f}; the figures below count those groups"
+    )
+    return [tested, f"{decided}: {ratio}"]
 
 
 def seat_role(game: str, seat: int, players: int) -> str:

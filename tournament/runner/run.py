@@ -10,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from thousand.table.isolation import stop_loaders
 from thousand.table.specs import check_player
 from tournament.runner.backends import (
@@ -22,6 +24,7 @@ from tournament.runner.backends import (
 from tournament.runner.journal import Journal, TournamentDirError, write_text
 from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config, Unit
+from tournament.runner.sprt import SequentialTest, SprtOutcome, Verdict, group_leads
 from tournament.runner.summary import Summary, summarize
 
 __all__ = ["Progress", "run_tournament", "summary_document"]
@@ -75,31 +78,66 @@ def run_tournament(
             journal = Journal.create(out, config, keep_records)
     if backend is None:
         backend = InlineBackend() if workers <= 1 else ProcessBackend(workers)
+    test = _Test(config) if config.sprt is not None else None
     todo = [unit for unit in units if unit.name not in finished]
+    if test is not None and test.read(finished).accepted is not None:
+        todo = []
     if progress is not None:
         progress(len(finished), len(units))
     try:
         largest = getattr(backend, "largest_batch", DEFAULT_BATCH)
         work = batches(todo, max(workers, 1), largest)
-        for played in backend.run(config, work, keep_records, log_dir):
+        results = backend.run(config, work, keep_records, log_dir)
+        for played in results:
             if journal is not None:
                 journal.append((item.result, item.record) for item in played)
             finished.update((item.result.unit, item.result) for item in played)
             if progress is not None:
                 progress(len(finished), len(units))
+            if test is not None and test.read(finished).accepted is not None:
+                # Decided: the backend stops handing out the batches not yet started.
+                close = getattr(results, "close", None)
+                if close is not None:
+                    close()
+                break
     finally:
         stop_loaders()
         if journal is not None:
             journal.close()
+    counted = units
+    if test is not None:
+        groups = test.verdict.observations
+        counted = [unit for unit in units if unit.group < groups]
     summary = summarize(
-        [finished[unit.name] for unit in units],
+        [finished[unit.name] for unit in counted],
         [entrant.name for entrant in config.entrants],
         format=config.format,
         seed=config.seed,
     )
+    if test is not None:
+        summary = attrs.evolve(summary, sprt=SprtOutcome(test.test.hypotheses, test.verdict))
     if out is not None:
         write_outputs(out, config, summary)
     return summary
+
+
+class _Test:
+    """The sequential test of a tournament, read from its finished units group by group."""
+
+    def __init__(self, config: Config) -> None:
+        assert config.sprt is not None
+        self.test = SequentialTest(config.sprt)
+        self.group_size = config.group_size
+        self.tables = len(config.tables())
+
+    @property
+    def verdict(self) -> Verdict:
+        return self.test.verdict
+
+    def read(self, finished: dict[str, UnitResult]) -> Verdict:
+        """Feed the groups completed since the last reading; the verdict after them."""
+        stream = group_leads(finished.values(), group_size=self.group_size, tables=self.tables)
+        return self.test.add_all(stream[self.test.count :])
 
 
 def _check_schedule(out: Path, units: list[Unit], finished: dict[str, UnitResult]) -> None:

@@ -24,6 +24,7 @@ from thousand import RulesError
 from thousand.games import GAMES as ALL_GAMES
 from thousand.games import AnyGame, AnyRules, game_named
 from tournament.runner.seatings import seatings
+from tournament.runner.sprt import Hypotheses
 
 __all__ = ["FORMATS", "GAMES", "Config", "Entrant", "Unit", "derive_seed", "entrants_of"]
 
@@ -72,6 +73,9 @@ class Config:
     on_fault: str = "forfeit"
     isolate: bool = True
     """Bots that are not built in play each match in a process of their own."""
+    sprt: Hypotheses | None = None
+    """With a sequential test, the first entrant is tested against the others (its gauntlet),
+    group by group, and ``per_table`` is the most groups' worth it may take."""
     rules_json: str = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
@@ -106,6 +110,11 @@ class Config:
                 f"table on the same cards; give a multiple of {size}, such as {nearest}"
             )
         names = [entrant.name for entrant in self.entrants]
+        if self.sprt is not None and self.gauntlet != names[0]:
+            raise ValueError(
+                "a sequential test plays the first bot's tables only: its gauntlet must be "
+                f"{names[0]!r}"
+            )
         if self.gauntlet is not None and self.gauntlet not in names:
             raise ValueError(f"the gauntlet entrant {self.gauntlet!r} is not among {names}")
 
@@ -145,16 +154,23 @@ class Config:
 
     def units(self) -> list[Unit]:
         """The whole schedule, in a fixed order: table by table, group by group, each group
-        under every seating of the design."""
+        under every seating of the design (with a sequential test, group by group across the
+        tables, so that the groups it reads in order finish first)."""
         kind = "deal" if self.format == "deals" else "game"
+        tables = list(enumerate(self.tables()))
+        groups = range(self.groups_per_table)
+        order = (
+            [(number, table, group) for group in groups for number, table in tables]
+            if self.sprt is not None
+            else [(number, table, group) for number, table in tables for group in groups]
+        )
         units = []
-        for number, table in enumerate(self.tables()):
-            for group in range(self.groups_per_table):
-                seed = derive_seed(self.seed, kind, group)
-                for order, design in enumerate(seatings(self.players)):
-                    seating = tuple(table[bot] for bot in design)
-                    name = f"t{number}-{kind[0]}{group}-s{order}"
-                    units.append(Unit(name, number, group, seating, seed, 0))
+        for number, table, group in order:
+            seed = derive_seed(self.seed, kind, group)
+            for place, design in enumerate(seatings(self.players)):
+                seating = tuple(table[bot] for bot in design)
+                name = f"t{number}-{kind[0]}{group}-s{place}"
+                units.append(Unit(name, number, group, seating, seed, 0))
         return units
 
     def to_dict(self) -> dict[str, Any]:
@@ -172,6 +188,7 @@ class Config:
             "time_quota": self.time_quota,
             "on_fault": self.on_fault,
             "isolate": self.isolate,
+            "sprt": None if self.sprt is None else attrs.asdict(self.sprt),
         }
 
     @classmethod
@@ -191,6 +208,7 @@ class Config:
             time_quota=None if data["time_quota"] is None else float(data["time_quota"]),
             on_fault=str(data["on_fault"]),
             isolate=bool(data["isolate"]),
+            sprt=None if data.get("sprt") is None else Hypotheses(**data["sprt"]),
         )
 
     def differences(self, other: Config) -> list[str]:

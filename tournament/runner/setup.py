@@ -15,6 +15,7 @@ from thousand import Rules, RulesError, bluff, load_player
 from thousand.games import BLUFF, GAMES, THOUSAND, AnyGame, AnyRules, game_named
 from tournament.runner.schedule import Config, entrants_of
 from tournament.runner.seatings import seatings
+from tournament.runner.sprt import Hypotheses
 
 __all__ = [
     "DEFAULT_BOTS",
@@ -48,6 +49,7 @@ class Options:
     time_quota: float | None = None
     on_fault: str | None = None
     isolate: bool | None = None
+    sprt: Hypotheses | None = None
 
 
 def configure(options: Options, saved: Config | None = None) -> Config:
@@ -84,11 +86,12 @@ def configure(options: Options, saved: Config | None = None) -> Config:
         format=format_,
         per_table=per_table,
         seed=secrets.randbits(63) if options.seed is None else options.seed,
-        gauntlet=options.gauntlet,
+        gauntlet=options.gauntlet or (entrants_of(specs)[0].name if options.sprt else None),
         time_limit=options.time_limit,
         time_quota=options.time_quota,
         on_fault=options.on_fault or "forfeit",
         isolate=isolate,
+        sprt=options.sprt,
     )
 
 
@@ -175,6 +178,7 @@ def _agree(options: Options, saved: Config) -> Config:
         "--time-quota": options.time_quota,
         "--on-fault": options.on_fault,
         "--isolate": options.isolate,
+        "--sprt": options.sprt,
     }
     held: dict[str, Any] = {
         "bots": [entrant.spec for entrant in saved.entrants],
@@ -188,6 +192,7 @@ def _agree(options: Options, saved: Config) -> Config:
         "--time-quota": saved.time_quota,
         "--on-fault": saved.on_fault,
         "--isolate": saved.isolate,
+        "--sprt": saved.sprt,
     }
     if options.game is not None:
         given["--game"] = game_name(options.game)

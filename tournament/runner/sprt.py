@@ -14,12 +14,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Any
 
 import attrs
 
 from tournament.runner.results import UnitResult
 
-__all__ = ["Hypotheses", "SequentialTest", "Verdict", "group_leads", "parse_hypotheses"]
+__all__ = [
+    "Hypotheses",
+    "SequentialTest",
+    "SprtOutcome",
+    "Verdict",
+    "group_leads",
+    "parse_hypotheses",
+]
 
 MIN_OBSERVATIONS = 16
 """No verdict before this many groups: the variance estimate of fewer is too unsteady."""
@@ -45,6 +53,9 @@ class Hypotheses:
             value = getattr(self, name)
             if not 0 < value < 0.5:
                 raise ValueError(f"--{name} must lie between 0 and 0.5, not {value:g}")
+
+    def __str__(self) -> str:
+        return f"{self.h0:g},{self.h1:g} (alpha {self.alpha:g}, beta {self.beta:g})"
 
     @property
     def lower(self) -> float:
@@ -78,6 +89,26 @@ class Verdict:
     """The log-likelihood ratio of H1 against H0 so far."""
     accepted: str | None
     """``"H0"`` or ``"H1"`` once a bound is reached, else ``None`` (go on)."""
+
+
+@attrs.frozen
+class SprtOutcome:
+    """A tournament's sequential test as it ended: what was tested and the verdict."""
+
+    hypotheses: Hypotheses
+    verdict: Verdict
+
+    def to_dict(self) -> dict[str, Any]:
+        """The test as JSON data: the hypotheses, the bounds, the ratio and the decision."""
+        hypotheses = self.hypotheses
+        return {
+            **attrs.asdict(hypotheses),
+            "lower": round(hypotheses.lower, 6),
+            "upper": round(hypotheses.upper, 6),
+            "llr": round(self.verdict.llr, 6),
+            "groups": self.verdict.observations,
+            "accepted": self.verdict.accepted,
+        }
 
 
 class SequentialTest:

@@ -28,6 +28,7 @@ from tournament.runner.ratings import (
     resample_draws,
 )
 from tournament.runner.results import STATUSES, UnitResult
+from tournament.runner.sprt import SprtOutcome
 
 __all__ = ["FORMATS", "SeatEffect", "Standing", "Summary", "summarize"]
 
@@ -150,6 +151,9 @@ class Summary:
     excludes 0, ``a`` outscored ``b`` (or the reverse) beyond the luck of the deals."""
     seats: tuple[SeatEffect, ...] = ()
     """Every seat position of the tables, seat 0 first."""
+    sprt: SprtOutcome | None = None
+    """The sequential test, when the tournament ran one (the figures above then count the
+    groups it read)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The summary as JSON data."""
@@ -166,6 +170,7 @@ class Summary:
                 [_listed(pair) for pair in row] for row in self.crosstable_intervals
             ],
             "seats": [seat.to_dict() for seat in self.seats],
+            **({} if self.sprt is None else {"sprt": self.sprt.to_dict()}),
         }
 
 
