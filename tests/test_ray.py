@@ -66,6 +66,23 @@ def test_ray_gives_the_local_summary(game: str, tmp_path: Path, ray_instance: Pa
 
 @pytest.mark.slow
 @needs_ray
+def test_a_sequential_test_on_ray_decides_as_locally(ray_instance: Path) -> None:
+    """With --sprt the run stops at the same group with the same figures on Ray as inline."""
+    from tournament.runner.ray_backend import RayBackend
+    from tournament.runner.sprt import Hypotheses
+
+    config = configure(
+        Options(specs=("greedy", "random", "random"), deals=300, seed=4, sprt=Hypotheses(0, 40))
+    )
+    inline = run_tournament(config)
+    on_ray = run_tournament(config, workers=2, backend=RayBackend(workers=2))
+    assert inline.sprt is not None
+    assert inline.sprt.verdict.accepted == "H1"
+    assert on_ray.to_dict() == inline.to_dict()
+
+
+@pytest.mark.slow
+@needs_ray
 @pytest.mark.parametrize("start_on_ray", [False, True], ids=["local-then-ray", "ray-then-local"])
 def test_a_resume_may_switch_backend(
     start_on_ray: bool, tmp_path: Path, ray_instance: Path

@@ -291,7 +291,9 @@ def tournament(
             keep_records=records,
             log_dir=log_dir,
             progress=bar,
+            on_verdict=bar.show_verdict,
         )
+        bar.stop()
     except (ThousandError, ValueError) as error:
         raise fail(str(error)) from None
     except OSError as error:

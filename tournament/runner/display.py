@@ -8,6 +8,7 @@ from typing import TextIO
 
 from thousand.games import game_named
 from tournament.runner.schedule import Config
+from tournament.runner.sprt import Verdict
 from tournament.runner.summary import Summary
 from tournament.text import table_lines
 
@@ -30,6 +31,13 @@ class ProgressBar:
         self.drawn = 0.0
         self.done = 0
         self.total = 0
+        self.test = ""
+        """The sequential test's standing, shown after the time left."""
+
+    def show_verdict(self, verdict: Verdict) -> None:
+        """Show a sequential test's standing on the bar from now on."""
+        decided = f", {verdict.accepted} accepted" if verdict.accepted else ""
+        self.test = f"  SPRT {verdict.observations} groups, LLR {verdict.llr:+.2f}{decided}"
 
     def __call__(self, done: int, total: int) -> None:
         self.done, self.total = done, total
@@ -53,7 +61,7 @@ class ProgressBar:
             eta = f"ETA {int(left) // 60}:{int(left) % 60:02d}"
         else:
             eta = "done" if done >= total else "ETA --:--"
-        self.stream.write(f"\r[{bar}] {done}/{total} units  {eta} ")
+        self.stream.write(f"\r[{bar}] {done}/{total} units  {eta}{self.test} ")
         if done >= total:
             self.stream.write("\n")
         self.stream.flush()

@@ -48,6 +48,7 @@ def run_tournament(
     log_dir: str | None = None,
     progress: Progress | None = None,
     backend: Backend | None = None,
+    on_verdict: Callable[[Verdict], None] | None = None,
 ) -> Summary:
     """Play every unit of the schedule not already in the journal and return the summary.
 
@@ -55,6 +56,8 @@ def run_tournament(
     ``resume`` continues the tournament kept there (its configuration must equal ``config``,
     and records are kept if they were when it started). Every entrant is first started once,
     so that a bot that cannot start stops the run with ``BotSpecError`` before any game.
+    With a sequential test, ``on_verdict`` is told the verdict after every batch (before
+    ``progress``), and the run stops once the test decides.
     """
     for spec in dict.fromkeys(entrant.spec for entrant in config.entrants):
         check_player(spec, config.rules_value(), isolate=config.isolate, log_dir=log_dir)
@@ -78,7 +81,7 @@ def run_tournament(
             journal = Journal.create(out, config, keep_records)
     if backend is None:
         backend = InlineBackend() if workers <= 1 else ProcessBackend(workers)
-    test = _Test(config) if config.sprt is not None else None
+    test = _Test(config, on_verdict) if config.sprt is not None else None
     todo = [unit for unit in units if unit.name not in finished]
     if test is not None and test.read(finished).accepted is not None:
         todo = []
@@ -92,9 +95,10 @@ def run_tournament(
             if journal is not None:
                 journal.append((item.result, item.record) for item in played)
             finished.update((item.result.unit, item.result) for item in played)
+            decided = test is not None and test.read(finished).accepted is not None
             if progress is not None:
                 progress(len(finished), len(units))
-            if test is not None and test.read(finished).accepted is not None:
+            if decided:
                 # Decided: the backend stops handing out the batches not yet started.
                 close = getattr(results, "close", None)
                 if close is not None:
@@ -124,11 +128,12 @@ def run_tournament(
 class _Test:
     """The sequential test of a tournament, read from its finished units group by group."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, watch: Callable[[Verdict], None] | None) -> None:
         assert config.sprt is not None
         self.test = SequentialTest(config.sprt)
         self.group_size = config.group_size
         self.tables = len(config.tables())
+        self.watch = watch
 
     @property
     def verdict(self) -> Verdict:
@@ -137,7 +142,10 @@ class _Test:
     def read(self, finished: dict[str, UnitResult]) -> Verdict:
         """Feed the groups completed since the last reading; the verdict after them."""
         stream = group_leads(finished.values(), group_size=self.group_size, tables=self.tables)
-        return self.test.add_all(stream[self.test.count :])
+        verdict = self.test.add_all(stream[self.test.count :])
+        if self.watch is not None:
+            self.watch(verdict)
+        return verdict
 
 
 def _check_schedule(out: Path, units: list[Unit], finished: dict[str, UnitResult]) -> None:
