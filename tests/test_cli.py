@@ -216,3 +216,31 @@ def test_installed_entry_point_reports_errors_in_one_line() -> None:
     assert result.stderr.strip().startswith("error: 'czech' is neither a preset")
     assert "Traceback" not in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_anchor_gives_a_bot_its_rating() -> None:
+    options = ["--deals", "20", "--seed", "1", "--anchor", "random=1000", "--json"]
+    result = runner.invoke(app, ["tournament", "greedy", "random", "random", *options])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    ratings = {row["name"]: row["rating"] for row in document["standings"]}
+    assert ratings["random"] == 1000
+    assert ratings["greedy"] > 1000
+    assert document["anchor"] == ["random", 1000]
+
+
+@pytest.mark.parametrize(
+    ("anchor", "message"),
+    [
+        ("nobody=1500", "error: --anchor names 'nobody', which is not among greedy, random"),
+        ("greedy", "error: --anchor takes BOT=RATING, such as greedy=1500"),
+        ("greedy=high", "error: --anchor takes BOT=RATING"),
+        ("=1500", "error: --anchor takes BOT=RATING"),
+    ],
+)
+def test_a_bad_anchor_is_refused_before_anything_is_played(anchor: str, message: str) -> None:
+    options = ["--deals", "4000", "--anchor", anchor]
+    result = runner.invoke(app, ["tournament", "greedy", "random", "random", *options])
+    assert result.exit_code == 2
+    assert result.output.startswith(message)
+    assert len(result.output.strip().splitlines()) == 1

@@ -727,3 +727,31 @@ def test_tournament_prints_the_head_to_head_table() -> None:
     _, lead, span = rows["greedy over random"]
     low, _, high = span.partition(" to ")
     assert float(low) <= float(lead) <= float(high)
+
+
+def test_an_anchor_fixes_one_rating_and_moves_the_others_with_it() -> None:
+    """--anchor shifts every rating by the amount that gives the anchor its rating; the others'
+    intervals are measured from the anchor in each resample (so the anchor's own interval is a
+    point), and the standings, scores and crosstable do not change."""
+    plain = summarize(small_tournament(), NAMES, format="deals", seed=1, resamples=50)
+    name = NAMES[1]
+    pinned = summarize(
+        small_tournament(), NAMES, format="deals", seed=1, resamples=50, anchor=(name, 1000.0)
+    )
+    before = {standing.name: standing for standing in plain.standings}
+    after = {standing.name: standing for standing in pinned.standings}
+    assert after[name].rating == 1000.0
+    assert after[name].rating_interval == (1000.0, 1000.0)
+    shift = 1000.0 - before[name].rating
+    for other in NAMES:
+        assert after[other].rating == pytest.approx(before[other].rating + shift, abs=0.01)
+        assert after[other].mean_score == before[other].mean_score
+        assert after[other].rank == before[other].rank
+    assert pinned.crosstable == plain.crosstable
+    assert pinned.to_dict()["anchor"] == [name, 1000.0]
+    assert "anchor" not in plain.to_dict()
+
+
+def test_an_anchor_must_name_an_entrant() -> None:
+    with pytest.raises(ValueError, match="--anchor names 'nobody'"):
+        summarize(small_tournament(), NAMES, format="deals", seed=1, anchor=("nobody", 1500.0))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import secrets
 import shlex
@@ -244,6 +245,15 @@ def tournament(
         str | None,
         typer.Option("--beta", metavar="P", help="With --sprt: the chance of a false H0 (0.05)."),
     ] = None,
+    anchor: Annotated[
+        str | None,
+        typer.Option(
+            "--anchor",
+            metavar="BOT=RATING",
+            help="Give this bot this rating and rate the others from it (default: the ratings "
+            "average 1500).",
+        ),
+    ] = None,
 ) -> None:
     """Rank bots: every table plays the same deals under every seating.
 
@@ -279,6 +289,10 @@ def tournament(
             raise ValueError("--records needs --out (where to keep them)")
         saved = Journal.saved_config(resume) if resume is not None else None
         config = configure(options, saved)
+        pinned = anchored(anchor)
+        names = [entrant.name for entrant in config.entrants]
+        if pinned is not None and pinned[0] not in names:
+            raise ValueError(f"--anchor names {pinned[0]!r}, which is not among {', '.join(names)}")
         chosen = choose_backend(backend, ray_address, processes)
         if saved is None and options.seed is None:
             bar.heading = seed_line(config.seed)
@@ -292,6 +306,7 @@ def tournament(
             log_dir=log_dir,
             progress=bar,
             on_verdict=bar.show_verdict,
+            anchor=pinned,
         )
         bar.stop()
     except (ThousandError, ValueError) as error:
@@ -664,6 +679,20 @@ def sequential_test(text: str | None, alpha: str | None, beta: str | None) -> Hy
         0.05 if chosen_alpha is None else chosen_alpha,
         0.05 if chosen_beta is None else chosen_beta,
     )
+
+
+def anchored(text: str | None) -> tuple[str, float] | None:
+    """The ``--anchor`` bot and rating, refused in one line when malformed."""
+    if text is None:
+        return None
+    name, equals, value = text.rpartition("=")
+    try:
+        rating = float(value)
+    except ValueError:
+        rating = math.nan
+    if not equals or not name or not math.isfinite(rating):
+        raise ValueError(f"--anchor takes BOT=RATING, such as greedy=1500; not {text!r}")
+    return name, rating
 
 
 def stopped_line(done: int, total: int, folder: Path | None) -> str:

@@ -49,6 +49,7 @@ def run_tournament(
     progress: Progress | None = None,
     backend: Backend | None = None,
     on_verdict: Callable[[Verdict], None] | None = None,
+    anchor: tuple[str, float] | None = None,
 ) -> Summary:
     """Play every unit of the schedule not already in the journal and return the summary.
 
@@ -57,7 +58,8 @@ def run_tournament(
     and records are kept if they were when it started). Every entrant is first started once,
     so that a bot that cannot start stops the run with ``BotSpecError`` before any game.
     With a sequential test, ``on_verdict`` is told the verdict after every batch (before
-    ``progress``), and the run stops once the test decides.
+    ``progress``), and the run stops once the test decides. ``anchor`` fixes one entrant's
+    rating (see :func:`~tournament.runner.summary.summarize`).
     """
     for spec in dict.fromkeys(entrant.spec for entrant in config.entrants):
         check_player(spec, config.rules_value(), isolate=config.isolate, log_dir=log_dir)
@@ -117,6 +119,7 @@ def run_tournament(
         [entrant.name for entrant in config.entrants],
         format=config.format,
         seed=config.seed,
+        anchor=anchor,
     )
     if test is not None:
         summary = attrs.evolve(summary, sprt=SprtOutcome(test.test.hypotheses, test.verdict))

@@ -151,6 +151,8 @@ class Summary:
     excludes 0, ``a`` outscored ``b`` (or the reverse) beyond the luck of the deals."""
     seats: tuple[SeatEffect, ...] = ()
     """Every seat position of the tables, seat 0 first."""
+    anchor: tuple[str, float] | None = None
+    """The entrant whose rating was fixed, and its rating; ``None``: ratings average 1500."""
     sprt: SprtOutcome | None = None
     """The sequential test, when the tournament ran one (the figures above then count the
     groups it read)."""
@@ -170,6 +172,7 @@ class Summary:
                 [_listed(pair) for pair in row] for row in self.crosstable_intervals
             ],
             "seats": [seat.to_dict() for seat in self.seats],
+            **({} if self.anchor is None else {"anchor": list(self.anchor)}),
             **({} if self.sprt is None else {"sprt": self.sprt.to_dict()}),
         }
 
@@ -181,12 +184,17 @@ def summarize(
     format: str,
     seed: int,
     resamples: int = 1000,
+    anchor: tuple[str, float] | None = None,
 ) -> Summary:
     """Standings and crosstable of a tournament's results, whose seatings number the
     ``entrants``. Intervals come from ``resamples`` bootstrap resamples of the deal groups drawn
     from ``seed`` (none when ``resamples`` is 0); a resample without an entrant adds nothing to
     that entrant's intervals. The summary depends neither on the order of
-    ``results`` nor on think times. Raises ``ValueError`` on malformed results."""
+    ``results`` nor on think times. Raises ``ValueError`` on malformed results.
+
+    Ratings average 1500 unless ``anchor`` names an entrant and the rating it is given: every
+    rating is then shifted by the same amount, in the fit and in each resample, so that the
+    intervals measure each entrant against the anchor (whose own interval is its rating)."""
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}: expected one of {', '.join(FORMATS)}")
     if resamples < 0:
@@ -212,13 +220,14 @@ def summarize(
     keys = sorted(groups)
     played = [entrant for entrant in range(count) if totals.units[entrant]]
     local = {entrant: index for index, entrant in enumerate(played)}
+    pinned = _pinned(anchor, entrants, played)
 
     # The full-data fit, then the same fit on every resample of the deal groups.
     layout = _Layout(count, seats, [groups[key] for key in keys])
     sums = GroupSums([layout.flat(groups[key]) for key in keys])
     full = layout.totals(sums.sums(range(len(keys)))) if keys else _GroupTotals.empty(count, seats)
-    anchor = fit_choices(*full.choices(local), SUMMARY_PRIOR)
-    ratings = dict(zip(played, elo(anchor), strict=True))
+    fitted = fit_choices(*full.choices(local), SUMMARY_PRIOR)
+    ratings = dict(zip(played, _pin(elo(fitted), pinned), strict=True))
     rating_samples: dict[int, list[float]] = {entrant: [] for entrant in played}
     score_samples: dict[int, list[float]] = {entrant: [] for entrant in played}
     pairs = [(a, b) for a in range(count) for b in range(a + 1, count) if totals.pair_units[a][b]]
@@ -235,8 +244,8 @@ def summarize(
             seated = drawn.seated[seat]
             if seated:
                 samples.append(drawn.seat_lead[seat] / (scale.seat * seated))
-        logs = fit_choices(*drawn.choices(local), SUMMARY_PRIOR, start=anchor)
-        for entrant, rating in zip(played, elo(logs), strict=True):
+        logs = fit_choices(*drawn.choices(local), SUMMARY_PRIOR, start=fitted)
+        for entrant, rating in zip(played, _pin(elo(logs), pinned), strict=True):
             units = drawn.units[entrant]
             if units:  # a resample without the entrant says nothing about it
                 rating_samples[entrant].append(rating)
@@ -319,7 +328,32 @@ def summarize(
             for seat, wins in enumerate(totals.seat_wins)
             for units in [full.seated[seat]]
         ),
+        anchor=anchor,
     )
+
+
+def _pinned(
+    anchor: tuple[str, float] | None, entrants: Sequence[str], played: Sequence[int]
+) -> tuple[int, float] | None:
+    """The anchor as (position among the entrants that played, rating), or a one-line error."""
+    if anchor is None:
+        return None
+    name, rating = anchor
+    if name not in entrants:
+        raise ValueError(f"--anchor names {name!r}, which is not among {', '.join(entrants)}")
+    entrant = entrants.index(name)
+    if entrant not in played:
+        raise ValueError(f"--anchor names {name!r}, which played no unit")
+    return played.index(entrant), rating
+
+
+def _pin(ratings: Sequence[float], pinned: tuple[int, float] | None) -> list[float]:
+    """Ratings shifted so that the anchored entrant has its given rating."""
+    if pinned is None:
+        return list(ratings)
+    position, rating = pinned
+    shift = rating - ratings[position]
+    return [value + shift for value in ratings]
 
 
 def _check_result(result: UnitResult, entrants: int) -> None:
