@@ -104,7 +104,7 @@ def test_the_command_line_shows_the_verdict() -> None:
         app, ["tournament", "greedy", "random", "random", "--sprt", "0,20", "--seed", "3"]
     )
     assert result.exit_code == 0, result.output
-    assert "SPRT: greedy's lead over the others, H0 +0 against H1 +20 points per deal" in (
+    assert "SPRT: greedy's lead over the others in score/deal, H0 +0 against H1 +20" in (
         result.output
     )
     assert "H1 accepted after" in result.output

@@ -134,9 +134,8 @@ def _sprt(config: Config, summary: Summary, unit: str) -> list[str]:
     hypotheses, verdict = test.hypotheses, test.verdict
     new = config.entrants[0].name
     tested = (
-        f"SPRT: {new}'s lead over the others, H0 {hypotheses.h0:+g} against "
-        f"H1 {hypotheses.h1:+g} points per {unit} (alpha {hypotheses.alpha:g}, "
-        f"beta {hypotheses.beta:g})"
+        f"SPRT: {new}'s lead over the others in score/{unit}, H0 {hypotheses.h0:+g} against "
+        f"H1 {hypotheses.h1:+g} (alpha {hypotheses.alpha:g}, beta {hypotheses.beta:g})"
     )
     if verdict.accepted is None:
         decided = f"no decision after {verdict.observations} groups (the cap)"
