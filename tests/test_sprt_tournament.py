@@ -17,6 +17,7 @@ from tournament.runner.display import ProgressBar
 from tournament.runner.journal import CONFIG, JOURNAL
 from tournament.runner.run import run_tournament
 from tournament.runner.schedule import Config, entrants_of
+from tournament.runner.setup import Options, configure
 from tournament.runner.sprt import MIN_OBSERVATIONS, Hypotheses, Verdict
 
 CAP = 300
@@ -140,3 +141,13 @@ def test_the_progress_bar_shows_the_test_as_it_goes() -> None:
     bar(96, 600)
     bar.stop()
     assert stream.getvalue().endswith("SPRT 16 groups, LLR +3.50, H1 accepted \n")
+
+
+def test_new_and_one_baseline_fill_the_table_with_copies_of_the_baseline() -> None:
+    """``NEW BASE`` at tables of three seats the baseline twice, as ``NEW BASE BASE`` would."""
+    short = configure(Options(specs=("greedy", "random"), deals=50, seed=3, sprt=Hypotheses(0, 20)))
+    full = configure(
+        Options(specs=("greedy", "random", "random"), deals=50, seed=3, sprt=Hypotheses(0, 20))
+    )
+    assert short == full
+    assert [entrant.name for entrant in short.entrants] == ["greedy", "random", "random#2"]

@@ -3,6 +3,7 @@ resumed (where any option given must agree with the saved configuration)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import secrets
 from collections.abc import Callable
@@ -68,6 +69,10 @@ def configure(options: Options, saved: Config | None = None) -> Config:
     for spec in dict.fromkeys(specs):
         load_player(spec, isolate=isolate)
     rules = rules_for(game, options.rules, options.players, len(specs))
+    if options.sprt is not None and 2 <= len(specs) < rules.players:
+        # NEW BASE at a larger table: the baselines fill the other seats, copied in turn.
+        extra = itertools.islice(itertools.cycle(specs[1:]), rules.players - len(specs))
+        specs = (*specs, *extra)
     if options.games is not None:
         format_, per_table = "games", options.games
     elif options.deals is not None:
