@@ -12,9 +12,9 @@ import pytest
 from tournament.runner.results import UnitResult
 from tournament.runner.sprt import (
     MIN_OBSERVATIONS,
+    GroupLeads,
     Hypotheses,
     SequentialTest,
-    group_leads,
     parse_hypotheses,
 )
 
@@ -148,8 +148,9 @@ def unit(
 
 def test_group_leads_average_the_new_bots_lead_over_a_whole_group_in_group_order() -> None:
     """Entrant 0 against the others: per group, its score minus the mean of the other seats,
-    averaged over the group's seatings and tables; a group counts once it is complete and every
-    earlier one is; units without entrant 0 do not count; the order they come in does not."""
+    averaged over the group's seatings and tables; a group is given out once it is complete and
+    every earlier one is; units without entrant 0 do not count; the order they come in does
+    not, nor how they are split between readings."""
     results = [
         # group 0, table 0: leads 60 - (0 + 30) / 2 = 45 and 10 - (20 + 0) / 2 = 0
         unit(0, (0, 1, 2), (60, 0, 30)),
@@ -159,7 +160,7 @@ def test_group_leads_average_the_new_bots_lead_over_a_whole_group_in_group_order
         unit(0, (3, 1, 0), (0, 0, 30), table=1),
         # a table without entrant 0 is left out
         unit(0, (1, 2, 3), (90, -90, 0), table=2),
-        # group 1 is one unit short: neither it nor group 2 is read yet
+        # group 1 is one unit short: neither it nor group 2 is given out yet
         unit(1, (0, 1, 2), (5, 5, 5)),
         unit(1, (1, 0, 2), (5, 5, 5)),
         unit(1, (0, 3, 1), (5, 5, 5), table=1),
@@ -168,8 +169,11 @@ def test_group_leads_average_the_new_bots_lead_over_a_whole_group_in_group_order
         unit(2, (0, 3, 1), (5, 5, 5), table=1),
         unit(2, (3, 1, 0), (5, 5, 5), table=1),
     ]
-    expected = [(45 + 0 - 15 + 30) / 4]
-    assert group_leads(results, group_size=2, tables=2) == expected
-    assert group_leads(reversed(results), group_size=2, tables=2) == expected
-    completed = [*results, unit(1, (3, 1, 0), (0, 0, 12), table=1)]
-    assert group_leads(completed, group_size=2, tables=2) == [expected[0], 12 / 4, 0.0]
+    first = [(45 + 0 - 15 + 30) / 4]
+    assert GroupLeads(group_size=2, tables=2).add(results) == first
+    assert GroupLeads(group_size=2, tables=2).add(reversed(results)) == first
+    leads = GroupLeads(group_size=2, tables=2)
+    assert leads.add(results[:3]) == []
+    assert leads.add(results[3:]) == first
+    assert leads.add([unit(1, (3, 1, 0), (0, 0, 12), table=1)]) == [12 / 4, 0.0]
+    assert leads.add([]) == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from tournament.runner.backends import (
 from tournament.runner.journal import Journal, TournamentDirError, write_text
 from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config, Unit
-from tournament.runner.sprt import SequentialTest, SprtOutcome, Verdict, group_leads
+from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome, Verdict
 from tournament.runner.summary import Summary, summarize
 
 __all__ = ["Progress", "run_tournament", "summary_document"]
@@ -85,7 +85,7 @@ def run_tournament(
         backend = InlineBackend() if workers <= 1 else ProcessBackend(workers)
     test = _Test(config, on_verdict) if config.sprt is not None else None
     todo = [unit for unit in units if unit.name not in finished]
-    if test is not None and test.read(finished).accepted is not None:
+    if test is not None and test.read(finished.values()).accepted is not None:
         todo = []
     if progress is not None:
         progress(len(finished), len(units))
@@ -97,7 +97,9 @@ def run_tournament(
             if journal is not None:
                 journal.append((item.result, item.record) for item in played)
             finished.update((item.result.unit, item.result) for item in played)
-            decided = test is not None and test.read(finished).accepted is not None
+            decided = (
+                test is not None and test.read(item.result for item in played).accepted is not None
+            )
             if progress is not None:
                 progress(len(finished), len(units))
             if decided:
@@ -134,18 +136,16 @@ class _Test:
     def __init__(self, config: Config, watch: Callable[[Verdict], None] | None) -> None:
         assert config.sprt is not None
         self.test = SequentialTest(config.sprt)
-        self.group_size = config.group_size
-        self.tables = len(config.tables())
+        self.leads = GroupLeads(group_size=config.group_size, tables=len(config.tables()))
         self.watch = watch
 
     @property
     def verdict(self) -> Verdict:
         return self.test.verdict
 
-    def read(self, finished: dict[str, UnitResult]) -> Verdict:
-        """Feed the groups completed since the last reading; the verdict after them."""
-        stream = group_leads(finished.values(), group_size=self.group_size, tables=self.tables)
-        verdict = self.test.add_all(stream[self.test.count :])
+    def read(self, results: Iterable[UnitResult]) -> Verdict:
+        """Take newly finished units and feed the groups they complete; the verdict after."""
+        verdict = self.test.add_all(self.leads.add(results))
         if self.watch is not None:
             self.watch(verdict)
         return verdict

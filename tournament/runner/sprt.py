@@ -21,11 +21,11 @@ import attrs
 from tournament.runner.results import UnitResult
 
 __all__ = [
+    "GroupLeads",
     "Hypotheses",
     "SequentialTest",
     "SprtOutcome",
     "Verdict",
-    "group_leads",
     "parse_hypotheses",
 ]
 
@@ -159,31 +159,37 @@ class SequentialTest:
         return (h1 - h0) / variance * (self.count * self.mean - self.count * (h0 + h1) / 2)
 
 
-def group_leads(
-    results: Iterable[UnitResult], *, group_size: int, tables: int, new: int = 0
-) -> list[float]:
-    """The observations of a test of entrant ``new`` against the others, from finished units:
-    one per group number, in order, as far as every group up to it is complete.
+class GroupLeads:
+    """The observations of a test of entrant ``new`` against the others, gathered from finished
+    units as they come: one per group number, in order, each once it and every group before it
+    are complete.
 
     A group's observation is, averaged over the ``tables`` tables that seat ``new`` and over
     the group's ``group_size`` seatings, ``new``'s score minus the mean score of the other seats
     (points per deal in the deals format, per match or game in the games format). Groups are
-    taken in order, so the test reads the same stream however the units were scheduled, played
-    or resumed."""
-    leads: dict[int, list[float]] = {}
-    counts: dict[int, int] = {}
-    for result in results:
-        if new not in result.seating:
-            continue
-        seat = result.seating.index(new)
-        others = [score for place, score in enumerate(result.scores) if place != seat]
-        lead = result.scores[seat] - sum(others) / len(others)
-        leads.setdefault(result.group, []).append(lead)
-        counts[result.group] = counts.get(result.group, 0) + 1
-    complete = group_size * tables
-    stream = []
-    group = 0
-    while counts.get(group) == complete:
-        stream.append(sum(leads[group]) / complete)
-        group += 1
-    return stream
+    given out in order, so the test reads the same stream however the units were scheduled,
+    played or resumed."""
+
+    def __init__(self, *, group_size: int, tables: int, new: int = 0) -> None:
+        self.complete = group_size * tables
+        self.new = new
+        self.next_group = 0
+        self.sums: dict[int, float] = {}
+        self.counts: dict[int, int] = {}
+
+    def add(self, results: Iterable[UnitResult]) -> list[float]:
+        """Take more finished units (each once); the observations they complete, in order."""
+        for result in results:
+            if self.new not in result.seating:
+                continue
+            seat = result.seating.index(self.new)
+            others = [score for place, score in enumerate(result.scores) if place != seat]
+            lead = result.scores[seat] - sum(others) / len(others)
+            self.sums[result.group] = self.sums.get(result.group, 0.0) + lead
+            self.counts[result.group] = self.counts.get(result.group, 0) + 1
+        completed = []
+        while self.counts.get(self.next_group) == self.complete:
+            completed.append(self.sums.pop(self.next_group) / self.complete)
+            del self.counts[self.next_group]
+            self.next_group += 1
+        return completed
