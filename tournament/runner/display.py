@@ -12,7 +12,18 @@ from tournament.runner.sprt import Verdict
 from tournament.runner.summary import Summary
 from tournament.text import table_lines
 
-__all__ = ["ProgressBar", "seat_role", "standings_lines"]
+__all__ = [
+    "ProgressBar",
+    "about_line",
+    "head_to_head_table",
+    "next_seat_table",
+    "seat_role",
+    "seats_table",
+    "sprt_lines",
+    "standings_lines",
+    "standings_table",
+    "unit_word",
+]
 
 
 class ProgressBar:
@@ -75,9 +86,58 @@ class ProgressBar:
 
 def standings_lines(config: Config, summary: Summary) -> list[str]:
     """The final standings as a table, with a line saying what was played."""
+    unit = unit_word(config)
+    sections = [
+        ("Head to head, on the units both played:", head_to_head_table(summary, unit)),
+        (
+            f"Seats, against the mean of the table (seat 0 deals"
+            f"{'' if config.format == 'deals' else ' first'}; every bot holds every seat "
+            "equally often):",
+            seats_table(config, summary, unit),
+        ),
+        (
+            "The bot in the seat after each bot, against the other bots at the table:",
+            next_seat_table(summary, unit),
+        ),
+    ]
+    lines = [
+        about_line(config),
+        *sprt_lines(config, summary, unit),
+        "",
+        *table_lines(standings_table(config, summary)),
+        "",
+        "± is half the width of a 95% interval.",
+    ]
+    for title, rows in sections:
+        if len(rows) > 1:
+            lines.extend(["", title, "", *table_lines(rows)])
+    return lines
+
+
+def unit_word(config: Config) -> str:
+    """What one unit of the tournament is called: deal, match or game."""
+    return "deal" if config.format == "deals" else config.game_value().unit
+
+
+def about_line(config: Config) -> str:
+    """What was played: the game, the bots, the tables, the units per table and the seed."""
+    unit = unit_word(config)
+    tables = len(config.tables())
+    if config.format == "deals":
+        played = "under every seating"
+    else:
+        played = f"in groups of {config.group_size} seatings on the same cards"
+    return (
+        f"{config.game_value().title}, {len(config.entrants)} bots, {tables} "
+        f"table{'s' * (tables != 1)} of {config.players}, {config.per_table} "
+        f"{_plural(unit, config.per_table)} per table {played}, seed {config.seed}"
+    )
+
+
+def standings_table(config: Config, summary: Summary) -> list[list[str]]:
+    """The standings as rows of cells, a header first, best bot first."""
     game = config.game_value()
-    unit = "deal" if config.format == "deals" else game.unit
-    header = ["rank", "bot", "rating", "±", f"score/{unit}", "±", "units"]
+    header = ["rank", "bot", "rating", "±", f"score/{unit_word(config)}", "±", "units"]
     if config.format == "games":
         header.append("wins")
     if game.has_contracts:
@@ -102,30 +162,10 @@ def standings_lines(config: Config, summary: Summary) -> list[str]:
         faults = [f"{count} {status}" for status, count in standing.faults if count]
         row.append(", ".join(faults) or "0")
         rows.append(row)
-    tables = len(config.tables())
-    if config.format == "deals":
-        played = "under every seating"
-    else:
-        played = f"in groups of {config.group_size} seatings on the same cards"
-    about = (
-        f"{game.title}, {len(config.entrants)} bots, {tables} table{'s' * (tables != 1)} of "
-        f"{config.players}, {config.per_table} {_plural(unit, config.per_table)} per table "
-        f"{played}, seed {config.seed}"
-    )
-    return [
-        about,
-        *_sprt(config, summary, unit),
-        "",
-        *table_lines(rows),
-        "",
-        "± is half the width of a 95% interval.",
-        *_head_to_head(summary, unit),
-        *_seats(config, summary, unit),
-        *_next_seats(summary, unit),
-    ]
+    return rows
 
 
-def _sprt(config: Config, summary: Summary, unit: str) -> list[str]:
+def sprt_lines(config: Config, summary: Summary, unit: str) -> list[str]:
     """The sequential test's verdict: what was tested, after how many groups, and the ratio
     against its bounds."""
     test = summary.sprt
@@ -154,8 +194,9 @@ def seat_role(game: str, seat: int, players: int) -> str:
     return game_named(game).seat_role(seat, players)
 
 
-def _seats(config: Config, summary: Summary, unit: str) -> list[str]:
-    """Each seat position's advantage: its mean score against the mean of its table."""
+def seats_table(config: Config, summary: Summary, unit: str) -> list[list[str]]:
+    """Each seat position's advantage, its mean score against the mean of its table, as rows
+    with a header."""
     rows = [["seat", f"score/{unit}", "95% interval", "wins"]]
     for seat in summary.seats:
         rows.append(
@@ -166,20 +207,12 @@ def _seats(config: Config, summary: Summary, unit: str) -> list[str]:
                 _value(seat.win_rate, "{:.0%}"),
             ]
         )
-    if len(rows) == 1:
-        return []
-    first = "" if config.format == "deals" else " first"
-    return [
-        "",
-        f"Seats, against the mean of the table (seat 0 deals{first}; every bot holds every "
-        "seat equally often):",
-        "",
-        *table_lines(rows),
-    ]
+    return rows
 
 
-def _next_seats(summary: Summary, unit: str) -> list[str]:
-    """What each bot does to the bot in the seat after it, against the others at the table."""
+def next_seat_table(summary: Summary, unit: str) -> list[list[str]]:
+    """What each bot does to the bot in the seat after it, against the others at the table, as
+    rows with a header."""
     rows = [["bot", f"next seat/{unit}", "95% interval"]]
     for standing in summary.standings:
         if standing.next_seat is not None:
@@ -190,23 +223,16 @@ def _next_seats(summary: Summary, unit: str) -> list[str]:
                     _span(standing.next_seat_interval),
                 ]
             )
-    if len(rows) == 1:
-        return []
-    return [
-        "",
-        "The bot in the seat after each bot, against the other bots at the table:",
-        "",
-        *table_lines(rows),
-    ]
+    return rows
 
 
 def _span(interval: tuple[float, float] | None) -> str:
     return "-" if interval is None else f"{interval[0]:+.1f} to {interval[1]:+.1f}"
 
 
-def _head_to_head(summary: Summary, unit: str) -> list[str]:
-    """Each pair of bots that met: how much the better one outscored the other per unit, with
-    the 95% interval of that lead."""
+def head_to_head_table(summary: Summary, unit: str) -> list[list[str]]:
+    """Each pair of bots that met, as rows with a header: how much the better one outscored
+    the other per unit, with the 95% interval of that lead."""
     rows = [["bots", f"lead/{unit}", "95% interval"]]
     names = summary.entrants
     for a, row in enumerate(summary.crosstable):
@@ -215,9 +241,7 @@ def _head_to_head(summary: Summary, unit: str) -> list[str]:
             if lead is None or lead < 0 or (lead == 0 and a > b):
                 continue
             rows.append([f"{names[a]} over {names[b]}", f"{lead:+.1f}", _span(interval)])
-    if len(rows) == 1:
-        return []
-    return ["", "Head to head, on the units both played:", "", *table_lines(rows)]
+    return rows
 
 
 def _plural(noun: str, count: int) -> str:

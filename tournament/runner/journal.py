@@ -23,7 +23,7 @@ from typing import Any
 from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config
 
-__all__ = ["CONFIG", "JOURNAL", "Journal", "TournamentDirError"]
+__all__ = ["CONFIG", "JOURNAL", "Journal", "TournamentDirError", "read_results"]
 
 CONFIG = "config.json"
 JOURNAL = "journal.jsonl"
@@ -103,32 +103,18 @@ class Journal:
         played again."""
         data = self.path.read_bytes()
         good = data.rfind(b"\n") + 1
-        results: dict[str, UnitResult] = {}
-        for number, line in enumerate(data[:good].splitlines(), start=1):
-            try:
-                fields = json.loads(line)
-                check = fields.pop(CHECK)
-                result = UnitResult.from_dict(fields)
-            except (ValueError, KeyError, TypeError, AttributeError) as error:
-                raise self._damaged(number, str(error)) from None
-            if check != _next_check(self._check, fields):
-                raise self._damaged(
-                    number, f"it does not follow from {CONFIG} and the lines before it"
-                )
-            self._check = check
-            results[result.unit] = result
+        try:
+            results, self._check = _checked_lines(self.path, data[:good], self._check)
+        except TournamentDirError as error:
+            raise TournamentDirError(
+                f"{error}; the tournament cannot be resumed: play it again in a new folder"
+            ) from None
         if good < len(data):
             with self.path.open("r+b") as file:
                 file.truncate(good)
                 file.flush()
                 os.fsync(file.fileno())
         return results
-
-    def _damaged(self, number: int, reason: str) -> TournamentDirError:
-        return TournamentDirError(
-            f"{self.path}, line {number}, is damaged or was changed ({reason}); "
-            "the tournament cannot be resumed: play it again in a new folder"
-        )
 
     def append(self, results: Iterable[tuple[UnitResult, str | None]]) -> None:
         """Write finished units (and their records, when kept) durably."""
@@ -149,6 +135,39 @@ class Journal:
     def close(self) -> None:
         """Close the journal file."""
         self._file.close()
+
+
+def read_results(directory: Path, config: Config) -> dict[str, UnitResult]:
+    """The units the journal in ``directory`` holds, by name, each line checked as on resume,
+    read without touching the file: the tournament may still be running, and a last line cut
+    short (being written, or left by a crash) is left out."""
+    path = directory / JOURNAL
+    data = path.read_bytes() if path.is_file() else b""
+    return _checked_lines(path, data[: data.rfind(b"\n") + 1], _first_check(config))[0]
+
+
+def _checked_lines(path: Path, data: bytes, check: str) -> tuple[dict[str, UnitResult], str]:
+    """The units of whole journal lines, each checked against ``check`` and the lines before
+    it, and the check of the last line."""
+    results: dict[str, UnitResult] = {}
+    for number, line in enumerate(data.splitlines(), start=1):
+        try:
+            fields = json.loads(line)
+            line_check = fields.pop(CHECK)
+            result = UnitResult.from_dict(fields)
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise _damaged(path, number, str(error)) from None
+        if line_check != _next_check(check, fields):
+            raise _damaged(
+                path, number, f"it does not follow from {CONFIG} and the lines before it"
+            )
+        check = line_check
+        results[result.unit] = result
+    return results, check
+
+
+def _damaged(path: Path, number: int, reason: str) -> TournamentDirError:
+    return TournamentDirError(f"{path}, line {number}, is damaged or was changed ({reason})")
 
 
 def _first_check(config: Config) -> str:
