@@ -25,6 +25,7 @@ from tournament.text import printable, table_lines
 if TYPE_CHECKING:
     from tournament.runner.backends import Backend
     from tournament.runner.sprt import Hypotheses
+    from tournament.runner.summary import Summary
 
 Number = TypeVar("Number", int, float)
 
@@ -321,6 +322,43 @@ def tournament(
         typer.echo(json.dumps(summary_document(config, summary), indent=2, sort_keys=True))
     else:
         typer.echo("\n".join(standings_lines(config, summary)))
+    if (kept := resume or out) is not None:
+        draw_report(kept, summary, pinned)
+
+
+def draw_report(folder: Path, summary: Summary, anchor: tuple[str, float] | None) -> None:
+    """After a tournament kept in ``folder``: draw its pictures and report and say where, or
+    say once how to get them."""
+    from tournament.runner.report import PicturesUnavailable, write_report
+
+    try:
+        page = write_report(folder, summary=summary, anchor=anchor)
+    except PicturesUnavailable as error:
+        typer.echo(str(error), err=True)
+        return
+    except OSError as error:
+        raise fail(f"cannot write the report in {folder}: {error.strerror}") from None
+    typer.echo(f"report: {page}", err=True)
+
+
+@app.command()
+def report(
+    folder: Annotated[
+        Path,
+        typer.Argument(metavar="DIR", help="A tournament's folder, as given to --out."),
+    ],
+) -> None:
+    """Draw a tournament's pictures and its web page, report.html, from its folder, whether
+    it has finished or is still running."""
+    from tournament.runner.report import PLOTS, write_report
+
+    try:
+        page = write_report(folder)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"{error.filename or folder}: {error.strerror}") from None
+    typer.echo(f"wrote {page} and the pictures in {folder / PLOTS}")
 
 
 GameOption = Annotated[
