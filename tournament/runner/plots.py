@@ -18,7 +18,7 @@ import numpy
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from tournament.runner.display import unit_word
 from tournament.runner.report import Picture, Report
@@ -30,6 +30,8 @@ __all__ = ["draw"]
 DPI = 100
 WIDTH = 7.5
 """Inches: 750 pixels at :data:`DPI`."""
+LABEL = 28
+"""The most characters of a bot's name a picture shows."""
 LEADS = matplotlib.colormaps["RdBu"].with_extremes(bad="#eeeeee")
 """Red for a row bot behind, blue for one ahead; grey where two bots never met."""
 
@@ -85,8 +87,9 @@ def _ratings(report: Report, path: Path, unit: str) -> Picture:
             color=colour,
             marker="o",
             markersize=3,
-            label=standing.name,
+            label=_label(standing.name),
         )
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel(f"{unit}s per table counted")
     axes.set_ylabel("rating")
     axes.set_title("Rating as the tournament went on, with its 95% interval")
@@ -118,7 +121,9 @@ def _scores(report: Report, path: Path, unit: str) -> Picture:
         mean = sum(scores) / len(scores)
         axes.axvline(0, color="#999999", linewidth=0.8, linestyle=":")
         axes.axvline(mean, color="black", linewidth=1)
-        axes.set_title(f"{standing.name}: mean {mean:+.1f} over {len(scores)} {unit}s", pad=2)
+        axes.set_title(
+            f"{_label(standing.name)}: mean {mean:+.1f} over {len(scores)} {unit}s", pad=2
+        )
         axes.yaxis.set_major_formatter(PercentFormatter(1, decimals=0))
         axes.tick_params(labelsize=7)
     rows[-1].set_xlabel(f"score per {unit}")
@@ -135,14 +140,12 @@ def _scores(report: Report, path: Path, unit: str) -> Picture:
 def _leads(report: Report, path: Path, unit: str) -> Picture:
     summary = report.summary
     order = [standing.entrant for standing in summary.standings]
-    names = [summary.entrants[entrant] for entrant in order]
+    names = [_label(summary.entrants[entrant]) for entrant in order]
     leads = numpy.array(
         [[_number(summary.crosstable[row][column]) for column in order] for row in order]
     )
     largest = numpy.nanmax(numpy.abs(leads)) if not numpy.isnan(leads).all() else 1.0
-    size = max(3.2, 1.6 + 0.75 * len(order))
-    figure = Figure(figsize=(size + 1.4, size), dpi=DPI, layout="constrained")
-    FigureCanvasAgg(figure)
+    figure = _figure(max(3.6, 1.8 + 0.6 * len(order)))
     axes = figure.add_subplot()
     image = axes.imshow(leads, cmap=LEADS, vmin=-largest or -1, vmax=largest or 1)
     for row, first in enumerate(order):
@@ -164,7 +167,7 @@ def _leads(report: Report, path: Path, unit: str) -> Picture:
     axes.set_xticks(range(len(names)), names, rotation=30, ha="right")
     axes.set_yticks(range(len(names)), names)
     axes.spines[:].set_visible(False)
-    axes.set_title(f"Lead per {unit} of the row bot over the column bot")
+    axes.set_title(f"Lead per {unit} of the row bot over the column bot", loc="center")
     figure.colorbar(image, ax=axes, shrink=0.8, label=f"points per {unit}")
     return _save(
         figure,
@@ -190,7 +193,7 @@ def _sequential_test(report: Report, path: Path, unit: str) -> Picture:
     axes.axhline(0, color="#999999", linewidth=0.8, linestyle=":")
     if len(report.trace) >= MIN_OBSERVATIONS:
         axes.axvline(MIN_OBSERVATIONS, color="#999999", linewidth=0.8, linestyle=":")
-    new = report.config.entrants[0].name
+    new = _label(report.config.entrants[0].name)
     decided = (
         f"{verdict.accepted} accepted after {verdict.observations} groups"
         if verdict.accepted is not None
@@ -199,6 +202,7 @@ def _sequential_test(report: Report, path: Path, unit: str) -> Picture:
     axes.set_title(
         f"{new}'s lead per {unit}, H0 {hypotheses.h0:+g} against H1 {hypotheses.h1:+g}: {decided}"
     )
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel("groups read")
     axes.set_ylabel("log-likelihood ratio")
     axes.grid(alpha=0.3)
@@ -228,6 +232,12 @@ def _save(figure: Figure, path: Path, title: str, about: str) -> Picture:
 def _colour(entrant: int) -> str:
     """One colour per bot, by its number, the same in every picture (matplotlib's ten)."""
     return f"C{entrant % 10}"
+
+
+def _label(name: str) -> str:
+    """A bot's name short enough for a legend or an axis: a long spec (a path to a file) keeps
+    its start and its end."""
+    return name if len(name) <= LABEL else f"{name[: LABEL // 2 - 1]}…{name[-(LABEL // 2) :]}"
 
 
 def _standing(summary: Summary, entrant: int) -> Standing:
