@@ -145,7 +145,8 @@ def _leads(report: Report, path: Path, unit: str) -> Picture:
         [[_number(summary.crosstable[row][column]) for column in order] for row in order]
     )
     largest = numpy.nanmax(numpy.abs(leads)) if not numpy.isnan(leads).all() else 1.0
-    figure = _figure(max(3.6, 1.8 + 0.6 * len(order)))
+    height = max(3.6, 1.8 + 0.6 * len(order))
+    figure = _figure(height, width=min(WIDTH, height + 2.4))
     axes = figure.add_subplot()
     image = axes.imshow(leads, cmap=LEADS, vmin=-largest or -1, vmax=largest or 1)
     for row, first in enumerate(order):
@@ -191,8 +192,14 @@ def _sequential_test(report: Report, path: Path, unit: str) -> Picture:
     axes.axhline(hypotheses.upper, color="#2a7f2a", linestyle="--", label="accept H1")
     axes.axhline(hypotheses.lower, color="#b22222", linestyle="--", label="accept H0")
     axes.axhline(0, color="#999999", linewidth=0.8, linestyle=":")
-    if len(report.trace) >= MIN_OBSERVATIONS:
-        axes.axvline(MIN_OBSERVATIONS, color="#999999", linewidth=0.8, linestyle=":")
+    axes.axvspan(
+        0,
+        min(MIN_OBSERVATIONS, len(report.trace)),
+        color="#000000",
+        alpha=0.05,
+        linewidth=0,
+        label=f"no verdict before {MIN_OBSERVATIONS} groups",
+    )
     new = _label(report.config.entrants[0].name)
     decided = (
         f"{verdict.accepted} accepted after {verdict.observations} groups"
@@ -213,12 +220,12 @@ def _sequential_test(report: Report, path: Path, unit: str) -> Picture:
         "The sequential test",
         "The log-likelihood ratio of H1 against H0 after each group of the first bot's "
         "tables, and the two bounds: the test stops at the first bound reached, but never "
-        f"before {MIN_OBSERVATIONS} groups (the dotted line).",
+        f"before {MIN_OBSERVATIONS} groups (the shaded part).",
     )
 
 
-def _figure(height: float) -> Figure:
-    figure = Figure(figsize=(WIDTH, height), dpi=DPI, layout="constrained")
+def _figure(height: float, width: float = WIDTH) -> Figure:
+    figure = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
     FigureCanvasAgg(figure)
     return figure
 

@@ -107,10 +107,9 @@ class Report:
         return len(self.config.units())
 
     @property
-    def done(self) -> bool:
-        """Whether the tournament has finished: every unit played, or the test decided."""
-        decided = self.summary.sprt is not None and self.summary.sprt.verdict.accepted
-        return bool(decided) or self.finished >= self.scheduled
+    def decided(self) -> bool:
+        """Whether the tournament's sequential test reached a verdict (and so stopped it)."""
+        return self.summary.sprt is not None and self.summary.sprt.verdict.accepted is not None
 
 
 def build_report(
@@ -248,8 +247,10 @@ def report_page(report: Report, pictures: Sequence[Picture]) -> str:
     (embedded), the other tables and the configuration."""
     config, summary = report.config, report.summary
     unit = unit_word(config)
-    if report.done:
-        status = f"Finished: {report.finished} of {report.scheduled} units played."
+    if report.finished >= report.scheduled:
+        status = f"Finished: all {report.scheduled} units played."
+    elif report.decided:
+        status = f"Finished when the test decided, after {report.finished} units."
     else:
         status = (
             f"Still running: {report.finished} of {report.scheduled} units played so far; "
@@ -327,7 +328,10 @@ def _configuration(config: Config) -> list[list[str]]:
 
 def _rules(config: Config) -> list[list[str]]:
     """Every field of the rules, as rows."""
-    return [[name, json.dumps(value)] for name, value in sorted(config.rules.items())]
+    return [
+        [name, value if isinstance(value, str) else json.dumps(value)]
+        for name, value in sorted(config.rules.items())
+    ]
 
 
 def _table(rows: Sequence[Sequence[str]], name: str) -> str:
