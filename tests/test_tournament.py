@@ -802,10 +802,10 @@ def test_the_standings_table(tmp_path: Path) -> None:
         app, ["tournament", "--deals", "4", "--workers", "1", "--seed", "3", "--out", str(out)]
     )
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[0] == (
+    assert result.stdout.splitlines()[0] == (
         "Thousand, 3 bots, 1 table of 3, 4 deals per table under every seating, seed 3"
     )
-    header, rows = table_of(result.output)
+    header, rows = table_of(result.stdout)
     assert header == [
         "rank", "bot", "rating", "±", "score/deal", "±", "units", "contracts made", "faults"
     ]  # fmt: skip
@@ -826,7 +826,7 @@ def test_the_standings_table(tmp_path: Path) -> None:
         assert row[6] == "24"
         assert row[8] == "0"
     names = [entry["name"] for entry in sorted(document["standings"], key=lambda e: e["entrant"])]
-    leads = head_to_head_of(result.output)
+    leads = head_to_head_of(result.stdout)
     assert len(leads) == 3
     for pair, lead, span in leads:
         better, _, worse = pair.partition(" over ")
@@ -835,7 +835,7 @@ def test_the_standings_table(tmp_path: Path) -> None:
         assert float(lead) >= 0
         low, high = document["crosstable_intervals"][a][b]
         assert span == f"{low:+.1f} to {high:+.1f}"
-    seats = section_of(result.output, SEATS_TITLE)
+    seats = section_of(result.stdout, SEATS_TITLE)
     assert [row[0] for row in seats] == ["0 dealer", "1 forehand", "2 second hand"]
     for row, seat in zip(seats, document["seats"], strict=True):
         assert row[1] == f"{seat['advantage']:+.1f}"
@@ -843,7 +843,7 @@ def test_the_standings_table(tmp_path: Path) -> None:
         assert row[2] == f"{low:+.1f} to {high:+.1f}"
         assert row[3] == f"{seat['win_rate']:.0%}"
     assert sum(seat["advantage"] for seat in document["seats"]) == pytest.approx(0)
-    following = section_of(result.output, NEXT_TITLE)
+    following = section_of(result.stdout, NEXT_TITLE)
     assert [row[0] for row in following] == [row[1] for row in rows]
     for row in following:
         entry = standing(document, row[0])
