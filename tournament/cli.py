@@ -336,8 +336,14 @@ def draw_report(folder: Path, summary: Summary, anchor: tuple[str, float] | None
     except PicturesUnavailable as error:
         typer.echo(str(error), err=True)
         return
+    except ValueError as error:
+        raise fail(str(error)) from None
     except OSError as error:
         raise fail(f"cannot write the report in {folder}: {error.strerror}") from None
+    except KeyboardInterrupt:
+        where = shlex.quote(str(folder))
+        typer.echo(f"stopped drawing the report; draw it with: thousand report {where}", err=True)
+        raise typer.Exit(code=130) from None
     typer.echo(f"report: {page}", err=True)
 
 
