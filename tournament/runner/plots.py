@@ -126,6 +126,7 @@ def _scores(report: Report, path: Path, unit: str) -> Picture:
         )
         axes.yaxis.set_major_formatter(PercentFormatter(1, decimals=0))
         axes.tick_params(labelsize=7)
+    rows[-1].xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
     rows[-1].set_xlabel(f"score per {unit}")
     return _save(
         figure,
