@@ -195,14 +195,13 @@ class ProgressDisplay:
     def __rich__(self) -> RenderableType:
         """The terminal display: a bar, then the figures (redrawn from another thread, it only
         reads what the reports left)."""
+        figures = "  ".join([self._count(), *self._pace(time.monotonic())])
         line = Table.grid(padding=(0, 2))
-        line.add_row(
-            ProgressBar(total=max(self.total, 1), completed=self.done, width=30),
-            Text(self._count()),
-            Text("  ".join(self._pace(time.monotonic()))),
-        )
+        line.add_column(no_wrap=True)
+        line.add_column(no_wrap=True, overflow="ellipsis")
+        line.add_row(ProgressBar(total=max(self.total, 1), completed=self.done, width=20), figures)
         below = "  ".join(part for part in (self.leader, self.test) if part)
-        return Group(line, Text(below)) if below else line
+        return Group(line, Text(below, overflow="ellipsis", no_wrap=True)) if below else line
 
     def _count(self) -> str:
         return f"{self.done * 100 // max(self.total, 1)}% {self.done}/{self.total} {self.words[1]}"
