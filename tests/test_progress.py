@@ -126,6 +126,20 @@ def test_a_pipe_gets_nothing_before_the_first_tenth() -> None:
     assert stream.getvalue().startswith("50% 50/100 units, ")
 
 
+def test_a_pipe_is_told_when_the_test_decides() -> None:
+    """A sequential test's decision gets a line of its own, between the tenths."""
+    stream = io.StringIO()
+    shown = ProgressDisplay(stream)
+    shown(0, 600)
+    shown.show_verdict(Verdict(10, 1.5, None))
+    shown(70, 600)
+    shown.show_verdict(Verdict(16, 3.5, "H1"))
+    shown(96, 600)
+    lines = stream.getvalue().splitlines()
+    assert [line.split(",")[0] for line in lines] == ["11% 70/600 units", "16% 96/600 units"]
+    assert lines[-1].endswith(", SPRT 16 groups, LLR +3.50, H1 accepted")
+
+
 def test_the_terminal_display_shows_the_figures() -> None:
     """On a terminal: the bar, the units done, the time taken, the rate, the time left, the
     leader with its interval and the test's standing; stopped, it ends its line."""

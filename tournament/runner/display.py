@@ -1,5 +1,5 @@
 """What a person sees of a finished tournament: the standings, the head-to-head leads and the
-seats, as tables drawn by ``rich``: boxed and in colour on a terminal, plain aligned columns
+seats, as tables drawn by ``rich``: ruled and in colour on a terminal, plain aligned columns
 (with no escape codes, never wrapped) anywhere else."""
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 taken and left, the speed, the bot in the lead and, with a sequential test, where it stands.
 
 On a terminal this is a ``rich`` display on the standard error, redrawn twice a second; anywhere
-else (a pipe, a log file) it is one plain line at each tenth of the tournament, so that a log
-shows the same lines at the same points of every run.
+else (a pipe, a log file) it is one plain line at each tenth of the tournament (and one when a
+sequential test decides), so that a log shows the same lines at the same points of every run.
 
 The leader shown while it runs is the bot with the highest mean score per unit over the
 duplicate groups finished so far, with a normal-approximation 95% interval over those groups;
@@ -130,6 +130,8 @@ class ProgressDisplay:
         """The last tenth of the units reported in a plain line."""
         self.test = ""
         """The sequential test's standing."""
+        self.decided = False
+        """Whether the test has decided since the last plain line."""
         self.leader = ""
         self.reckoned = -math.inf
         self.live: Live | None = None
@@ -150,6 +152,7 @@ class ProgressDisplay:
         """Show a sequential test's standing from now on."""
         decided = f", {verdict.accepted} accepted" if verdict.accepted else ""
         self.test = f"SPRT {verdict.observations} groups, LLR {verdict.llr:+.2f}{decided}"
+        self.decided = verdict.accepted is not None
 
     def __call__(self, done: int, total: int) -> None:
         self.done, self.total = done, total
@@ -178,8 +181,8 @@ class ProgressDisplay:
         tenth = done * 10 // max(total, 1)
         if self.tenth is None:
             self.tenth = tenth
-        elif tenth > self.tenth:
-            self.tenth = tenth
+        elif tenth > self.tenth or self.decided:
+            self.tenth, self.decided = tenth, False
             self.leader = self._leader()
             parts = [self._count(), *self._pace(now), self.leader, self.test]
             self.stream.write(", ".join(part for part in parts if part) + "\n")
