@@ -122,8 +122,8 @@ def test_tournament_is_reproducible() -> None:
     first = runner.invoke(app, [*arguments, "--seed", "4", "--workers", "1"])
     second = runner.invoke(app, [*arguments, "--seed", "4", "--workers", "2"])
     assert first.exit_code == 0, first.output
-    assert first.output == second.output
-    lines = first.output.splitlines()
+    assert first.stdout == second.stdout
+    lines = first.stdout.splitlines()
     assert lines[0].startswith("Thousand, 2 bots, 1 table of 2, 5 deals per table")
     assert lines[2].split()[:4] == ["rank", "bot", "rating", "±"]
 
@@ -222,7 +222,7 @@ def test_anchor_gives_a_bot_its_rating() -> None:
     options = ["--deals", "20", "--seed", "1", "--anchor", "random=1000", "--json"]
     result = runner.invoke(app, ["tournament", "greedy", "random", "random", *options])
     assert result.exit_code == 0, result.output
-    document = json.loads(result.output)
+    document = json.loads(result.stdout)
     ratings = {row["name"]: row["rating"] for row in document["standings"]}
     assert ratings["random"] == 1000
     assert ratings["greedy"] > 1000

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tests.test_progress import without_progress
 from tournament.cli import app
 from tournament.runner.backends import Backend, InlineBackend, ProcessBackend
 from tournament.runner.run import SUMMARY, run_tournament
@@ -195,7 +196,7 @@ def test_a_fault_under_the_raise_policy_is_one_line_on_ray() -> None:
     arguments += ["--seed", "1"]
     result = CliRunner().invoke(app, arguments)
     assert result.exit_code == 2
-    (line,) = result.output.strip().splitlines()
+    (line,) = without_progress(result.stderr).strip().splitlines()
     assert line.startswith("error: unit t0-d")
     assert "tests/bots/python_bots.py:Flaky in seat" in line
     assert line.endswith("raised RuntimeError: flaky bot tripped")

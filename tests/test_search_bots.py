@@ -772,7 +772,7 @@ def test_tournament_of_a_search_bot_by_spec() -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     names = [standing["name"] for standing in data["standings"]]
     assert sorted(names) == sorted(["pimc(steps=20)", "greedy", "random"])
     pimc = next(standing for standing in data["standings"] if standing["name"] == "pimc(steps=20)")

@@ -10,15 +10,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tests.test_tournament_hostile import Terminal
 from thousand import Rules
 from tournament.cli import app
-from tournament.runner.display import ProgressBar
 from tournament.runner.journal import CONFIG, JOURNAL
 from tournament.runner.run import run_tournament
 from tournament.runner.schedule import Config, entrants_of
 from tournament.runner.setup import Options, configure
-from tournament.runner.sprt import MIN_OBSERVATIONS, Hypotheses, Verdict
+from tournament.runner.sprt import MIN_OBSERVATIONS, Hypotheses
 
 CAP = 300
 
@@ -126,21 +124,6 @@ def test_a_bad_test_is_refused_in_one_line(options: list[str], message: str) -> 
     assert result.exit_code == 2
     assert result.output.startswith(message)
     assert len(result.output.strip().splitlines()) == 1
-
-
-def test_the_progress_bar_shows_the_test_as_it_goes() -> None:
-    """On a terminal the bar carries the groups read, the ratio and, once reached, the
-    decision."""
-    stream = Terminal()
-    bar = ProgressBar(stream)
-    bar.show_verdict(Verdict(9, 1.234, None))
-    bar(54, 600)
-    assert stream.getvalue().endswith("SPRT 9 groups, LLR +1.23 ")
-    bar.drawn = 0.0
-    bar.show_verdict(Verdict(16, 3.5, "H1"))
-    bar(96, 600)
-    bar.stop()
-    assert stream.getvalue().endswith("SPRT 16 groups, LLR +3.50, H1 accepted \n")
 
 
 def test_new_and_one_baseline_fill_the_table_with_copies_of_the_baseline() -> None:

@@ -26,6 +26,7 @@ import pytest
 from typer.testing import CliRunner
 
 import thousand
+from tests.test_progress import without_progress
 from thousand import Rules, bluff
 from tournament.cli import app
 from tournament.runner.backends import InlineBackend
@@ -738,7 +739,7 @@ def test_hostile_bots_are_charged_with_their_faults(tmp_path: Path, on_fault: st
         )
     two_at_fault = [result for result in journal if sum(map(sum, result.faults)) > 1]
     assert bool(two_at_fault) == (on_fault == "substitute")
-    lines = result.output.splitlines()
+    lines = result.stdout.splitlines()
     rows = {line.split()[1]: line for line in lines if re.match(r"\d+ ", line)}
     assert rows[flaky].endswith(f"{flaky_faults['error']} error")
     illegal_row = next(line for line in lines if "hostile_bot.py" in line)
@@ -754,7 +755,7 @@ def test_on_fault_raise_stops_the_tournament_with_one_line(tmp_path: Path, worke
     arguments += ["--out", str(tmp_path / "out")]
     result = runner.invoke(app, arguments)
     assert result.exit_code == 2
-    one_line_error(result.output, "RuntimeError: flaky bot tripped")
+    one_line_error(without_progress(result.stderr), "RuntimeError: flaky bot tripped")
     assert not (tmp_path / "out" / "summary.json").exists()
 
 
@@ -916,16 +917,16 @@ def test_a_1000_tournament_with_records(tmp_path: Path) -> None:
     arguments += ["--players", "3", "--games", "6", "--seed", "1", "--workers", "1", "--records"]
     result = runner.invoke(app, [*arguments, "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert result.output.startswith(
+    assert result.stdout.startswith(
         "1000?, 4 bots, 4 tables of 3, 6 games per table in groups of 6 seatings on the same "
         "cards, seed 1"
     )
-    header, rows = table_of(result.output)
+    header, rows = table_of(result.stdout)
     assert header == ["rank", "bot", "rating", "±", "score/game", "±", "units", "wins", "faults"]
     assert sorted(row[1] for row in rows) == ["greedy", "random", "random#2", "random#3"]
     assert all(row[6] == "18" for row in rows)
     assert [
-        row[0] for row in section_of(result.output, SEATS_TITLE.replace("deals", "deals first"))
+        row[0] for row in section_of(result.stdout, SEATS_TITLE.replace("deals", "deals first"))
     ] == [
         "0 dealer, plays last",
         "1 plays first",
@@ -947,7 +948,7 @@ def test_thousand_games_format_records_whole_matches(tmp_path: Path) -> None:
     arguments += ["--out", str(out)]
     result = runner.invoke(app, arguments)
     assert result.exit_code == 0, result.output
-    header, _ = table_of(result.output)
+    header, _ = table_of(result.stdout)
     assert "score/match" in header
     assert "wins" in header
     journal = journal_results(out)
@@ -1079,6 +1080,9 @@ def test_the_installed_program_runs_a_tournament(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Thousand, 3 bots, 1 table of 3, 1 deal per table")
+    assert "\x1b" not in result.stdout + result.stderr
+    assert without_progress(result.stderr) == ""
+    assert result.stderr.splitlines()[-1].startswith("100% 6/6 deals, ")
     header, rows = table_of(result.stdout)
     assert header[:3] == ["rank", "bot", "rating"]
     assert sorted(row[1] for row in rows) == ["greedy", "random", "random#2"]

@@ -5,7 +5,6 @@ the cards of the deals."""
 from __future__ import annotations
 
 import importlib.metadata
-import io
 import json
 import os
 import re
@@ -19,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from tests.test_cli import run_installed
+from tests.test_progress import without_progress
 from tests.test_tournament import installed_command, one_line_error, runner, snapshot
 from tournament.cli import app
-from tournament.runner.display import ProgressBar
 from tournament.runner.journal import Journal, TournamentDirError
 from tournament.runner.run import run_tournament
 from tournament.runner.schedule import Unit
@@ -181,7 +180,10 @@ def test_a_drawn_seed_is_printed_kept_and_plays_the_tournament_again(tmp_path: P
     assert drawn.exit_code == 0, drawn.output
     seed = Journal.saved_config(tmp_path / "drawn").seed
     assert seed != 1
-    assert drawn.stderr.splitlines()[0] == f"seed {seed} (play it again with --seed {seed})"
+    # After the seed and the progress, the report's line (with --out).
+    shown = without_progress(drawn.stderr).splitlines()
+    assert shown[0] == f"seed {seed} (play it again with --seed {seed})"
+    assert drawn.stderr.startswith("seed ")
     assert drawn.stdout.splitlines()[0].endswith(f", seed {seed}")
     summary = (tmp_path / "drawn" / "summary.json").read_bytes()
     assert json.loads(summary)["config"]["seed"] == seed
@@ -237,7 +239,9 @@ def test_ctrl_c_says_how_far_it_got_and_how_to_resume(tmp_path: Path) -> None:
     lines = len((out / "journal.jsonl").read_text(encoding="utf-8").splitlines())
     assert 0 < lines < 120
     command = f"thousand tournament --resume '{out}'"
-    assert result.stderr == f"stopped after {lines} of 120 units; continue with: {command}\n"
+    assert without_progress(result.stderr) == (
+        f"stopped after {lines} of 120 units; continue with: {command}\n"
+    )
     resumed = runner.invoke(app, shlex.split(command)[1:])
     assert resumed.exit_code == 0, resumed.output
     config = Journal.saved_config(out)
@@ -255,7 +259,7 @@ def test_ctrl_c_without_out_says_nothing_was_kept(tmp_path: Path) -> None:
     assert re.fullmatch(
         r"stopped after \d+ of 120 units; nothing was kept \(with --out a tournament can be "
         r"resumed\)\n",
-        result.stderr,
+        without_progress(result.stderr),
     )
 
 
@@ -288,23 +292,6 @@ def test_a_half_written_configuration_is_started_again_not_resumed(tmp_path: Pat
     one_line_error(
         result.stderr, f"start it again with the options it was started with and --out {out}"
     )
-
-
-class Terminal(io.StringIO):
-    """A stream that says it is a terminal."""
-
-    def isatty(self) -> bool:
-        return True
-
-
-def test_a_stopped_progress_bar_ends_its_line() -> None:
-    """A bar stopped part drawn ends its line, so the message after it starts a line."""
-    stream = Terminal()
-    bar = ProgressBar(stream)
-    bar(5, 10)
-    assert not stream.getvalue().endswith("\n")
-    bar.stop()
-    assert stream.getvalue().endswith(" units  ETA --:-- \n")
 
 
 @pytest.mark.slow

@@ -261,12 +261,13 @@ def tournament(
     Standings: each bot's rating and mean score with 95% intervals, then each pair's lead.
 
     A bot's options follow its name, as in "pimc(steps=4000)"."""
-    from tournament.runner.display import ProgressBar, standings_lines
+    from tournament.runner.display import print_standings
     from tournament.runner.journal import Journal
+    from tournament.runner.progress import ProgressDisplay
     from tournament.runner.run import run_tournament, summary_document
     from tournament.runner.setup import Options, configure
 
-    bar = ProgressBar()
+    shown = ProgressDisplay()
     try:
         options = Options(
             specs=tuple(specs or ()),
@@ -296,32 +297,35 @@ def tournament(
             raise ValueError(f"--anchor names {pinned[0]!r}, which is not among {', '.join(names)}")
         chosen = choose_backend(backend, ray_address, processes)
         if saved is None and options.seed is None:
-            bar.heading = seed_line(config.seed)
-        summary = run_tournament(
-            config,
-            backend=chosen,
-            workers=processes or os.cpu_count() or 1,
-            out=resume or out,
-            resume=resume is not None,
-            keep_records=records,
-            log_dir=log_dir,
-            progress=bar,
-            on_verdict=bar.show_verdict,
-            anchor=pinned,
-        )
-        bar.stop()
+            shown.heading = seed_line(config.seed)
+        shown.follow(config)
+        try:
+            summary = run_tournament(
+                config,
+                backend=chosen,
+                workers=processes or os.cpu_count() or 1,
+                out=resume or out,
+                resume=resume is not None,
+                keep_records=records,
+                log_dir=log_dir,
+                progress=shown,
+                on_verdict=shown.show_verdict,
+                on_results=shown.add,
+                anchor=pinned,
+            )
+        finally:
+            shown.stop()
     except (ThousandError, ValueError) as error:
         raise fail(str(error)) from None
     except OSError as error:
         raise fail(f"{error.filename or 'the tournament folder'}: {error.strerror}") from None
     except KeyboardInterrupt:
-        bar.stop()
-        typer.echo(stopped_line(bar.done, bar.total, resume or out), err=True)
+        typer.echo(stopped_line(shown.done, shown.total, resume or out), err=True)
         raise typer.Exit(code=130) from None
     if as_json:
         typer.echo(json.dumps(summary_document(config, summary), indent=2, sort_keys=True))
     else:
-        typer.echo("\n".join(standings_lines(config, summary)))
+        print_standings(config, summary, sys.stdout)
     if (kept := resume or out) is not None:
         draw_report(kept, summary, pinned)
 

@@ -1,127 +1,107 @@
-"""What a person sees of a tournament: a progress bar while it runs, the standings at the end."""
+"""What a person sees of a finished tournament: the standings, the head-to-head leads and the
+seats, as tables drawn by ``rich``: ruled and in colour on a terminal, plain aligned columns
+(with no escape codes, never wrapped) anywhere else."""
 
 from __future__ import annotations
 
-import sys
-import time
+import io
+from collections.abc import Sequence
 from typing import TextIO
+
+from rich import box
+from rich.console import Console, RenderableType
+from rich.table import Table
+from rich.text import Text
 
 from thousand.games import game_named
 from tournament.runner.schedule import Config
-from tournament.runner.sprt import Verdict
 from tournament.runner.summary import Summary
-from tournament.text import table_lines
+from tournament.text import printable
 
 __all__ = [
-    "ProgressBar",
     "about_line",
     "head_to_head_table",
     "next_seat_table",
+    "print_standings",
     "seat_role",
     "seats_table",
     "sprt_lines",
+    "standings",
     "standings_lines",
     "standings_table",
     "unit_word",
 ]
 
+PLAIN_WIDTH = 100_000
+"""The width of the page plain output is laid out on: wide enough never to wrap a line."""
 
-class ProgressBar:
-    """A one-line bar with the units done and the time left, redrawn in place on a terminal and
-    silent elsewhere; a ``heading`` (such as a seed drawn at random) is written once, before
-    the first unit is played, wherever the stream goes."""
 
-    WIDTH = 30
-
-    def __init__(self, stream: TextIO | None = None, heading: str | None = None) -> None:
-        self.stream = stream or sys.stderr
-        self.active = self.stream.isatty()
-        self.heading = heading
-        self.began = time.monotonic()
-        self.first: int | None = None
-        self.drawn = 0.0
-        self.done = 0
-        self.total = 0
-        self.test = ""
-        """The sequential test's standing, shown after the time left."""
-
-    def show_verdict(self, verdict: Verdict) -> None:
-        """Show a sequential test's standing on the bar from now on."""
-        decided = f", {verdict.accepted} accepted" if verdict.accepted else ""
-        self.test = f"  SPRT {verdict.observations} groups, LLR {verdict.llr:+.2f}{decided}"
-
-    def __call__(self, done: int, total: int) -> None:
-        self.done, self.total = done, total
-        if self.heading is not None:
-            self.stream.write(self.heading + "\n")
-            self.stream.flush()
-            self.heading = None
-        if not self.active:
-            return
-        now = time.monotonic()
-        if self.first is None:
-            self.first = done
-        if done < total and now - self.drawn < 0.1:
-            return
-        self.drawn = now
-        filled = self.WIDTH * done // max(total, 1)
-        bar = "#" * filled + "." * (self.WIDTH - filled)
-        played = done - self.first
-        if played and done < total:
-            left = (now - self.began) / played * (total - done)
-            eta = f"ETA {int(left) // 60}:{int(left) % 60:02d}"
-        else:
-            eta = "done" if done >= total else "ETA --:--"
-        self.stream.write(f"\r[{bar}] {done}/{total} units  {eta}{self.test} ")
-        if done >= total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-    def stop(self) -> None:
-        """End a bar left part drawn, so that what follows starts on a line of its own."""
-        if self.active and self.drawn and self.done < self.total:
-            self.stream.write("\n")
-            self.stream.flush()
+def print_standings(config: Config, summary: Summary, stream: TextIO) -> None:
+    """Print the standings to ``stream``: styled tables on a terminal, plain lines elsewhere."""
+    if stream.isatty():
+        _show(Console(file=stream, highlight=False), standings(config, summary, styled=True))
+    else:
+        stream.write("\n".join(standings_lines(config, summary)) + "\n")
 
 
 def standings_lines(config: Config, summary: Summary) -> list[str]:
-    """The final standings as a table, with a line saying what was played."""
+    """The standings as plain text, one string per line."""
+    page = io.StringIO()
+    console = Console(
+        file=page,
+        width=PLAIN_WIDTH,
+        color_system=None,
+        force_terminal=False,
+        highlight=False,
+    )
+    _show(console, standings(config, summary, styled=False))
+    return [line.rstrip() for line in page.getvalue().splitlines()]
+
+
+def _show(console: Console, sections: list[RenderableType]) -> None:
+    for section in sections:
+        console.print(section)
+
+
+def standings(config: Config, summary: Summary, *, styled: bool) -> list[RenderableType]:
+    """The final standings as a table, with a line saying what was played, then the tables of
+    the pairs, the seats and the seat after each bot (``styled`` for a terminal)."""
     unit = unit_word(config)
-    sections = [
+    first = "" if config.format == "deals" else " first"
+    sections: list[RenderableType] = [
+        Text(about_line(config), style="bold" if styled else ""),
+        *(Text(printable(line)) for line in sprt_lines(config, summary, unit)),
+        Text(""),
+        _table(standings_table(config, summary), styled),
+        Text(""),
+        Text("± is half the width of a 95% interval.", style="dim" if styled else ""),
+    ]
+    for title, table in (
         ("Head to head, on the units both played:", head_to_head_table(summary, unit)),
         (
-            f"Seats, against the mean of the table (seat 0 deals"
-            f"{'' if config.format == 'deals' else ' first'}; every bot holds every seat "
-            "equally often):",
+            f"Seats, against the mean of the table (seat 0 deals{first}; every bot holds every "
+            "seat equally often):",
             seats_table(config, summary, unit),
         ),
         (
             "The bot in the seat after each bot, against the other bots at the table:",
             next_seat_table(summary, unit),
         ),
-    ]
-    lines = [
-        about_line(config),
-        *sprt_lines(config, summary, unit),
-        "",
-        *table_lines(standings_table(config, summary)),
-        "",
-        "± is half the width of a 95% interval.",
-    ]
-    for title, rows in sections:
-        if len(rows) > 1:
-            lines.extend(["", title, "", *table_lines(rows)])
-    return lines
+    ):
+        if len(table) > 1:
+            sections += [Text(""), Text(title, style="bold" if styled else ""), Text("")]
+            sections.append(_table(table, styled))
+    return sections
 
 
 def unit_word(config: Config) -> str:
     """What one unit of the tournament is called: deal, match or game."""
-    return "deal" if config.format == "deals" else config.game_value().unit
+    return config.unit_words()[0]
 
 
 def about_line(config: Config) -> str:
     """What was played: the game, the bots, the tables, the units per table and the seed."""
-    unit = unit_word(config)
+    unit, units = config.unit_words()
     tables = len(config.tables())
     if config.format == "deals":
         played = "under every seating"
@@ -130,7 +110,7 @@ def about_line(config: Config) -> str:
     return (
         f"{config.game_value().title}, {len(config.entrants)} bots, {tables} "
         f"table{'s' * (tables != 1)} of {config.players}, {config.per_table} "
-        f"{_plural(unit, config.per_table)} per table {played}, seed {config.seed}"
+        f"{unit if config.per_table == 1 else units} per table {played}, seed {config.seed}"
     )
 
 
@@ -163,6 +143,22 @@ def standings_table(config: Config, summary: Summary) -> list[list[str]]:
         row.append(", ".join(faults) or "0")
         rows.append(row)
     return rows
+
+
+def _table(rows: Sequence[Sequence[str]], styled: bool) -> Table:
+    """Rows of cells, a header first, as a table; every cell is shown as it is (no markup),
+    control characters as ``?``."""
+    if styled:
+        table = Table(
+            box=box.SIMPLE_HEAD, show_edge=False, header_style="bold cyan", pad_edge=False
+        )
+    else:
+        table = Table(box=None, pad_edge=False, show_edge=False)
+    for header in rows[0]:
+        table.add_column(Text(printable(header)), no_wrap=not styled)
+    for row in rows[1:]:
+        table.add_row(*(Text(printable(cell)) for cell in row))
+    return table
 
 
 def sprt_lines(config: Config, summary: Summary, unit: str) -> list[str]:
@@ -242,12 +238,6 @@ def head_to_head_table(summary: Summary, unit: str) -> list[list[str]]:
                 continue
             rows.append([f"{names[a]} over {names[b]}", f"{lead:+.1f}", _span(interval)])
     return rows
-
-
-def _plural(noun: str, count: int) -> str:
-    if count == 1:
-        return noun
-    return noun + ("es" if noun.endswith("ch") else "s")
 
 
 def _half(interval: tuple[float, float] | None, form: str) -> str:

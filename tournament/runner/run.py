@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,7 @@ def run_tournament(
     progress: Progress | None = None,
     backend: Backend | None = None,
     on_verdict: Callable[[Verdict], None] | None = None,
+    on_results: Callable[[Sequence[UnitResult]], None] | None = None,
     anchor: tuple[str, float] | None = None,
 ) -> Summary:
     """Play every unit of the schedule not already in the journal and return the summary.
@@ -58,8 +59,9 @@ def run_tournament(
     and records are kept if they were when it started). Every entrant is first started once,
     so that a bot that cannot start stops the run with ``BotSpecError`` before any game.
     With a sequential test, ``on_verdict`` is told the verdict after every batch (before
-    ``progress``), and the run stops once the test decides. ``anchor`` fixes one entrant's
-    rating (see :func:`~tournament.runner.summary.summarize`).
+    ``progress``), and the run stops once the test decides. ``on_results`` is handed the
+    units found in the journal, then every batch's units as they finish (before ``progress``).
+    ``anchor`` fixes one entrant's rating (see :func:`~tournament.runner.summary.summarize`).
     """
     for spec in dict.fromkeys(entrant.spec for entrant in config.entrants):
         check_player(spec, config.rules_value(), isolate=config.isolate, log_dir=log_dir)
@@ -87,6 +89,8 @@ def run_tournament(
     todo = [unit for unit in units if unit.name not in finished]
     if test is not None and test.read(finished.values()).accepted is not None:
         todo = []
+    if on_results is not None and finished:
+        on_results(list(finished.values()))
     if progress is not None:
         progress(len(finished), len(units))
     try:
@@ -100,6 +104,8 @@ def run_tournament(
             decided = (
                 test is not None and test.read(item.result for item in played).accepted is not None
             )
+            if on_results is not None:
+                on_results([item.result for item in played])
             if progress is not None:
                 progress(len(finished), len(units))
             if decided:

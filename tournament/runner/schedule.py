@@ -126,6 +126,14 @@ class Config:
         """The rules as the game's own value."""
         return _rules(self.game, self.rules_json)
 
+    def unit_words(self) -> tuple[str, str]:
+        """What one unit is called, and more than one: a deal in the ``deals`` format, else the
+        game's match (Thousand) or game (1000?)."""
+        if self.format == "deals":
+            return "deal", "deals"
+        game = self.game_value()
+        return game.unit, game.units
+
     @property
     def single_deal(self) -> bool:
         """Whether each unit is one scored Thousand deal."""
