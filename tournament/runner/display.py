@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterable
 from typing import TextIO
 
 from thousand.games import game_named
+from tournament.runner.ladder import Ladder, Rung
 from tournament.runner.schedule import Config
 from tournament.runner.sprt import Verdict
 from tournament.runner.summary import Summary
 from tournament.text import table_lines
 
-__all__ = ["ProgressBar", "seat_role", "standings_lines"]
+__all__ = ["ProgressBar", "ladder_lines", "scale_lines", "seat_role", "standings_lines"]
 
 
 class ProgressBar:
@@ -73,8 +75,9 @@ class ProgressBar:
             self.stream.flush()
 
 
-def standings_lines(config: Config, summary: Summary) -> list[str]:
-    """The final standings as a table, with a line saying what was played."""
+def standings_lines(config: Config, summary: Summary, ladder: Ladder | None = None) -> list[str]:
+    """The final standings as a table, with a line saying what was played and, when ratings
+    are anchored, one saying on which scale (``ladder``: the reference ladder's)."""
     game = config.game_value()
     unit = "deal" if config.format == "deals" else game.unit
     header = ["rank", "bot", "rating", "±", f"score/{unit}", "±", "units"]
@@ -119,6 +122,7 @@ def standings_lines(config: Config, summary: Summary) -> list[str]:
         *table_lines(rows),
         "",
         "± is half the width of a 95% interval.",
+        *scale_lines(summary, ladder),
         *_head_to_head(summary, unit),
         *_seats(config, summary, unit),
         *_next_seats(summary, unit),
@@ -146,6 +150,69 @@ def _sprt(config: Config, summary: Summary, unit: str) -> list[str]:
         f"{hypotheses.upper:+.2f}; the figures below count those groups"
     )
     return [tested, f"{decided}: {ratio}"]
+
+
+def scale_lines(summary: Summary, ladder: Ladder | None) -> list[str]:
+    """Where the ratings are measured from, when not from their mean."""
+    if summary.anchor is None:
+        return []
+    if ladder is None and len(summary.anchor) == 1:
+        ((name, rating),) = summary.anchor
+        return [f"Ratings are measured from {name}, fixed at {rating:g}."]
+    names = _listing([name for name, _ in summary.anchor])
+    ratings = _listing([f"{rating:.0f}" for _, rating in summary.anchor])
+    scale = "the reference scale" if ladder is None else f"the reference scale of {ladder.title}"
+    held = (
+        "held at its reference rating"
+        if len(summary.anchor) == 1
+        else ("held, on average, at their reference ratings")
+    )
+    return [f"Ratings are on {scale}: {names} {held}, {ratings} (thousand ladder)."]
+
+
+def ladder_lines(ladders: Iterable[Ladder], against: Ladder | None = None) -> list[str]:
+    """Each ladder's bots, strongest first, with their ratings and 95% intervals; ``against``
+    (one ladder) adds the reference ratings of the same bots and whether the new rating falls
+    within the reference interval."""
+    lines: list[str] = []
+    for ladder in ladders:
+        header = ["bot", "rating", "95% interval"]
+        if against is not None:
+            header += ["reference", "95% interval", "within"]
+        rows = [header]
+        for rung in sorted(ladder.rungs, key=lambda rung: -rung.rating):
+            row = [rung.bot, f"{rung.rating:.0f}", _rung_span(rung)]
+            if against is not None:
+                known = against.rung(rung.bot)
+                if known is None:
+                    row += ["-", "-", "-"]
+                else:
+                    inside = known.interval[0] <= rung.rating <= known.interval[1]
+                    row += [
+                        f"{known.rating:.0f}",
+                        _rung_span(known),
+                        "yes" if inside else "no",
+                    ]
+            rows.append(row)
+        measured = (
+            f"{ladder.per_table} {_plural(ladder.format[:-1], ladder.per_table)} per table, "
+            f"seed {ladder.seed}"
+        )
+        if lines:
+            lines.append("")
+        lines += [f"{ladder.title} ({measured}):", "", *table_lines(rows)]
+    return lines
+
+
+def _rung_span(rung: Rung) -> str:
+    """A rung's interval, or ``fixed`` for the rung the scale is measured from."""
+    if rung.interval == (rung.rating, rung.rating):
+        return "fixed"
+    return _span(rung.interval, "{:.0f}")
+
+
+def _listing(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def seat_role(game: str, seat: int, players: int) -> str:
@@ -200,8 +267,10 @@ def _next_seats(summary: Summary, unit: str) -> list[str]:
     ]
 
 
-def _span(interval: tuple[float, float] | None) -> str:
-    return "-" if interval is None else f"{interval[0]:+.1f} to {interval[1]:+.1f}"
+def _span(interval: tuple[float, float] | None, form: str = "{:+.1f}") -> str:
+    if interval is None:
+        return "-"
+    return f"{form.format(interval[0])} to {form.format(interval[1])}"
 
 
 def _head_to_head(summary: Summary, unit: str) -> list[str]:
