@@ -736,7 +736,7 @@ def test_an_anchor_fixes_one_rating_and_moves_the_others_with_it() -> None:
     plain = summarize(small_tournament(), NAMES, format="deals", seed=1, resamples=50)
     name = NAMES[1]
     pinned = summarize(
-        small_tournament(), NAMES, format="deals", seed=1, resamples=50, anchor=(name, 1000.0)
+        small_tournament(), NAMES, format="deals", seed=1, resamples=50, anchor=((name, 1000.0),)
     )
     before = {standing.name: standing for standing in plain.standings}
     after = {standing.name: standing for standing in pinned.standings}
@@ -748,10 +748,33 @@ def test_an_anchor_fixes_one_rating_and_moves_the_others_with_it() -> None:
         assert after[other].mean_score == before[other].mean_score
         assert after[other].rank == before[other].rank
     assert pinned.crosstable == plain.crosstable
-    assert pinned.to_dict()["anchor"] == [name, 1000.0]
+    assert pinned.to_dict()["anchor"] == {name: 1000.0}
     assert "anchor" not in plain.to_dict()
+
+
+def test_several_anchors_hold_their_mean_and_keep_the_differences() -> None:
+    """Anchoring several entrants (the reference ladder) shifts every rating by one amount, the
+    one that makes the anchored ratings average their given ones, in the fit and in every
+    resample; the differences between ratings are the fit's."""
+    plain = summarize(small_tournament(), NAMES, format="deals", seed=1, resamples=50)
+    anchor = ((NAMES[0], 1200.0), (NAMES[2], 1700.0))
+    pinned = summarize(
+        small_tournament(), NAMES, format="deals", seed=1, resamples=50, anchor=anchor
+    )
+    before = {standing.name: standing for standing in plain.standings}
+    after = {standing.name: standing for standing in pinned.standings}
+    assert (after[NAMES[0]].rating + after[NAMES[2]].rating) / 2 == pytest.approx(1450, abs=0.01)
+    shift = after[NAMES[0]].rating - before[NAMES[0]].rating
+    assert shift != pytest.approx(0)
+    for other in NAMES:
+        assert after[other].rating == pytest.approx(before[other].rating + shift, abs=0.01)
+    # Two anchors free each other: neither interval is a point any more.
+    low, high = after[NAMES[0]].rating_interval
+    assert low <= after[NAMES[0]].rating <= high
+    assert low < high
+    assert pinned.to_dict()["anchor"] == {NAMES[0]: 1200.0, NAMES[2]: 1700.0}
 
 
 def test_an_anchor_must_name_an_entrant() -> None:
     with pytest.raises(ValueError, match="--anchor names 'nobody'"):
-        summarize(small_tournament(), NAMES, format="deals", seed=1, anchor=("nobody", 1500.0))
+        summarize(small_tournament(), NAMES, format="deals", seed=1, anchor=(("nobody", 1500.0),))

@@ -31,6 +31,7 @@ from thousand import Rules, bluff
 from tournament.cli import app
 from tournament.runner.backends import InlineBackend
 from tournament.runner.journal import Journal, TournamentDirError
+from tournament.runner.ladder import reference_scale
 from tournament.runner.results import UnitResult
 from tournament.runner.run import run_tournament
 from tournament.runner.schedule import Config, Entrant, Unit, derive_seed, entrants_of
@@ -480,8 +481,15 @@ def big_tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """greedy random random, played uninterrupted with two workers; its directory."""
     out = tmp_path_factory.mktemp("big") / "uninterrupted"
     config = configure(Options(specs=DEFAULT_SPECS, deals=BIG_DEALS, seed=BIG_SEED))
-    run_tournament(config, workers=2, out=out)
+    played_as_by_default(config, workers=2, out=out)
     return out
+
+
+def played_as_by_default(config: Config, **options: Any) -> None:
+    """``config`` played as ``thousand tournament`` plays it without ``--anchor``: rated on the
+    reference scale of the ladder's bots among its entrants."""
+    scale = reference_scale(config)
+    run_tournament(config, anchor=None if scale is None else scale[0], **options)
 
 
 def process_children() -> dict[int, list[int]]:
@@ -1113,7 +1121,9 @@ def test_greedy_beats_random_with_confidence(big_tournament: Path) -> None:
         assert low <= row["rating"] <= high
         low, high = row["score_interval"]
         assert low <= row["mean_score"] <= high
-    assert sum(row["rating"] for row in document["standings"]) == pytest.approx(4500, abs=0.01)
+    # On the reference scale: the three ladder bots average their reference ratings.
+    reference = sum(rating for rating in document["anchor"].values())
+    assert sum(row["rating"] for row in document["standings"]) == pytest.approx(reference, abs=0.01)
 
 
 def test_one_run_at_a_time_plays_a_kept_tournament(tmp_path: Path) -> None:

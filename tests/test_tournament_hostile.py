@@ -19,7 +19,13 @@ import pytest
 
 from tests.test_cli import run_installed
 from tests.test_progress import without_progress
-from tests.test_tournament import installed_command, one_line_error, runner, snapshot
+from tests.test_tournament import (
+    installed_command,
+    one_line_error,
+    played_as_by_default,
+    runner,
+    snapshot,
+)
 from tournament.cli import app
 from tournament.runner.journal import Journal, TournamentDirError
 from tournament.runner.run import run_tournament
@@ -32,7 +38,7 @@ Edit = Callable[[Path], None]
 def kept_tournament(out: Path) -> None:
     """A small finished tournament kept in ``out``: 2 deals under 6 seatings, 12 lines."""
     config = configure(Options(specs=("greedy", "random", "random"), deals=2, seed=5))
-    run_tournament(config, out=out)
+    played_as_by_default(config, out=out)
 
 
 def edit_line(number: int, change: Callable[[dict[str, object]], None]) -> Edit:
@@ -245,7 +251,7 @@ def test_ctrl_c_says_how_far_it_got_and_how_to_resume(tmp_path: Path) -> None:
     resumed = runner.invoke(app, shlex.split(command)[1:])
     assert resumed.exit_code == 0, resumed.output
     config = Journal.saved_config(out)
-    run_tournament(config, out=tmp_path / "whole")
+    played_as_by_default(config, out=tmp_path / "whole")
     summary = (out / "summary.json").read_bytes()
     assert summary == (tmp_path / "whole" / "summary.json").read_bytes()
 
@@ -328,7 +334,7 @@ def test_the_real_program_stopped_by_ctrl_c_resumes_with_the_command_it_prints(
     assert command == f"thousand tournament --resume {out}"
     resumed = run_installed(*shlex.split(command)[1:])
     assert resumed.returncode == 0, resumed.stderr
-    run_tournament(Journal.saved_config(out), workers=2, out=tmp_path / "whole")
+    played_as_by_default(Journal.saved_config(out), workers=2, out=tmp_path / "whole")
     assert (out / "summary.json").read_bytes() == (tmp_path / "whole" / "summary.json").read_bytes()
 
 

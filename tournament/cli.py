@@ -24,8 +24,10 @@ from tournament.text import printable, table_lines
 # "thousand --help" starts quickly.
 if TYPE_CHECKING:
     from tournament.runner.backends import Backend
+    from tournament.runner.ladder import Ladder
+    from tournament.runner.schedule import Config
     from tournament.runner.sprt import Hypotheses
-    from tournament.runner.summary import Summary
+    from tournament.runner.summary import Anchor, Summary
 
 Number = TypeVar("Number", int, float)
 
@@ -251,8 +253,9 @@ def tournament(
         typer.Option(
             "--anchor",
             metavar="BOT=RATING",
-            help="Give this bot this rating and rate the others from it (default: the ratings "
-            "average 1500).",
+            help="Where ratings are measured from: 'ladder' (the default), the built-in bots "
+            "held at their reference ratings when any plays; BOT=RATING, one bot given its "
+            "rating; or 'mean', the ratings average 1500.",
         ),
     ] = None,
 ) -> None:
@@ -291,10 +294,7 @@ def tournament(
             raise ValueError("--records needs --out (where to keep them)")
         saved = Journal.saved_config(resume) if resume is not None else None
         config = configure(options, saved)
-        pinned = anchored(anchor)
-        names = [entrant.name for entrant in config.entrants]
-        if pinned is not None and pinned[0] not in names:
-            raise ValueError(f"--anchor names {pinned[0]!r}, which is not among {', '.join(names)}")
+        pinned, ladder_used = rating_scale(anchor, config)
         chosen = choose_backend(backend, ray_address, processes)
         if saved is None and options.seed is None:
             shown.heading = seed_line(config.seed)
@@ -325,12 +325,12 @@ def tournament(
     if as_json:
         typer.echo(json.dumps(summary_document(config, summary), indent=2, sort_keys=True))
     else:
-        print_standings(config, summary, sys.stdout)
+        print_standings(config, summary, sys.stdout, ladder_used)
     if (kept := resume or out) is not None:
         draw_report(kept, summary, pinned)
 
 
-def draw_report(folder: Path, summary: Summary, anchor: tuple[str, float] | None) -> None:
+def draw_report(folder: Path, summary: Summary, anchor: Anchor | None) -> None:
     """After a tournament kept in ``folder``: draw its pictures and report and say where, or
     say once how to get them."""
     from tournament.runner.report import PicturesUnavailable, write_report
@@ -388,6 +388,196 @@ LogDirOption = Annotated[
     str | None,
     typer.Option("--log-dir", help="Where external bots' error output is kept."),
 ]
+
+
+@app.command()
+def ladder(
+    bot: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[BOT]",
+            help="The bot to rate, as a bot spec. Without one, the reference ratings are listed.",
+            show_default=False,
+        ),
+    ] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="thousand (default), or bluff (1000?).")
+    ] = None,
+    rules_spec: Annotated[
+        str | None,
+        typer.Option("--rules", "-r", help="A preset or a rules JSON file (default russian)."),
+    ] = None,
+    players: Annotated[
+        str | None, typer.Option("--players", "-k", metavar="N", help="Seats per table.")
+    ] = None,
+    deals: Annotated[
+        str | None,
+        typer.Option("--deals", metavar="N", help="Deals per table (default: as the ladder's)."),
+    ] = None,
+    games: Annotated[
+        str | None,
+        typer.Option("--games", metavar="N", help="Whole matches or games per table instead."),
+    ] = None,
+    seed: Annotated[
+        str | None,
+        typer.Option("--seed", metavar="S", help="Seeds every deal and bot (default: drawn)."),
+    ] = None,
+    workers: Annotated[
+        str | None,
+        typer.Option("--workers", "-w", metavar="N", help="Worker processes (default: the cores)."),
+    ] = None,
+    rungs: Annotated[
+        str | None,
+        typer.Option(
+            "--rungs",
+            metavar="BOT,BOT",
+            help="Play only these bots of the ladder (default: all of them).",
+        ),
+    ] = None,
+    isolate: Annotated[
+        bool | None,
+        typer.Option(
+            "--isolate/--no-isolate",
+            help="Run a bot that is not built in in processes of its own (the default).",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Keep the games and the results here.")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Continue the rating kept in this folder.")
+    ] = None,
+    calibrate: Annotated[
+        bool,
+        typer.Option(
+            "--calibrate",
+            help="Measure the reference ratings again: a round robin of the ladder's bots, "
+            "greedy fixed at 1500, compared with the ratings shipped.",
+        ),
+    ] = False,
+    write: Annotated[
+        Path | None,
+        typer.Option("--write", help="With --calibrate: save the ratings measured in this file."),
+    ] = None,
+) -> None:
+    """Rate a bot on the reference scale, where the built-in bots have fixed ratings.
+
+    The bot plays every table it can make with the ladder's bots (random, greedy, and pimc and
+    ismcts at 250 and 1000 steps), every deal under every seating; its rating is read with the
+    ladder's bots held, on average, at their reference ratings, so it means the same on any
+    machine and any day. Without a bot, the reference ratings are listed."""
+    import attrs
+
+    from tournament.runner.display import ladder_lines, print_standings
+    from tournament.runner.journal import Journal
+    from tournament.runner.ladder import (
+        FIXED,
+        RUNGS,
+        ladder_anchor,
+        ladder_for,
+        load_ladders,
+        measured_ladder,
+        save_ladder,
+    )
+    from tournament.runner.progress import ProgressDisplay
+    from tournament.runner.run import run_tournament
+    from tournament.runner.setup import Options, configure
+
+    if bot is None and not calibrate and resume is not None:
+        # A kept rating says itself which it was: a bot's gauntlet, or a calibration.
+        try:
+            kept = Journal.saved_config(resume)
+        except (ThousandError, ValueError, OSError) as error:
+            raise fail(str(error)) from None
+        bot = kept.entrants[0].spec if kept.gauntlet is not None else None
+        calibrate = bot is None
+    if bot is None and not calibrate:
+        if write is not None or rungs is not None:
+            raise fail("--write and --rungs go with a bot to rate or with --calibrate")
+        typer.echo("\n".join(ladder_lines(load_ladders().values())))
+        return
+    if bot is not None and calibrate:
+        raise fail("--calibrate measures the ladder itself: give no bot with it")
+    if write is not None and not calibrate:
+        raise fail("--write goes with --calibrate")
+    if write is not None:
+        check_folder(write, "the ratings")
+    shown = ProgressDisplay()
+    try:
+        if out is not None and resume is not None:
+            raise ValueError("give --out for a new rating or --resume for a kept one")
+        saved = Journal.saved_config(resume) if resume is not None else None
+        if saved is not None and rungs is None:
+            # Resumed as it was started: with the ladder's bots it was started with.
+            played = [entrant.spec for entrant in saved.entrants[0 if bot is None else 1 :]]
+            chosen = tuple(spec for spec in RUNGS if spec in played)
+        else:
+            chosen = ladder_bots(rungs, RUNGS)
+        if bot is None and FIXED[0] not in chosen:
+            raise ValueError(f"--calibrate needs {FIXED[0]}, whose rating is fixed")
+        specs = chosen if bot is None else (bot, *chosen)
+        options = Options(
+            specs=specs,
+            game=game,
+            rules=rules_spec,
+            players=bounded(players, "--players", int, 2),
+            deals=bounded(deals, "--deals", int, 1),
+            games=bounded(games, "--games", int, 1),
+            seed=bounded(seed, "--seed", int, 0),
+            gauntlet=bot,
+            isolate=isolate,
+        )
+        processes = bounded(workers, "--workers", int, 1)
+        config = configure(options, saved)
+        reference = ladder_for(config)
+        if reference is None and bot is not None:
+            raise ValueError(
+                "no reference ratings were measured for these rules and this table size; "
+                "thousand ladder lists the ones there are"
+            )
+        if saved is None and options.deals is None and options.games is None and reference:
+            config = attrs.evolve(config, format=reference.format, per_table=reference.per_table)
+        if bot is None:
+            anchor: Anchor | None = (FIXED,)
+        else:
+            assert reference is not None
+            anchor = ladder_anchor(config, reference, skip=(bot,))
+        if saved is None and options.seed is None:
+            shown.heading = seed_line(config.seed)
+        shown.follow(config)
+        try:
+            summary = run_tournament(
+                config,
+                workers=processes or os.cpu_count() or 1,
+                out=resume or out,
+                resume=resume is not None,
+                progress=shown,
+                on_results=shown.add,
+                anchor=anchor,
+            )
+        finally:
+            shown.stop()
+        if bot is None:
+            measured = measured_ladder(config, summary)
+            found = ladder_lines([measured], against=reference)
+            if write is not None:
+                save_ladder(write, measured)
+                found.append(f"ratings saved to {write}")
+        else:
+            assert reference is not None
+            found = [rated_line(config, summary, reference)]
+    except (ThousandError, ValueError) as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"{error.filename or 'the tournament folder'}: {error.strerror}") from None
+    except KeyboardInterrupt:
+        typer.echo(stopped_line(shown.done, shown.total, resume or out, "ladder"), err=True)
+        raise typer.Exit(code=130) from None
+    print_standings(config, summary, sys.stdout, reference if bot is not None else None)
+    typer.echo("\n" + "\n".join(found))
+    if (folder := resume or out) is not None:
+        draw_report(folder, summary, anchor)
 
 
 @app.command()
@@ -729,27 +919,96 @@ def sequential_test(text: str | None, alpha: str | None, beta: str | None) -> Hy
     )
 
 
-def anchored(text: str | None) -> tuple[str, float] | None:
+def anchored(text: str) -> tuple[str, float]:
     """The ``--anchor`` bot and rating, refused in one line when malformed."""
-    if text is None:
-        return None
     name, equals, value = text.rpartition("=")
     try:
         rating = float(value)
     except ValueError:
         rating = math.nan
     if not equals or not name or not math.isfinite(rating):
-        raise ValueError(f"--anchor takes BOT=RATING, such as greedy=1500; not {text!r}")
+        raise ValueError(
+            f"--anchor takes BOT=RATING, such as greedy=1500, or ladder or mean; not {text!r}"
+        )
     return name, rating
 
 
-def stopped_line(done: int, total: int, folder: Path | None) -> str:
+def rating_scale(text: str | None, config: Config) -> tuple[Anchor | None, Ladder | None]:
+    """Where ``--anchor`` measures ratings from, and the ladder when it is the reference scale.
+
+    By default (and with ``ladder``) the entrants that are bots of the reference ladder are held,
+    on average, at their reference ratings; with no ladder for these rules or no ladder bot
+    among the entrants, the default falls back to ``mean`` (ratings average 1500)."""
+    from tournament.runner.ladder import RUNGS, ladder_for, reference_scale
+
+    if text == "mean":
+        return None, None
+    if text is None or text == "ladder":
+        scale = reference_scale(config)
+        if scale is not None:
+            return scale
+        if text is None:
+            return None, None
+        if ladder_for(config) is None:
+            raise ValueError(
+                "--anchor ladder: no reference ratings were measured for these rules and this "
+                "table size (thousand ladder lists them)"
+            )
+        raise ValueError(f"--anchor ladder needs one of the ladder's bots: {', '.join(RUNGS)}")
+    name, rating = anchored(text)
+    names = [entrant.name for entrant in config.entrants]
+    if name not in names:
+        raise ValueError(f"--anchor names {name!r}, which is not among {', '.join(names)}")
+    return ((name, rating),), None
+
+
+def ladder_bots(text: str | None, known: Sequence[str]) -> tuple[str, ...]:
+    """The ladder's bots named by ``--rungs`` (all of them by default), in the ladder's order."""
+    if text is None:
+        return tuple(known)
+    named = [name.strip() for name in text.split(",") if name.strip()]
+    for name in named:
+        if name not in known:
+            raise ValueError(f"--rungs: {name!r} is not on the ladder ({', '.join(known)})")
+    if len(set(named)) < 2:
+        raise ValueError("--rungs needs at least two of the ladder's bots")
+    return tuple(spec for spec in known if spec in named)
+
+
+def rated_line(config: Config, summary: Summary, ladder: Ladder) -> str:
+    """What ``thousand ladder BOT`` found: the bot's rating on the reference scale, its interval
+    (counting the uncertainty of the reference ratings too), and the ladder's bots either side."""
+    from tournament.runner.ladder import reference_interval
+
+    name = config.entrants[0].name
+    standing = next(standing for standing in summary.standings if standing.name == name)
+    if standing.rating is None or standing.rating_interval is None:
+        return f"{name} played no deal, so it has no rating"
+    held = dict(summary.anchor or ())
+    anchored = [entrant.spec for entrant in config.entrants if entrant.name in held]
+    low, high = reference_interval(standing.rating, standing.rating_interval, ladder, anchored)
+    below = [rung for rung in ladder.rungs if rung.rating <= standing.rating]
+    above = [rung for rung in ladder.rungs if rung.rating > standing.rating]
+    near = []
+    if below:
+        best = max(below, key=lambda rung: rung.rating)
+        near.append(f"above {best.bot} ({best.rating:.0f})")
+    if above:
+        next_up = min(above, key=lambda rung: rung.rating)
+        near.append(f"below {next_up.bot} ({next_up.rating:.0f})")
+    return (
+        f"{name} rates {standing.rating:.0f} (95% interval {low:.0f} to {high:.0f}) on the "
+        f"reference scale of {ladder.title}: {' and '.join(near)}."
+    )
+
+
+def stopped_line(done: int, total: int, folder: Path | None, command: str = "tournament") -> str:
     """What a tournament stopped by Ctrl-C says: how far it got, and how to go on."""
     reached = f"after {done} of {total} units" if total else "before any unit was played"
     if folder is None:
         return f"stopped {reached}; nothing was kept (with --out a tournament can be resumed)"
     return (
-        f"stopped {reached}; continue with: thousand tournament --resume {shlex.quote(str(folder))}"
+        f"stopped {reached}; continue with: thousand {command} --resume {shlex.quote(str(folder))}"
     )
 
 

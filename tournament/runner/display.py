@@ -5,7 +5,7 @@ seats, as tables drawn by ``rich``: ruled and in colour on a terminal, plain ali
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from rich import box
@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from thousand.games import game_named
+from tournament.runner.ladder import Ladder, Rung
 from tournament.runner.schedule import Config
 from tournament.runner.summary import Summary
 from tournament.text import printable
@@ -21,8 +22,10 @@ from tournament.text import printable
 __all__ = [
     "about_line",
     "head_to_head_table",
+    "ladder_lines",
     "next_seat_table",
     "print_standings",
+    "scale_lines",
     "seat_role",
     "seats_table",
     "sprt_lines",
@@ -36,16 +39,25 @@ PLAIN_WIDTH = 100_000
 """The width of the page plain output is laid out on: wide enough never to wrap a line."""
 
 
-def print_standings(config: Config, summary: Summary, stream: TextIO) -> None:
-    """Print the standings to ``stream``: styled tables on a terminal, plain lines elsewhere."""
+def print_standings(
+    config: Config, summary: Summary, stream: TextIO, ladder: Ladder | None = None
+) -> None:
+    """Print the standings to ``stream``: styled tables on a terminal, plain lines elsewhere
+    (``ladder``: the reference ladder the ratings are anchored on)."""
     if stream.isatty():
-        _show(Console(file=stream, highlight=False), standings(config, summary, styled=True))
+        shown = standings(config, summary, styled=True, ladder=ladder)
+        _show(Console(file=stream, highlight=False), shown)
     else:
-        stream.write("\n".join(standings_lines(config, summary)) + "\n")
+        stream.write("\n".join(standings_lines(config, summary, ladder)) + "\n")
 
 
-def standings_lines(config: Config, summary: Summary) -> list[str]:
+def standings_lines(config: Config, summary: Summary, ladder: Ladder | None = None) -> list[str]:
     """The standings as plain text, one string per line."""
+    return _plain(standings(config, summary, styled=False, ladder=ladder))
+
+
+def _plain(sections: list[RenderableType]) -> list[str]:
+    """Sections laid out as plain text (no escape codes, never wrapped), one string per line."""
     page = io.StringIO()
     console = Console(
         file=page,
@@ -54,7 +66,7 @@ def standings_lines(config: Config, summary: Summary) -> list[str]:
         force_terminal=False,
         highlight=False,
     )
-    _show(console, standings(config, summary, styled=False))
+    _show(console, sections)
     return [line.rstrip() for line in page.getvalue().splitlines()]
 
 
@@ -63,9 +75,12 @@ def _show(console: Console, sections: list[RenderableType]) -> None:
         console.print(section)
 
 
-def standings(config: Config, summary: Summary, *, styled: bool) -> list[RenderableType]:
-    """The final standings as a table, with a line saying what was played, then the tables of
-    the pairs, the seats and the seat after each bot (``styled`` for a terminal)."""
+def standings(
+    config: Config, summary: Summary, *, styled: bool, ladder: Ladder | None = None
+) -> list[RenderableType]:
+    """The final standings as a table, with a line saying what was played and, when ratings
+    are anchored, one saying on which scale (``ladder``: the reference ladder's); then the
+    tables of the pairs, the seats and the seat after each bot (``styled`` for a terminal)."""
     unit = unit_word(config)
     first = "" if config.format == "deals" else " first"
     sections: list[RenderableType] = [
@@ -75,6 +90,7 @@ def standings(config: Config, summary: Summary, *, styled: bool) -> list[Rendera
         _table(standings_table(config, summary), styled),
         Text(""),
         Text("± is half the width of a 95% interval.", style="dim" if styled else ""),
+        *(Text(line, style="dim" if styled else "") for line in scale_lines(summary, ladder)),
     ]
     for title, table in (
         ("Head to head, on the units both played:", head_to_head_table(summary, unit)),
@@ -184,6 +200,66 @@ def sprt_lines(config: Config, summary: Summary, unit: str) -> list[str]:
     return [tested, f"{decided}: {ratio}"]
 
 
+def scale_lines(summary: Summary, ladder: Ladder | None) -> list[str]:
+    """Where the ratings are measured from, when not from their mean."""
+    if summary.anchor is None:
+        return []
+    if ladder is None and len(summary.anchor) == 1:
+        ((name, rating),) = summary.anchor
+        return [f"Ratings are measured from {printable(name)}, fixed at {rating:g}."]
+    names = _listing([printable(name) for name, _ in summary.anchor])
+    ratings = _listing([f"{rating:.0f}" for _, rating in summary.anchor])
+    scale = "the reference scale" if ladder is None else f"the reference scale of {ladder.title}"
+    held = (
+        "held at its reference rating"
+        if len(summary.anchor) == 1
+        else "held, on average, at their reference ratings"
+    )
+    return [f"Ratings are on {scale}: {names} {held}, {ratings} (thousand ladder)."]
+
+
+def ladder_lines(ladders: Iterable[Ladder], against: Ladder | None = None) -> list[str]:
+    """Each ladder's bots, strongest first, with their ratings and 95% intervals; ``against``
+    (one ladder) adds the reference ratings of the same bots and whether the new rating falls
+    within the reference interval."""
+    sections: list[RenderableType] = []
+    for ladder in ladders:
+        header = ["bot", "rating", "95% interval"]
+        if against is not None:
+            header += ["reference", "95% interval", "within"]
+        rows = [header]
+        for rung in sorted(ladder.rungs, key=lambda rung: -rung.rating):
+            row = [rung.bot, f"{rung.rating:.0f}", _rung_span(rung)]
+            if against is not None:
+                known = against.rung(rung.bot)
+                if known is None:
+                    row += ["-", "-", "-"]
+                else:
+                    inside = known.interval[0] <= rung.rating <= known.interval[1]
+                    row += [f"{known.rating:.0f}", _rung_span(known), "yes" if inside else "no"]
+            rows.append(row)
+        unit = ladder.format[:-1]
+        measured = (
+            f"{ladder.per_table} {unit if ladder.per_table == 1 else ladder.format} per table, "
+            f"seed {ladder.seed}"
+        )
+        if sections:
+            sections.append(Text(""))
+        sections += [Text(f"{ladder.title} ({measured}):"), Text(""), _table(rows, False)]
+    return _plain(sections)
+
+
+def _rung_span(rung: Rung) -> str:
+    """A rung's interval, or ``fixed`` for the rung the scale is measured from."""
+    if rung.interval == (rung.rating, rung.rating):
+        return "fixed"
+    return _span(rung.interval, "{:.0f}")
+
+
+def _listing(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def seat_role(game: str, seat: int, players: int) -> str:
     """What a seat does at a table of ``game`` (its key): seat 0 deals (first, in a whole match
     or game), and the bidding or the play starts from the seat after it."""
@@ -222,8 +298,10 @@ def next_seat_table(summary: Summary, unit: str) -> list[list[str]]:
     return rows
 
 
-def _span(interval: tuple[float, float] | None) -> str:
-    return "-" if interval is None else f"{interval[0]:+.1f} to {interval[1]:+.1f}"
+def _span(interval: tuple[float, float] | None, form: str = "{:+.1f}") -> str:
+    if interval is None:
+        return "-"
+    return f"{form.format(interval[0])} to {form.format(interval[1])}"
 
 
 def head_to_head_table(summary: Summary, unit: str) -> list[list[str]]:

@@ -39,7 +39,7 @@ from tournament.runner.journal import (
 from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome
-from tournament.runner.summary import Summary, summarize
+from tournament.runner.summary import Anchor, Summary, summarize
 
 __all__ = [
     "PLOTS",
@@ -113,7 +113,7 @@ class Report:
 
 
 def build_report(
-    directory: Path, *, summary: Summary | None = None, anchor: tuple[str, float] | None = None
+    directory: Path, *, summary: Summary | None = None, anchor: Anchor | None = None
 ) -> Report:
     """The report of the tournament kept in ``directory``, whose journal is read without being
     changed. ``summary``, when the run has just computed it, is used as it is; otherwise the
@@ -183,21 +183,22 @@ def _history(
     config: Config,
     counted: Sequence[UnitResult],
     summary: Summary,
-    anchor: tuple[str, float] | None,
+    anchor: Anchor | None,
 ) -> tuple[Checkpoint, ...]:
     """The standings counting the first groups of every table, at up to :data:`CHECKPOINTS`
-    evenly spaced numbers of groups, the last being ``summary``; a checkpoint before the
+    evenly spaced numbers of groups, the last being ``summary``; a checkpoint before every
     anchored bot has played is left out."""
     groups = 1 + max(result.group for result in counted)
     steps = min(groups, CHECKPOINTS)
     ends = sorted({math.ceil(groups * step / steps) for step in range(1, steps + 1)})
     size = 1 if config.format == "deals" else config.group_size
     names = [entrant.name for entrant in config.entrants]
-    anchored = None if anchor is None else names.index(anchor[0])
+    anchored = {names.index(name) for name, _ in anchor or ()}
     history = []
     for end in ends[:-1]:
         chosen = [result for result in counted if result.group < end]
-        if anchored is not None and not any(anchored in result.seating for result in chosen):
+        seated = {entrant for result in chosen for entrant in result.seating}
+        if not anchored <= seated:
             continue
         early = summarize(
             chosen,
@@ -212,17 +213,17 @@ def _history(
     return tuple(history)
 
 
-def _saved_anchor(directory: Path) -> tuple[str, float] | None:
+def _saved_anchor(directory: Path) -> Anchor | None:
     """The anchor a finished tournament was rated with, as ``summary.json`` keeps it."""
     try:
-        name, rating = read_json(directory / "summary.json")["anchor"]
-        return str(name), float(rating)
-    except (OSError, ValueError, KeyError, TypeError):
+        kept = read_json(directory / "summary.json")["anchor"]
+        return tuple((str(name), float(rating)) for name, rating in kept.items()) or None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
 def write_report(
-    directory: Path, *, summary: Summary | None = None, anchor: tuple[str, float] | None = None
+    directory: Path, *, summary: Summary | None = None, anchor: Anchor | None = None
 ) -> Path:
     """Draw the pictures of the tournament kept in ``directory`` into its ``plots`` folder and
     write ``report.html`` beside them; the page's path. Raises :class:`PicturesUnavailable`

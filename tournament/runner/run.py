@@ -25,7 +25,7 @@ from tournament.runner.journal import Journal, TournamentDirError, write_text
 from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config, Unit
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome, Verdict
-from tournament.runner.summary import Summary, summarize
+from tournament.runner.summary import Anchor, Summary, summarize
 
 __all__ = ["Progress", "run_tournament", "summary_document"]
 
@@ -50,7 +50,7 @@ def run_tournament(
     backend: Backend | None = None,
     on_verdict: Callable[[Verdict], None] | None = None,
     on_results: Callable[[Sequence[UnitResult]], None] | None = None,
-    anchor: tuple[str, float] | None = None,
+    anchor: Anchor | None = None,
 ) -> Summary:
     """Play every unit of the schedule not already in the journal and return the summary.
 
@@ -61,7 +61,7 @@ def run_tournament(
     With a sequential test, ``on_verdict`` is told the verdict after every batch (before
     ``progress``), and the run stops once the test decides. ``on_results`` is handed the
     units found in the journal, then every batch's units as they finish (before ``progress``).
-    ``anchor`` fixes one entrant's rating (see :func:`~tournament.runner.summary.summarize`).
+    ``anchor`` fixes entrants' ratings (see :func:`~tournament.runner.summary.summarize`).
     """
     for spec in dict.fromkeys(entrant.spec for entrant in config.entrants):
         check_player(spec, config.rules_value(), isolate=config.isolate, log_dir=log_dir)

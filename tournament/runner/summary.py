@@ -30,7 +30,7 @@ from tournament.runner.ratings import (
 from tournament.runner.results import STATUSES, UnitResult
 from tournament.runner.sprt import SprtOutcome
 
-__all__ = ["FORMATS", "SeatEffect", "Standing", "Summary", "summarize"]
+__all__ = ["FORMATS", "Anchor", "SeatEffect", "Standing", "Summary", "summarize"]
 
 FORMATS = ("deals", "games")
 """The tournament formats :func:`summarize` accepts."""
@@ -43,6 +43,8 @@ DIGITS = 6
 SUMMARY_PRIOR = 1.0
 """The prior :func:`summarize` rates with: one virtual win and loss per entrant."""
 
+Anchor = tuple[tuple[str, float], ...]
+"""Entrants whose ratings are fixed, by name, each with its rating (see :func:`summarize`)."""
 Pair = tuple[int, int]
 """Two entrants ``(a, b)`` with ``a < b``."""
 
@@ -151,8 +153,9 @@ class Summary:
     excludes 0, ``a`` outscored ``b`` (or the reverse) beyond the luck of the deals."""
     seats: tuple[SeatEffect, ...] = ()
     """Every seat position of the tables, seat 0 first."""
-    anchor: tuple[str, float] | None = None
-    """The entrant whose rating was fixed, and its rating; ``None``: ratings average 1500."""
+    anchor: Anchor | None = None
+    """The entrants whose ratings were fixed (on average), each with its rating; ``None``:
+    ratings average 1500."""
     sprt: SprtOutcome | None = None
     """The sequential test, when the tournament ran one (the figures above then count the
     groups it read)."""
@@ -172,7 +175,7 @@ class Summary:
                 [_listed(pair) for pair in row] for row in self.crosstable_intervals
             ],
             "seats": [seat.to_dict() for seat in self.seats],
-            **({} if self.anchor is None else {"anchor": list(self.anchor)}),
+            **({} if self.anchor is None else {"anchor": dict(self.anchor)}),
             **({} if self.sprt is None else {"sprt": self.sprt.to_dict()}),
         }
 
@@ -184,7 +187,7 @@ def summarize(
     format: str,
     seed: int,
     resamples: int = 1000,
-    anchor: tuple[str, float] | None = None,
+    anchor: Anchor | None = None,
 ) -> Summary:
     """Standings and crosstable of a tournament's results, whose seatings number the
     ``entrants``. Intervals come from ``resamples`` bootstrap resamples of the deal groups drawn
@@ -192,9 +195,10 @@ def summarize(
     that entrant's intervals. The summary depends neither on the order of
     ``results`` nor on think times. Raises ``ValueError`` on malformed results.
 
-    Ratings average 1500 unless ``anchor`` names an entrant and the rating it is given: every
+    Ratings average 1500 unless ``anchor`` names entrants and the ratings they are given: every
     rating is then shifted by the same amount, in the fit and in each resample, so that the
-    intervals measure each entrant against the anchor (whose own interval is its rating)."""
+    anchored entrants' ratings average their given ones (one anchored entrant gets its rating
+    exactly, and the intervals measure each other entrant against it)."""
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}: expected one of {', '.join(FORMATS)}")
     if resamples < 0:
@@ -333,26 +337,31 @@ def summarize(
 
 
 def _pinned(
-    anchor: tuple[str, float] | None, entrants: Sequence[str], played: Sequence[int]
-) -> tuple[int, float] | None:
-    """The anchor as (position among the entrants that played, rating), or a one-line error."""
+    anchor: Anchor | None, entrants: Sequence[str], played: Sequence[int]
+) -> tuple[tuple[int, ...], float] | None:
+    """The anchored entrants as positions among the entrants that played, with the mean of
+    their given ratings; or a one-line error."""
     if anchor is None:
         return None
-    name, rating = anchor
-    if name not in entrants:
-        raise ValueError(f"--anchor names {name!r}, which is not among {', '.join(entrants)}")
-    entrant = entrants.index(name)
-    if entrant not in played:
-        raise ValueError(f"--anchor names {name!r}, which played no unit")
-    return played.index(entrant), rating
+    if not anchor:
+        raise ValueError("an anchor must name at least one bot")
+    positions = []
+    for name, _ in anchor:
+        if name not in entrants:
+            raise ValueError(f"--anchor names {name!r}, which is not among {', '.join(entrants)}")
+        entrant = entrants.index(name)
+        if entrant not in played:
+            raise ValueError(f"--anchor names {name!r}, which played no unit")
+        positions.append(played.index(entrant))
+    return tuple(positions), math.fsum(rating for _, rating in anchor) / len(anchor)
 
 
-def _pin(ratings: Sequence[float], pinned: tuple[int, float] | None) -> list[float]:
-    """Ratings shifted so that the anchored entrant has its given rating."""
+def _pin(ratings: Sequence[float], pinned: tuple[tuple[int, ...], float] | None) -> list[float]:
+    """Ratings shifted so that the anchored entrants' ratings average their given ones."""
     if pinned is None:
         return list(ratings)
-    position, rating = pinned
-    shift = rating - ratings[position]
+    positions, rating = pinned
+    shift = rating - math.fsum(ratings[position] for position in positions) / len(positions)
     return [value + shift for value in ratings]
 
 

@@ -1,0 +1,241 @@
+"""The rating ladder: reference ratings of the built-in bots, one set per game, rules preset and
+table size, so that ratings from any tournament can be put on one fixed scale.
+
+The ladder's rungs are the built-in bots from weakest to strongest. Their ratings were measured
+once by a round robin among them (``thousand ladder --calibrate``), with ``greedy`` fixed at
+1500, and ship with the package as ``tournament/ladder.json``. A tournament that seats any of
+the rungs under the same rules is anchored on them: its ratings are shifted so that the rungs'
+ratings average their reference ones.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from thousand import Rules, bluff
+from thousand.games import BLUFF, THOUSAND, game_named
+from tournament.runner.schedule import Config
+from tournament.runner.summary import Anchor, Summary
+
+__all__ = [
+    "FIXED",
+    "RUNGS",
+    "Ladder",
+    "Rung",
+    "ladder_anchor",
+    "ladder_for",
+    "ladder_key",
+    "load_ladders",
+    "measured_ladder",
+    "reference_interval",
+    "reference_scale",
+    "save_ladder",
+]
+
+RUNGS = (
+    "random",
+    "greedy",
+    "pimc(steps=250)",
+    "pimc(steps=1000)",
+    "ismcts(steps=250)",
+    "ismcts(steps=1000)",
+)
+"""The ladder's bots, as bot specs: the two plain bots and both search bots at two budgets."""
+FIXED = ("greedy", 1500.0)
+"""The rung whose rating is fixed when the ladder is measured: the scale's zero point."""
+DATA = "ladder.json"
+"""The reference ratings, shipped in the ``tournament`` package."""
+STANDARD = "standard"
+"""The name of 1000?'s rules, which have no presets but the standard ones."""
+
+
+@attrs.frozen
+class Rung:
+    """One bot of the ladder and its reference rating, with its 95% interval."""
+
+    bot: str
+    rating: float
+    interval: tuple[float, float]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"bot": self.bot, "rating": self.rating, "interval": list(self.interval)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rung:
+        low, high = data["interval"]
+        return cls(str(data["bot"]), float(data["rating"]), (float(low), float(high)))
+
+
+@attrs.frozen
+class Ladder:
+    """The reference ratings of one game, rules preset and table size, and how they were
+    measured (format, deals or games per table, seed), so they can be measured again."""
+
+    game: str
+    rules: str
+    """A preset's name (Thousand), or ``standard`` (1000?)."""
+    players: int
+    format: str
+    per_table: int
+    seed: int
+    rungs: tuple[Rung, ...]
+
+    @property
+    def key(self) -> str:
+        return ladder_key(self.game, self.rules, self.players)
+
+    @property
+    def title(self) -> str:
+        """The ladder named for a person: the game, its rules and the table."""
+        rules = "the standard rules" if self.rules == STANDARD else f"{self.rules} rules"
+        return f"{game_named(self.game).title}, {rules}, tables of {self.players}"
+
+    def rung(self, bot: str) -> Rung | None:
+        """The rung of this bot spec, if it is one."""
+        return next((rung for rung in self.rungs if rung.bot == bot), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "rules": self.rules,
+            "players": self.players,
+            "format": self.format,
+            "per_table": self.per_table,
+            "seed": self.seed,
+            "rungs": [rung.to_dict() for rung in self.rungs],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Ladder:
+        return cls(
+            game=str(data["game"]),
+            rules=str(data["rules"]),
+            players=int(data["players"]),
+            format=str(data["format"]),
+            per_table=int(data["per_table"]),
+            seed=int(data["seed"]),
+            rungs=tuple(Rung.from_dict(rung) for rung in data["rungs"]),
+        )
+
+
+def ladder_key(game: str, rules: str, players: int) -> str:
+    """How a ladder is named in the data: ``thousand/russian/3``, ``bluff/standard/4``."""
+    return f"{game}/{rules}/{players}"
+
+
+def rules_name(game: str, rules: dict[str, Any]) -> str | None:
+    """The preset these rules (as JSON data) are, ``standard`` for 1000?'s own rules with any
+    number of players, or ``None`` for house rules (which have no ladder)."""
+    if game == THOUSAND.key:
+        return Rules.from_dict(rules).preset_name()
+    if game == BLUFF.key:
+        own = bluff.Rules.from_dict(rules)
+        return STANDARD if own == bluff.Rules(players=own.players) else None
+    return None
+
+
+def load_ladders(path: Path | None = None) -> dict[str, Ladder]:
+    """The ladders in ``path`` (default: the ones shipped with the package), by key."""
+    if path is None:
+        text = resources.files("tournament").joinpath(DATA).read_text(encoding="utf-8")
+    else:
+        text = path.read_text(encoding="utf-8")
+    ladders = (Ladder.from_dict(item) for item in json.loads(text)["ladders"])
+    return {ladder.key: ladder for ladder in ladders}
+
+
+def ladder_for(config: Config, ladders: dict[str, Ladder] | None = None) -> Ladder | None:
+    """The ladder of this tournament's game, rules and table size, if one was measured."""
+    name = rules_name(config.game, config.rules)
+    if name is None:
+        return None
+    chosen = load_ladders() if ladders is None else ladders
+    return chosen.get(ladder_key(config.game, name, config.players))
+
+
+def ladder_anchor(config: Config, ladder: Ladder, skip: Sequence[str] = ()) -> Anchor | None:
+    """Every entrant that is a rung of the ladder (by its spec), with the rung's reference
+    rating; entrants named in ``skip`` are left free. ``None`` when no entrant is a rung."""
+    anchor = tuple(
+        (entrant.name, rung.rating)
+        for entrant in config.entrants
+        if entrant.name not in skip
+        for rung in [ladder.rung(entrant.spec)]
+        if rung is not None
+    )
+    return anchor or None
+
+
+def reference_scale(config: Config) -> tuple[Anchor, Ladder] | None:
+    """A tournament's default rating scale: the entrants that are bots of its ladder, held at
+    their reference ratings, and that ladder; ``None`` with no ladder or none of its bots."""
+    ladder = ladder_for(config)
+    anchor = None if ladder is None else ladder_anchor(config, ladder)
+    if ladder is None or anchor is None:
+        return None
+    return anchor, ladder
+
+
+def reference_interval(
+    rating: float, interval: tuple[float, float], ladder: Ladder, anchored: Sequence[str]
+) -> tuple[float, float]:
+    """A rating's 95% interval widened by the uncertainty of the reference ratings it was
+    anchored on (``anchored``: the anchored entrants' bot specs).
+
+    The anchored entrants' reference ratings were measured together, so their errors may be
+    correlated; the error of their mean is at most the mean of their errors, and that bound is
+    added to each side of ``interval`` in quadrature."""
+    halves = [
+        (rung.interval[1] - rung.interval[0]) / 2 for rung in map(ladder.rung, anchored) if rung
+    ]
+    spread = math.fsum(halves) / len(halves) if halves else 0.0
+    low, high = interval
+    return rating - math.hypot(rating - low, spread), rating + math.hypot(high - rating, spread)
+
+
+def measured_ladder(config: Config, summary: Summary) -> Ladder:
+    """The ladder a calibration tournament (a round robin of the rungs, ``FIXED`` anchored)
+    measured: each rung's rating and interval."""
+    name = rules_name(config.game, config.rules)
+    if name is None:
+        raise ValueError("a ladder is measured under a preset's rules, not house rules")
+    by_name = {standing.name: standing for standing in summary.standings}
+    rungs = []
+    for entrant in config.entrants:
+        standing = by_name[entrant.name]
+        if standing.rating is None or standing.rating_interval is None:
+            raise ValueError(f"{entrant.name} played no unit, so it has no rating")
+        rungs.append(Rung(entrant.spec, _tenth(standing.rating), _tenths(standing.rating_interval)))
+    return Ladder(
+        game=config.game,
+        rules=name,
+        players=config.players,
+        format=config.format,
+        per_table=config.per_table,
+        seed=config.seed,
+        rungs=tuple(rungs),
+    )
+
+
+def save_ladder(path: Path, ladder: Ladder) -> None:
+    """Put ``ladder`` in the data file ``path`` (created if missing), in place of any ladder of
+    the same game, rules and table size; the ladders stay sorted by key."""
+    ladders = load_ladders(path) if path.exists() else {}
+    ladders[ladder.key] = ladder
+    document = {"ladders": [ladders[key].to_dict() for key in sorted(ladders)]}
+    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+
+
+def _tenth(value: float) -> float:
+    return math.floor(value * 10 + 0.5) / 10
+
+
+def _tenths(pair: tuple[float, float]) -> tuple[float, float]:
+    return _tenth(pair[0]), _tenth(pair[1])
