@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from thousand import Rules, bluff
 from tournament.cli import app
+from tournament.runner.display import ladder_lines
 from tournament.runner.ladder import (
     FIXED,
     RUNGS,
@@ -23,6 +24,7 @@ from tournament.runner.ladder import (
     ladder_for,
     load_ladders,
     reference_interval,
+    rung_difference,
     save_ladder,
 )
 from tournament.runner.setup import Options, configure
@@ -101,6 +103,26 @@ def test_a_rating_on_the_reference_scale_counts_the_uncertainty_of_the_reference
     low, high = reference_interval(1400.0, (1397.0, 1404.0), ladder, anchored)
     assert (low, high) == pytest.approx((1400 - math.hypot(3, 10), 1400 + math.hypot(4, 10)))
     assert reference_interval(1400.0, (1397.0, 1404.0), ladder, ["greedy"]) == (1397.0, 1404.0)
+
+
+def test_a_new_measurement_agrees_when_the_difference_is_within_its_margin() -> None:
+    reference = Rung("random", 1000.0, (970.0, 1030.0))
+    near = Rung("random", 1040.0, (1000.0, 1080.0))
+    far = Rung("random", 1060.0, (1020.0, 1100.0))
+    assert rung_difference(near, reference) == pytest.approx((40.0, 50.0))
+    assert rung_difference(far, reference) == pytest.approx((60.0, 50.0))
+    lines = ladder_lines(
+        [Ladder("thousand", "russian", 3, "deals", 1, 1, (near,))], reference_of(reference)
+    )
+    assert lines[-1].split()[-4:] == ["+40", "±", "50", "yes"]
+    lines = ladder_lines(
+        [Ladder("thousand", "russian", 3, "deals", 1, 1, (far,))], reference_of(reference)
+    )
+    assert lines[-1].split()[-4:] == ["+60", "±", "50", "no"]
+
+
+def reference_of(rung: Rung) -> Ladder:
+    return Ladder("thousand", "russian", 3, "deals", 30, 2026, (rung,))
 
 
 def test_a_saved_ladder_replaces_the_one_of_its_key(tmp_path: Path) -> None:
@@ -212,7 +234,7 @@ def test_calibration_measures_the_ladder_and_saves_it(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     comparison = result.stdout.split("tables of 2 (40 deals per table, seed 7):")[-1]
-    assert "within" in comparison.splitlines()[2]
+    assert comparison.splitlines()[2].split()[-2:] == ["difference", "agrees"]
     (measured,) = load_ladders(data).values()
     assert measured.key == "thousand/polish-2p/2"
     assert (measured.per_table, measured.seed) == (40, 7)

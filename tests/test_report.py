@@ -4,6 +4,7 @@ Chromium, and left out (with one hint) when matplotlib is missing."""
 
 from __future__ import annotations
 
+import html
 import shutil
 import sys
 from pathlib import Path
@@ -113,6 +114,10 @@ def test_report_redraws_a_finished_tournament_the_same(
     for name in PICTURES:
         assert (copy / "plots" / name).read_bytes() == (kept[0] / "plots" / name).read_bytes()
     assert (copy / "report.html").read_bytes() == (kept[0] / "report.html").read_bytes()
+    # Redrawn on the scale the tournament was rated on, and saying so as the standings did.
+    (scale,) = [line for line in kept[1].stdout.splitlines() if line.startswith("Ratings are")]
+    assert "reference scale of Thousand, russian rules" in scale
+    assert html.escape(scale) in (copy / "report.html").read_text()
 
 
 def test_report_draws_a_tournament_still_running(

@@ -252,7 +252,7 @@ def tournament(
         str | None,
         typer.Option(
             "--anchor",
-            metavar="BOT=RATING",
+            metavar="[ladder|mean|BOT=RATING]",
             help="Where ratings are measured from: 'ladder' (the default), the built-in bots "
             "held at their reference ratings when any plays; BOT=RATING, one bot given its "
             "rating; or 'mean', the ratings average 1500.",

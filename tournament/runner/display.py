@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from thousand.games import game_named
-from tournament.runner.ladder import Ladder, Rung
+from tournament.runner.ladder import Ladder, Rung, rung_difference
 from tournament.runner.schedule import Config
 from tournament.runner.summary import Summary
 from tournament.text import printable
@@ -220,23 +220,28 @@ def scale_lines(summary: Summary, ladder: Ladder | None) -> list[str]:
 
 def ladder_lines(ladders: Iterable[Ladder], against: Ladder | None = None) -> list[str]:
     """Each ladder's bots, strongest first, with their ratings and 95% intervals; ``against``
-    (one ladder) adds the reference ratings of the same bots and whether the new rating falls
-    within the reference interval."""
+    (one ladder) adds the reference ratings of the same bots, the difference with its 95%
+    margin, and whether the two measurements agree (the difference within its margin)."""
     sections: list[RenderableType] = []
     for ladder in ladders:
         header = ["bot", "rating", "95% interval"]
         if against is not None:
-            header += ["reference", "95% interval", "within"]
+            header += ["reference", "95% interval", "difference", "agrees"]
         rows = [header]
         for rung in sorted(ladder.rungs, key=lambda rung: -rung.rating):
             row = [rung.bot, f"{rung.rating:.0f}", _rung_span(rung)]
             if against is not None:
                 known = against.rung(rung.bot)
                 if known is None:
-                    row += ["-", "-", "-"]
+                    row += ["-", "-", "-", "-"]
                 else:
-                    inside = known.interval[0] <= rung.rating <= known.interval[1]
-                    row += [f"{known.rating:.0f}", _rung_span(known), "yes" if inside else "no"]
+                    difference, margin = rung_difference(rung, known)
+                    row += [
+                        f"{known.rating:.0f}",
+                        _rung_span(known),
+                        f"{difference:+.0f} ± {margin:.0f}",
+                        "yes" if abs(difference) <= margin else "no",
+                    ]
             rows.append(row)
         unit = ladder.format[:-1]
         measured = (

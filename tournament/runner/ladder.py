@@ -36,6 +36,7 @@ __all__ = [
     "measured_ladder",
     "reference_interval",
     "reference_scale",
+    "rung_difference",
     "save_ladder",
 ]
 
@@ -198,6 +199,18 @@ def reference_interval(
     spread = math.fsum(halves) / len(halves) if halves else 0.0
     low, high = interval
     return rating - math.hypot(rating - low, spread), rating + math.hypot(high - rating, spread)
+
+
+def rung_difference(measured: Rung, reference: Rung) -> tuple[float, float]:
+    """How far a new measurement of a rung lies from its reference rating, and the 95% margin
+    of that difference: the two intervals' half-widths added in quadrature, as for two
+    independent measurements."""
+    margin = math.hypot(_half(measured.interval), _half(reference.interval))
+    return measured.rating - reference.rating, margin
+
+
+def _half(interval: tuple[float, float]) -> float:
+    return (interval[1] - interval[0]) / 2
 
 
 def measured_ladder(config: Config, summary: Summary) -> Ladder:

@@ -24,6 +24,7 @@ from tournament.runner.display import (
     about_line,
     head_to_head_table,
     next_seat_table,
+    scale_lines,
     seats_table,
     sprt_lines,
     standings_table,
@@ -36,6 +37,7 @@ from tournament.runner.journal import (
     read_results,
     write_text,
 )
+from tournament.runner.ladder import Ladder, reference_scale
 from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome
@@ -264,6 +266,7 @@ def report_page(report: Report, pictures: Sequence[Picture]) -> str:
         "<h2>Standings</h2>",
         _table(standings_table(config, summary), "standings"),
         "<p>± is half the width of a 95% interval.</p>",
+        *(f"<p>{html.escape(line)}</p>" for line in scale_lines(summary, _ladder(report))),
     ]
     for picture in pictures:
         data = base64.b64encode(picture.path.read_bytes()).decode("ascii")
@@ -283,6 +286,12 @@ def report_page(report: Report, pictures: Sequence[Picture]) -> str:
         if len(rows) > 1:
             parts.extend([f"<h2>{html.escape(title)}</h2>", _table(rows, "")])
     return _PAGE.format(title=html.escape(about_line(config)), body="\n".join(parts))
+
+
+def _ladder(report: Report) -> Ladder | None:
+    """The ladder the report's ratings are on, when they are on its reference scale."""
+    scale = reference_scale(report.config)
+    return scale[1] if scale is not None and scale[0] == report.summary.anchor else None
 
 
 def _configuration(config: Config) -> list[list[str]]:
