@@ -23,6 +23,12 @@ EXPECTED: dict[str, list[str]] = {
         "winner: seat",
         "cards left: ",
     ],
+    "ladder_rating.py": [
+        "first-legal bot, random and greedy: 40 deals under every seating, seed 1",
+        "on the reference scale of Thousand, russian rules, tables of 3",
+        "greedy rates ",
+        "its reference rating is 1500",
+    ],
     "sampling_bot.py": [
         "sampling bot, 6 deals, 8 worlds per decision",
         "mean deal score: sampling bot ",
