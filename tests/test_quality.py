@@ -20,8 +20,9 @@ import thousand
 
 ROOT = Path(__file__).resolve().parent.parent
 PHASES = {"bidding", "talon", "tricks", "scoring"}
-PLAYING = ("thousand.table", "thousand.serve", "thousand.bots")
-"""The driver, the players and the bots: above both engines, which never import them."""
+PLAYING = ("thousand.table", "thousand.serve", "thousand.bots", "thousand.rl")
+"""The driver, the players, the bots and the learning environments: above both engines, which
+never import them."""
 STATE_AND_DISPATCHER = {
     ("thousand.state", "thousand.engine"),
     ("thousand.state", "thousand.observation"),

@@ -1,0 +1,291 @@
+"""Both games as learning environments: the action numbering both ways, the observation encoding
+(nothing hidden in it), PettingZoo's and Gymnasium's own checks for every preset and for 1000? at
+2, 4 and 6 players, and the registered Gymnasium ids."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+import thousand
+from thousand import Bid, Layout, Play, Rules, bluff
+from thousand.errors import IllegalActionError, InvalidActionError
+from thousand.rl import (
+    GYM_IDS,
+    ActionCodec,
+    ObservationEncoder,
+    SeatEnv,
+    TableEnv,
+    gym_env,
+    pettingzoo_env,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+SETTINGS: list[tuple[str, dict[str, Any]]] = [
+    ("russian", {}),
+    ("polish", {}),
+    ("polish-2p", {}),
+    ("russian", {"single_deal": True}),
+    ("bluff", {"players": 2}),
+    ("bluff", {"players": 4}),
+    ("bluff", {"players": 6}),
+]
+IDS = [
+    f"{rules}{'-deal' if options.get('single_deal') else ''}{options.get('players', '')}"
+    for rules, options in SETTINGS
+]
+
+
+def every_rules() -> list[Rules | bluff.Rules]:
+    return [Rules.preset(name) for name in Rules.preset_names()] + [
+        bluff.Rules(players=players) for players in (2, 4, 6)
+    ]
+
+
+@pytest.mark.parametrize("rules", every_rules(), ids=str)
+def test_every_action_has_one_number_and_back(rules: Rules | bluff.Rules) -> None:
+    codec = ActionCodec.for_rules(rules)
+    assert len(set(codec.actions)) == codec.size
+    for index, action in enumerate(codec.actions):
+        assert codec.index(action) == index
+        assert codec.action(index) == action
+    # Every legal action of random games has a number, and the mask marks exactly them.
+    rng = random.Random(3)
+    game = thousand.games.game_of(rules)
+    for seed in range(2):
+        state = (
+            game.start(rules, seed=seed, layout=None, dealer=None, single_deal=True)
+            if isinstance(rules, Rules)
+            else game.start(rules, seed=seed, layout=None, dealer=None, single_deal=False)
+        )
+        while not state.is_over:
+            legal = state.legal_actions()
+            mask = codec.mask(legal)
+            assert [codec.actions[index] for index, flag in enumerate(mask) if flag] == sorted(
+                set(legal), key=codec.index
+            )
+            state = state.apply(rng.choice(legal))
+
+
+def test_the_numbering_is_documented_by_text() -> None:
+    codec = ActionCodec.for_rules(Rules.preset("russian"))
+    described = codec.describe()
+    assert described[:3] == ["pass", "bid 100", "bid 105"]
+    assert described[-1] == "play AH aces"
+    assert "give QS 2" in described
+    assert codec.index(Bid(120)) == described.index("bid 120")
+
+
+def test_an_unknown_action_or_number_is_refused_clearly() -> None:
+    codec = ActionCodec.for_rules(Rules.preset("russian"))
+    with pytest.raises(InvalidActionError, match="bid 123 is no action of these rules"):
+        codec.index(Bid(123))
+    with pytest.raises(InvalidActionError, match="action number 312 is out of range"):
+        codec.action(312)
+
+
+LAYOUT = Layout(
+    hands=["AH TH KH QH JH 9H AD", "TD KD QD JD 9D AC TC", "KC QC JC 9C AS TS KS"],
+    talon="QS JS 9S",
+)
+SWAPPED = Layout(
+    hands=["AH TH KH QH JH 9H AD", "KC QC JC 9C AS TS KS", "TD KD QD JD 9D AC TC"],
+    talon="QS JS 9S",
+)
+"""The same deal for seat 0, with the other two hands exchanged."""
+
+
+def test_the_encoding_holds_no_hidden_card() -> None:
+    """Two deals that differ only in cards seat 0 cannot see encode the same for it, move for
+    move, until a hidden card is shown; and differ for the seats that hold them."""
+    rules = Rules.preset("russian")
+    encoder = ObservationEncoder.for_rules(rules)
+    first = thousand.new_deal(rules, layout=LAYOUT)
+    second = thousand.new_deal(rules, layout=SWAPPED)
+    assert np.array_equal(
+        encoder.encode(thousand.observe(first, 0)), encoder.encode(thousand.observe(second, 0))
+    )
+    assert not np.array_equal(
+        encoder.encode(thousand.observe(first, 1)), encoder.encode(thousand.observe(second, 1))
+    )
+    # Through the auction (seat 1 bids first, both others pass), both deals stay alike for seat 0.
+    for text in ("bid 105", "pass", "pass"):
+        action = thousand.parse_action(text)
+        first, second = first.apply(action), second.apply(action)
+        assert np.array_equal(
+            encoder.encode(thousand.observe(first, 0)),
+            encoder.encode(thousand.observe(second, 0)),
+        )
+
+
+def test_the_encoding_holds_no_hidden_1000_card() -> None:
+    """1000?: two deals that differ only in the other hands and the draw pile encode the same
+    for seat 0."""
+    rules = bluff.Rules(players=2, hand_size=3)
+    encoder = ObservationEncoder.for_rules(rules)
+    deck = [str(card) for card in rules.deck]
+    mine = deck[:3]
+    rest = deck[3:]
+    one = bluff.Layout(hands=[mine, rest[:3]], draw_pile=rest[3:])
+    other = bluff.Layout(hands=[mine, rest[-3:]], draw_pile=rest[:-3])
+    first = bluff.new_game(rules, seed=1, layout=one)
+    second = bluff.new_game(rules, seed=1, layout=other)
+    assert np.array_equal(
+        encoder.encode(bluff.observe(first, 0)), encoder.encode(bluff.observe(second, 0))
+    )
+    assert not np.array_equal(
+        encoder.encode(bluff.observe(first, 1)), encoder.encode(bluff.observe(second, 1))
+    )
+
+
+@pytest.mark.parametrize(("rules", "options"), SETTINGS, ids=IDS)
+def test_pettingzoo_api_test(rules: str, options: dict[str, Any]) -> None:
+    env = pettingzoo_env(rules, **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=300)
+
+
+@pytest.mark.parametrize(("rules", "options"), SETTINGS, ids=IDS)
+def test_pettingzoo_seed_test(rules: str, options: dict[str, Any]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        seed_test(lambda: pettingzoo_env(rules, **options), num_cycles=100)
+
+
+def play_out(env: TableEnv, seed: int) -> dict[str, float]:
+    """A whole game with random legal actions; each agent's total reward."""
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(rng.choice(legal)))
+    return totals
+
+
+def test_pettingzoo_rewards_add_up_to_the_scores() -> None:
+    """A single deal's rewards are its deal scores; a match's add up to the final scores; a
+    1000? game's are minus the cards left (0 for the winner)."""
+    deal = pettingzoo_env("russian", single_deal=True)
+    totals = play_out(deal, 5)
+    assert list(totals.values()) == list(deal.table.state.result.deal_scores)
+    match = pettingzoo_env("polish-2p")
+    totals = play_out(match, 6)
+    assert list(totals.values()) == list(match.table.state.result.scores)
+    game = pettingzoo_env("bluff", players=4)
+    totals = play_out(game, 7)
+    assert sorted(totals.values())[-1] == 0
+    assert [-len(hand) for hand in game.table.state.hand_kinds] == list(totals.values())
+    normalised = pettingzoo_env("russian", single_deal=True, normalise=True)
+    scaled = play_out(normalised, 5)
+    assert list(scaled.values()) == pytest.approx([value / 600 for value in totals_of(5)])
+
+
+def totals_of(seed: int) -> list[float]:
+    return list(play_out(pettingzoo_env("russian", single_deal=True), seed).values())
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    env = pettingzoo_env("russian")
+    env.reset(seed=1)
+    before = env.table.state
+    codec = env.table.codec
+    with pytest.raises(IllegalActionError, match="play AH"):
+        env.step(codec.index(Play(thousand.Card.parse("AH"))))
+    assert env.table.state is before
+
+
+@pytest.mark.parametrize(("rules", "options"), SETTINGS, ids=IDS)
+def test_gymnasium_check_env(rules: str, options: dict[str, Any]) -> None:
+    env = gym_env(rules, **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env, skip_render_check=True)
+
+
+def test_every_registered_id_makes_an_environment() -> None:
+    assert "thousand/Russian-v0" in GYM_IDS
+    assert "thousand/Bluff4-v0" in GYM_IDS
+    for name in GYM_IDS:
+        env = gymnasium.make(name)
+        observation, _ = env.reset(seed=1)
+        assert observation["action_mask"].sum() > 0
+        env.close()
+
+
+def test_the_learner_plays_against_bots_until_the_game_ends() -> None:
+    """The other seats are bot specs; each step is the learner's; the rewards add up to its
+    score."""
+    env = gym_env("polish-2p", seat=1, opponents=["greedy"], single_deal=True)
+    observation, _ = env.reset(seed=3)
+    rng = random.Random(3)
+    total, done = 0.0, False
+    while not done:
+        assert env.table.state.player == 1
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, reward, done, truncated, _ = env.step(action)
+        total += reward
+        assert not truncated
+    assert total == env.table.state.result.deal_scores[1]
+
+
+def test_an_illegal_action_loses_or_raises_as_asked() -> None:
+    env = gym_env("russian", opponents=["random", "random"])
+    observation, _ = env.reset(seed=2)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert terminated
+    assert reward == -1000
+    assert "illegal_action" in info
+    strict = gym_env("russian", opponents=["random", "random"], illegal="raise")
+    observation, _ = strict.reset(seed=2)
+    before = strict.table.state
+    with pytest.raises((IllegalActionError, InvalidActionError)):
+        strict.step(illegal)
+    assert strict.table.state is before
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"rules": "russian", "players": 2}, "these rules are for 3 players, not 2"),
+        ({"rules": "russian", "opponents": ["random"]}, "3 players need 2 opponents, not 1"),
+        ({"rules": "russian", "seat": 3}, "seat 3 is not at a table of 3"),
+        ({"rules": "bluff", "single_deal": True}, "single_deal is for Thousand"),
+        ({"rules": "nonsense"}, "no preset named 'nonsense'"),
+    ],
+)
+def test_bad_settings_are_refused_in_one_line(arguments: dict[str, Any], message: str) -> None:
+    with pytest.raises(thousand.ThousandError, match=message):
+        SeatEnv(**arguments)
+
+
+def test_only_the_rl_extra_brings_the_learning_libraries() -> None:
+    """The plain install depends on none of them, and importing the library loads none."""
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    learning = ("numpy", "gymnasium", "pettingzoo", "open_spiel")
+    assert not [need for need in project["dependencies"] if need.startswith(learning)]
+    extra = [need.split(">")[0] for need in project["optional-dependencies"]["rl"]]
+    assert sorted(extra) == sorted(learning)
+    probe = "import sys, thousand; thousand.new_match; thousand.play; print(*sorted(sys.modules))"
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert not [name for name in loaded if name.split(".")[0] in (*learning, "pyspiel")]

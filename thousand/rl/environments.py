@@ -1,0 +1,314 @@
+"""Thousand and 1000? as learning environments: a PettingZoo AEC environment for every seat at
+once, and a Gymnasium environment for one seat playing against bots.
+
+Both show a seat ``{"observation": vector, "action_mask": flags}``: the vector is
+:class:`~thousand.rl.encoding.ObservationEncoder`'s, the flags mark the legal actions among the
+:class:`~thousand.rl.codec.ActionCodec`'s ``Discrete(n)``. Rewards are score changes: a
+Thousand match's score after each deal, a single deal's score at its end, and in 1000? minus
+the cards left in hand at the end (0 for the winner).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from thousand import bluff
+from thousand.errors import InvalidActionError, RulesError
+from thousand.games import game_of
+from thousand.marriages import MARRIAGE_POINTS
+from thousand.results import DealResult
+from thousand.rl.codec import ActionCodec
+from thousand.rl.encoding import ObservationEncoder
+from thousand.rules import Rules
+from thousand.state import GameState
+from thousand.table.players import Player
+from thousand.table.specs import load_player
+
+__all__ = ["SeatEnv", "TableEnv", "rules_named"]
+
+AnyRules = Rules | bluff.Rules
+BLUFF_NAMES = ("bluff", "1000?")
+
+
+def rules_named(rules: str | AnyRules, players: int | None = None) -> AnyRules:
+    """The rules an environment plays: a Thousand preset's name, ``bluff`` (or ``1000?``) for
+    1000? at ``players`` seats (4 by default), or rules given as they are."""
+    chosen: AnyRules
+    if isinstance(rules, str):
+        if rules in BLUFF_NAMES:
+            return bluff.Rules(players=players or 4)
+        chosen = Rules.preset(rules)
+    else:
+        chosen = rules
+    if players is not None and players != chosen.players:
+        raise RulesError(f"these rules are for {chosen.players} players, not {players}")
+    return chosen
+
+
+class Table:
+    """One game being played for learning: the state, the seats' scores so far, and how the
+    seats see it and act in it."""
+
+    def __init__(self, rules: AnyRules, *, single_deal: bool, normalise: bool) -> None:
+        if single_deal and isinstance(rules, bluff.Rules):
+            raise RulesError("single_deal is for Thousand; a 1000? game is already one game")
+        self.rules = rules
+        self.game: Any = game_of(rules)
+        self.single_deal = single_deal
+        self.codec = ActionCodec.for_rules(rules)
+        self.encoder = ObservationEncoder.for_rules(rules)
+        self.scale = 1.0 / _reward_unit(rules, single_deal) if normalise else 1.0
+        self.state: Any = None
+        self.scores = [0.0] * rules.players
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    def deal(self, seed: int) -> None:
+        """Start a new game dealt from ``seed``."""
+        self.state = self.game.start(
+            self.rules, seed=seed, layout=None, dealer=None, single_deal=self.single_deal
+        )
+        self.scores = [0.0] * self.players
+
+    def observation_space(self) -> spaces.Dict:
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.codec.size,), np.int8),
+            }
+        )
+
+    def seen_by(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees: its encoded observation and the mask of its legal actions (all 0
+        when it is not its turn)."""
+        observation = self.game.seen_from(self.state, seat)
+        return {
+            "observation": self.encoder.encode(observation),
+            "action_mask": np.array(self.codec.mask(observation.legal_actions), dtype=np.int8),
+        }
+
+    def act(self, index: int) -> list[float]:
+        """Play action number ``index`` for the seat to act; each seat's reward."""
+        action = self.codec.action(int(index))
+        self.state = self.state.apply(action)
+        return self.rewards()
+
+    def rewards(self) -> list[float]:
+        """Each seat's score gained since the last call, scaled."""
+        now = self.current_scores()
+        gained = [(new - old) * self.scale for new, old in zip(now, self.scores, strict=True)]
+        self.scores = now
+        return gained
+
+    def current_scores(self) -> list[float]:
+        state = self.state
+        if isinstance(state, GameState):
+            if not state.origin.single_deal:
+                result = state.result
+                return [
+                    float(score) for score in (state.scores if result is None else result.scores)
+                ]
+            if isinstance(state.result, DealResult):
+                return [float(score) for score in state.result.deal_scores]
+            return [0.0] * self.players
+        if state.is_over:
+            return [-float(len(hand)) for hand in state.hand_kinds]
+        return [0.0] * self.players
+
+
+def _reward_unit(rules: AnyRules, single_deal: bool) -> float:
+    """What a normalised reward of 1 stands for: the target score of a Thousand match, the
+    highest contract of a single deal, the cards of a 1000? deck."""
+    if isinstance(rules, bluff.Rules):
+        return float(len(rules.deck))
+    if single_deal:
+        return float(rules.cap_base + sum(MARRIAGE_POINTS) + rules.ace_marriage)
+    return float(rules.target)
+
+
+class TableEnv(AECEnv):  # type: ignore[misc]
+    """Every seat of one game as a PettingZoo agent, ``seat_0`` to ``seat_{n-1}``, acting in
+    turn (agent-environment cycle)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo reads it from the class
+        "name": "thousand_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        rules: str | AnyRules = "russian",
+        *,
+        players: int | None = None,
+        single_deal: bool = False,
+        normalise: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        chosen = rules_named(rules, players)
+        self.table = Table(chosen, single_deal=single_deal, normalise=normalise)
+        self.possible_agents = [f"seat_{seat}" for seat in range(chosen.players)]
+        self.agents = list(self.possible_agents)
+        self.render_mode = render_mode
+        self._observation_space = self.table.observation_space()
+        self._action_space = spaces.Discrete(self.table.codec.size)
+        self._seeds = random.Random()
+        self.metadata = {**TableEnv.metadata, "name": _name(chosen, single_deal)}
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._action_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self.table.deal(self._seeds.getrandbits(63))
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.table.state.player]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return self.table.seen_by(self.possible_agents.index(agent))
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise InvalidActionError(f"{agent} must act: None is no action")
+        self._cumulative_rewards[agent] = 0.0
+        gained = self.table.act(action)
+        self.rewards = {name: gained[seat] for seat, name in enumerate(self.possible_agents)}
+        state = self.table.state
+        if state.is_over:
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[state.player]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        return str(self.table.state)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
+    """One seat of a game as a Gymnasium environment; the other seats are played by bots (any
+    bot spec, or Player objects), which act between the learner's steps."""
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - Gymnasium's own annotation
+
+    def __init__(
+        self,
+        rules: str | AnyRules = "russian",
+        *,
+        seat: int = 0,
+        opponents: Sequence[str | Player] | None = None,
+        players: int | None = None,
+        single_deal: bool = False,
+        normalise: bool = False,
+        illegal: str = "lose",
+        render_mode: str | None = None,
+    ) -> None:
+        chosen = rules_named(rules, players)
+        if not 0 <= seat < chosen.players:
+            raise RulesError(f"seat {seat} is not at a table of {chosen.players}")
+        if illegal not in ("lose", "raise"):
+            raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
+        others = list(opponents) if opponents is not None else ["random"] * (chosen.players - 1)
+        if len(others) != chosen.players - 1:
+            raise RulesError(
+                f"{chosen.players} players need {chosen.players - 1} opponents, not {len(others)}"
+            )
+        self.table = Table(chosen, single_deal=single_deal, normalise=normalise)
+        self.seat = seat
+        self.illegal = illegal
+        self.penalty = -_reward_unit(chosen, single_deal) * self.table.scale
+        self.render_mode = render_mode
+        self.opponents: dict[int, Any] = {}
+        opposing = [other for other in range(chosen.players) if other != seat]
+        for other, spec in zip(opposing, others, strict=True):
+            self.opponents[other] = load_player(spec)() if isinstance(spec, str) else spec
+        self.observation_space = self.table.observation_space()
+        self.action_space = spaces.Discrete(self.table.codec.size)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        draw = random.Random(int(self.np_random.integers(2**63)))
+        self.table.deal(draw.getrandbits(63))
+        for other, player in self.opponents.items():
+            start = getattr(player, "start", None)
+            if start is not None:
+                start(other, self.table.rules, random.Random(draw.getrandbits(63)))
+        self._gained = 0.0
+        self._play_opponents()
+        return self.table.seen_by(self.seat), {}
+
+    def step(
+        self, action: np.int64 | int
+    ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        table = self.table
+        index = int(action)
+        legal = table.seen_by(self.seat)["action_mask"]
+        if not (0 <= index < len(legal) and legal[index]):
+            if self.illegal == "raise":
+                table.act(index)  # raises IllegalActionError, naming the action and the phase
+            described = str(table.codec.action(index)) if 0 <= index < len(legal) else str(index)
+            info = {"illegal_action": described}
+            return table.seen_by(self.seat), self.penalty, True, False, info
+        self._gained = table.act(index)[self.seat]
+        self._play_opponents()
+        reward, self._gained = self._gained, 0.0
+        return table.seen_by(self.seat), reward, bool(table.state.is_over), False, {}
+
+    def _play_opponents(self) -> None:
+        """Let the bots act until it is the learner's turn or the game is over."""
+        table = self.table
+        while not table.state.is_over and table.state.player != self.seat:
+            seat = table.state.player
+            observation = table.game.seen_from(table.state, seat)
+            choice = self.opponents[seat].act(observation)
+            table.state = table.state.apply(choice)
+            self._gained += table.rewards()[self.seat]
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        return str(self.table.state)
+
+    def close(self) -> None:
+        for player in self.opponents.values():
+            end = getattr(player, "end", None)
+            if end is not None:
+                with contextlib.suppress(Exception):  # a bot's end may fail; nothing is lost
+                    end(None)
+
+
+def _name(rules: AnyRules, single_deal: bool) -> str:
+    if isinstance(rules, bluff.Rules):
+        return f"thousand_bluff{rules.players}_v0"
+    preset = (rules.preset_name() or "custom").replace("-", "_")
+    return f"thousand_{preset}{'_deal' if single_deal else ''}_v0"
