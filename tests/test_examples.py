@@ -29,13 +29,20 @@ EXPECTED: dict[str, list[str]] = {
         "greedy rates ",
         "its reference rating is 1500",
     ],
+    "learn_bluff.py": [
+        "1000? for 2 against random: 300 games of training, seed 1",
+        "wins before training: ",
+        "wins after training: ",
+    ],
     "sampling_bot.py": [
         "sampling bot, 6 deals, 8 worlds per decision",
         "mean deal score: sampling bot ",
         "mean deal score: random bots ",
     ],
 }
-"""Text each example must print when run without arguments."""
+"""Text each example must print when run without arguments (or with :data:`SHORTENED`'s)."""
+SHORTENED: dict[str, list[str]] = {"learn_bluff.py": ["--games", "300", "--evaluate", "100"]}
+"""Arguments that make an example quicker in the suite."""
 
 
 def run(script: Path, *args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -64,10 +71,26 @@ def test_there_are_examples():
 @pytest.mark.parametrize("script", EXAMPLES, ids=lambda script: script.name)
 def test_example_runs(script, tmp_path):
     """Each example exits with status 0 and prints its expected text."""
-    completed = run(script, cwd=tmp_path)
+    completed = run(script, *SHORTENED.get(script.name, []), cwd=tmp_path)
     assert completed.returncode == 0, completed.stderr
     for text in EXPECTED.get(script.name, []):
         assert text in completed.stdout
+
+
+def test_the_learning_example_learns_to_beat_random(tmp_path):
+    """Even 300 games of training lift the policy's wins against random well above the half it
+    starts from."""
+    completed = run(
+        ROOT / "examples" / "learn_bluff.py", *SHORTENED["learn_bluff.py"], cwd=tmp_path
+    )
+    assert completed.returncode == 0, completed.stderr
+    rates = {
+        line.split(": ")[0]: int(line.split(": ")[1].rstrip("%"))
+        for line in completed.stdout.splitlines()
+        if line.startswith("wins ")
+    }
+    assert 35 <= rates["wins before training"] <= 65
+    assert rates["wins after training"] >= rates["wins before training"] + 15
 
 
 @pytest.mark.slow
