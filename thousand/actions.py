@@ -137,8 +137,9 @@ def whole_number(word: str) -> int | None:
     ``str.isdigit`` and ``int`` also take other scripts' digits (``"²"``, ``"٣"``) and numbers
     thousands of digits long; notation takes neither.
 
-    >>> whole_number("125"), whole_number("²"), whole_number("٣٣"), whole_number("-5")
-    (125, None, None, None)
+    Examples:
+        >>> whole_number("125"), whole_number("²"), whole_number("٣٣"), whole_number("-5")
+        (125, None, None, None)
     """
     if 1 <= len(word) <= MAX_DIGITS and word.isascii() and word.isdigit():
         return int(word)

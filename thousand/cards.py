@@ -93,10 +93,11 @@ _RANK_BY_LETTER = {
 class Card:
     """One card, such as the ten of hearts ``Card.parse("TH")``.
 
-    >>> Card.parse("10♥")
-    Card.parse('TH')
-    >>> str(Card(Suit.HEARTS, Rank.TEN)), Card.parse("TH").points
-    ('TH', 10)
+    Examples:
+        >>> Card.parse("10♥")
+        Card.parse('TH')
+        >>> str(Card(Suit.HEARTS, Rank.TEN)), Card.parse("TH").points
+        ('TH', 10)
     """
 
     suit: Suit = attrs.field(converter=Suit)
@@ -161,8 +162,9 @@ CARD_POINTS: tuple[int, ...] = tuple(card.points for card in DECK)
 def cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Read several cards, e.g. ``cards("AH TH KH")``; also accepts a sequence of cards or strings.
 
-    >>> cards("AH 10H kh")
-    (Card.parse('AH'), Card.parse('TH'), Card.parse('KH'))
+    Examples:
+        >>> cards("AH 10H kh")
+        (Card.parse('AH'), Card.parse('TH'), Card.parse('KH'))
     """
     items = text.replace(",", " ").split() if isinstance(text, str) else text
     return tuple(item if isinstance(item, Card) else Card.parse(item) for item in items)

@@ -195,8 +195,9 @@ class Rules:
     def preset(cls, name: str) -> Rules:
         """The rules of a named tradition: ``russian``, ``polish`` or ``polish-2p``.
 
-        >>> Rules.preset("polish-2p").players
-        2
+        Examples:
+            >>> Rules.preset("polish-2p").players
+            2
         """
         try:
             return cls(**_PRESETS[name])

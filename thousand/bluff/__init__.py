@@ -1,13 +1,14 @@
 """1000?: the climbing and bluffing card game, on the same API as Thousand.
 
->>> import random
->>> from thousand import bluff
->>> state = bluff.new_game(bluff.Rules(players=4), seed=1)
->>> rng = random.Random(1)
->>> while not state.is_over:
-...     state = state.apply(rng.choice(state.legal_actions()))
->>> len(state.result.winners) >= 1
-True
+Examples:
+    >>> import random
+    >>> from thousand import bluff
+    >>> state = bluff.new_game(bluff.Rules(players=4), seed=1)
+    >>> rng = random.Random(1)
+    >>> while not state.is_over:
+    ...     state = state.apply(rng.choice(state.legal_actions()))
+    >>> len(state.result.winners) >= 1
+    True
 """
 
 from thousand.bluff.actions import Action, Believe, Challenge, Hide, Pass, Play, parse_action

@@ -29,8 +29,9 @@ def _label(value: str) -> str:
 class Card:
     """A 1000? card, known by its printed label: ``"06"``, ``"23"`` or ``"1000"``.
 
-    >>> sorted(Card("06").digits), Card("06").value, Card("1000").is_thousand
-    (['0', '6'], 6, True)
+    Examples:
+        >>> sorted(Card("06").digits), Card("06").value, Card("1000").is_thousand
+        (['0', '6'], 6, True)
     """
 
     label: str = attrs.field(converter=_label)
@@ -65,8 +66,9 @@ class Card:
 def cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Read several cards, e.g. ``cards("06 23 1000")``.
 
-    >>> cards("06 23 1000")
-    (Card('06'), Card('23'), Card('1000'))
+    Examples:
+        >>> cards("06 23 1000")
+        (Card('06'), Card('23'), Card('1000'))
     """
     items = text.replace(",", " ").split() if isinstance(text, str) else text
     return tuple(item if isinstance(item, Card) else Card.parse(item) for item in items)

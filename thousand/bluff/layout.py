@@ -1,8 +1,9 @@
 """Who holds which 1000? cards, and the order of the draw pile.
 
->>> layout = Layout(hands=["06 16 1000", "23 36 60"], draw_pile="07 08")
->>> [str(card) for card in layout.draw_pile]
-['07', '08']
+Examples:
+    >>> layout = Layout(hands=["06 16 1000", "23 36 60"], draw_pile="07 08")
+    >>> [str(card) for card in layout.draw_pile]
+    ['07', '08']
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """1000? game records: the rules, the seed, the deal and every action, replayed with checks.
 
->>> from thousand.bluff import Rules, new_game
->>> state = new_game(Rules(players=3), seed=4)
->>> state = state.apply(state.legal_actions()[0])
->>> replay(Record.from_json(Record.from_state(state).to_json())) == state
-True
+Examples:
+    >>> from thousand.bluff import Rules, new_game
+    >>> state = new_game(Rules(players=3), seed=4)
+    >>> state = state.apply(state.legal_actions()[0])
+    >>> replay(Record.from_json(Record.from_state(state).to_json())) == state
+    True
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The 1000? rules configuration: the deck, the table size, and the readings RULES.md decides.
 
->>> rules = Rules(players=4)
->>> len(rules.deck), rules.hand_size, rules.challenge_restart.value
-(56, 7, 'drawn_card')
+Examples:
+    >>> rules = Rules(players=4)
+    >>> len(rules.deck), rules.hand_size, rules.challenge_restart.value
+    (56, 7, 'drawn_card')
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ MIB = 1 << 20
 class BotLimits:
     """Caps on what an external bot's process may use, so that one bot cannot exhaust the machine.
 
-    Args:
+    Attributes:
         memory: bytes of address space the process may map (``RLIMIT_AS``, Linux only); past
             it an allocation fails. ``None`` sets no cap. Runtimes that reserve address space up
             front (the JVM) need a larger cap or their own heap limit.
