@@ -233,7 +233,8 @@ class _Kept:
 
 
 def _over(engine: Any, deal: int) -> bool:
-    """Whether the game is over (a Thousand deal: once it is scored)."""
+    """Whether the game is over (a Thousand deal: once it is scored, ``deal`` deals having been
+    scored before it)."""
     if engine is None:
         return False
     if isinstance(engine, GameState):
@@ -251,7 +252,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         self._dealt: list[int] = [] if engine is None else list(self._spec.deck)
         self._kept = _Kept(engine)
         # A Thousand deal taken from a match ends with that deal.
-        self._deal = engine.deal_number if isinstance(engine, GameState) else 0
+        self._deal = len(engine.deals) if isinstance(engine, GameState) else 0
 
     @property
     def engine(self) -> Any:
