@@ -34,6 +34,7 @@ from open_spiel.python.algorithms import mcts as spiel_mcts
 
 from thousand import bluff
 from thousand.cards import DECK
+from thousand.engine import new_deal
 from thousand.errors import RulesError
 from thousand.games import game_of
 from thousand.layout import Layout
@@ -146,8 +147,6 @@ class _Spec:
             digest = hashlib.sha256(",".join(map(str, dealt)).encode()).digest()
             seed = int.from_bytes(digest[:8], "big") >> 1
             return bluff.new_game(self.rules, seed=seed, layout=self.deal_layout(dealt))
-        from thousand.engine import new_deal
-
         return new_deal(self.rules, seed=0, layout=self.deal_layout(dealt), dealer=0)
 
 
