@@ -234,3 +234,18 @@ def test_the_openspiel_player_searches_a_deal_of_a_match_as_a_game() -> None:
             state = state.apply(rng.choice(state.legal_actions()))
         state = state.apply(player.act(thousand.observe(state, 0)))
     assert state.deal_number >= 1
+
+
+def test_resampling_keeps_what_the_seat_has_seen() -> None:
+    game = pyspiel.load_game("python_thousand_bluff", {"players": 2})
+    state = game.new_initial_state()
+    for _ in range(5):
+        state.apply_action(state.chance_outcomes()[0][0])
+    early = state.resample_from_infostate(0, random.Random(1))
+    assert early.is_chance_node()
+    assert len(early.history()) == 5
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[-1][0])
+    world = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert world.information_state_string(1) == state.information_state_string(1)
+    assert world.observation_tensor(1) == state.observation_tensor(1)

@@ -323,7 +323,13 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         [0, 1)) or a ``random.Random``."""
         rng = sampler if isinstance(sampler, random.Random) else random.Random(sampler())
         if self.engine is None:
-            return SpielState(self.get_game(), spec=self._spec)
+            # Nobody has seen a card yet: any deal as far as this one will do.
+            state = SpielState(self.get_game(), spec=self._spec)
+            left = list(self._spec.deck)
+            rng.shuffle(left)
+            for card in left[: len(self._dealt)]:
+                state.apply_action(card)
+            return state
         world = self._spec.game.worlds(self.observation_of(player))(rng)
         return SpielState(self.get_game(), spec=self._spec, engine=world)
 
