@@ -1,6 +1,7 @@
 """Thousand and 1000? for learning: a fixed numbering of every action (:mod:`thousand.rl.codec`),
 a fixed-size numeric encoding of a seat's observation (:mod:`thousand.rl.encoding`), and both
-games as PettingZoo and Gymnasium environments (:mod:`thousand.rl.environments`).
+games as PettingZoo and Gymnasium environments (:mod:`thousand.rl.environments`) and as OpenSpiel
+games (:mod:`thousand.rl.openspiel`, imported on its own).
 
 Needs the ``rl`` extra (``python -m pip install "thousand[rl]"``). Importing this package
 registers the Gymnasium ids listed in :data:`GYM_IDS`, so that ``gymnasium.make`` knows them::

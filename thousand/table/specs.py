@@ -9,6 +9,8 @@
 ``path/to/file.py:Class``   a class in a Python file
 ``cmd:<command line>``      an external program speaking the bot protocol
                             (see :mod:`thousand.table.external`)
+``openspiel:<bot>``         an OpenSpiel bot, e.g. ``openspiel:ismcts(simulations=200)``
+                            (the ``rl`` extra; see :mod:`thousand.rl.openspiel`)
 ==========================  ==============================================================
 
 Any Python bot spec may end with options in parentheses, passed to the class as keyword
@@ -49,6 +51,9 @@ __all__ = ["ENTRY_POINT_GROUP", "BotInfo", "available_bots", "check_player", "lo
 
 ENTRY_POINT_GROUP = "thousand.players"
 """The entry point group where installed packages list their bots."""
+
+OPENSPIEL = "openspiel:"
+"""The prefix of specs naming OpenSpiel bots, made by :mod:`thousand.rl.openspiel`."""
 
 PlayerFactory = Callable[[], Player]
 """Makes a fresh player for each match."""
@@ -114,6 +119,8 @@ def load_player(
             raise BotSpecError(f"bot spec {spec!r}: no command after 'cmd:'")
         return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir, limits=limits)
     name, options = _options(spec)
+    if name.startswith(OPENSPIEL):
+        name = f"thousand.rl.openspiel:{name[len(OPENSPIEL) :]}"
     if isolate and name not in BUILTIN:
         from thousand.table.isolation import IsolatedPlayer
 

@@ -1,0 +1,251 @@
+"""Both games as OpenSpiel games: registered and loaded by name, OpenSpiel's own random
+simulation test (with and without serialising) for every preset and for 1000? at 2, 4 and 6
+players, OpenSpiel's IS-MCTS playing whole games, nothing hidden in a seat's tensor or strings,
+and OpenSpiel's bot entering a tournament by its spec."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from open_spiel.python.algorithms import ismcts as spiel_ismcts  # noqa: E402
+from open_spiel.python.algorithms import mcts as spiel_mcts  # noqa: E402
+
+import thousand  # noqa: E402
+from thousand import bluff  # noqa: E402
+from thousand.cards import Card  # noqa: E402
+from thousand.rl.codec import ActionCodec  # noqa: E402
+from thousand.rl.openspiel import GAME_NAMES, register_games  # noqa: E402
+from tournament.runner.run import run_tournament  # noqa: E402
+from tournament.runner.setup import Options, configure  # noqa: E402
+
+register_games()
+
+GAMES: list[tuple[str, dict[str, Any]]] = [
+    ("python_thousand_russian", {}),
+    ("python_thousand_polish", {}),
+    ("python_thousand_polish_2p", {}),
+    ("python_thousand_bluff", {"players": 2}),
+    ("python_thousand_bluff", {"players": 4}),
+    ("python_thousand_bluff", {"players": 6}),
+]
+
+
+def deal(game: Any, cards: Sequence[int]) -> Any:
+    """The state after dealing ``cards`` (chance outcomes) in order."""
+    state = game.new_initial_state()
+    for card in cards:
+        assert state.is_chance_node()
+        assert card in dict(state.chance_outcomes())
+        state.apply_action(card)
+    return state
+
+
+def play_out(state: Any, rng: random.Random) -> Any:
+    """Chance and every seat drawing at random until the game is over."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, chances = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, chances)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_registering_twice_changes_nothing() -> None:
+    register_games()
+    assert set(GAME_NAMES) <= set(pyspiel.registered_names())
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES)
+def test_openspiel_random_simulation_test_passes(name: str, params: dict[str, Any]) -> None:
+    game = pyspiel.load_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES)
+def test_the_game_describes_itself(name: str, params: dict[str, Any]) -> None:
+    game = pyspiel.load_game(name, params)
+    kind = game.get_type()
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    rules = game.spec.rules
+    assert game.num_players() == rules.players == params.get("players", rules.players)
+    assert game.num_distinct_actions() == ActionCodec.for_rules(rules).size
+    state = play_out(game.new_initial_state(), random.Random(3))
+    returns = state.returns()
+    assert all(game.min_utility() <= value <= game.max_utility() for value in returns)
+    if isinstance(rules, bluff.Rules):
+        assert max(returns) == 0.0 or state.engine.result.adjudicated
+    assert (
+        pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[
+            1
+        ].history()
+        == state.history()
+    )
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(thousand.RulesError, match="2 to 6 players, not 7"):
+        pyspiel.load_game("python_thousand_bluff", {"players": 7})
+
+
+@pytest.mark.parametrize(("name", "params"), [GAMES[2], GAMES[3]])
+def test_openspiel_ismcts_plays_a_whole_game_against_random(
+    name: str, params: dict[str, Any]
+) -> None:
+    """IS-MCTS searches worlds drawn by the state's own resample_from_infostate."""
+    game = pyspiel.load_game(name, params)
+    numbers = np.random.RandomState(5)
+    bot = spiel_ismcts.ISMCTSBot(
+        game,
+        spiel_mcts.RandomRolloutEvaluator(1, numbers),
+        uct_c=100.0,
+        max_simulations=15,
+        random_state=numbers,
+    )
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    searched = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, chances = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, chances)[0])
+        elif state.current_player() == 0:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            searched += 1
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert searched > 0
+    assert len(state.returns()) == game.num_players()
+
+
+def thousand_cards(layout: thousand.Layout) -> list[int]:
+    return [card.index for pile in (*layout.hands, *layout.talon) for card in pile]
+
+
+def bluff_cards(
+    rules: bluff.Rules, hands: Sequence[Sequence[str]], pile: Sequence[str]
+) -> list[int]:
+    number = rules.kinds.number
+    return [number[bluff.Card.parse(label)] for part in (*hands, pile) for label in part]
+
+
+def test_a_seat_sees_nothing_of_the_thousand_hands_hidden_from_it() -> None:
+    """Seats 1 and 2 swap hands: seat 0's tensors and strings stay the same, theirs change."""
+    game = pyspiel.load_game("python_thousand_russian")
+    hands = ["AH TH KH QH JH 9H AD", "TD KD QD JD 9D AC TC", "KC QC JC 9C AS TS KS"]
+    talon = "QS JS 9S"
+    one = deal(game, thousand_cards(thousand.Layout(hands=hands, talon=talon)))
+    swapped = [hands[0], hands[2], hands[1]]
+    other = deal(game, thousand_cards(thousand.Layout(hands=swapped, talon=talon)))
+    for state in (one, other):  # the same public actions: bid 110, then both pass
+        for text in ("bid 110", "pass", "pass"):
+            state.apply_action(game.spec.codec.index(thousand.parse_action(text)))
+    assert str(one) != str(other)
+    assert_same_for(one, other, seat=0)
+    assert one.observation_tensor(1) != other.observation_tensor(1)
+    assert one.information_state_string(2) != other.information_state_string(2)
+
+
+def test_a_seat_sees_nothing_of_the_1000_cards_hidden_from_it() -> None:
+    """Seat 2's hand and the top of the draw pile swap: seats 0 and 1 see the same, seat 2
+    does not."""
+    game = pyspiel.load_game("python_thousand_bluff", {"players": 3})
+    rules = game.spec.rules
+    labels = [card.label for card in rules.deck]
+    hands = [labels[0:7], labels[7:14], labels[14:21]]
+    pile = labels[21:]
+    one = deal(game, bluff_cards(rules, hands, pile))
+    other = deal(game, bluff_cards(rules, [hands[0], hands[1], pile[:7]], hands[2] + pile[7:]))
+    assert one.current_player() == 1  # the seat after the dealer starts the climb
+    for state in (one, other):
+        state.apply_action(game.spec.codec.index(bluff.Play(bluff.Card.parse(hands[1][0]))))
+    assert_same_for(one, other, seat=0)
+    assert_same_for(one, other, seat=1)
+    assert one.observation_tensor(2) != other.observation_tensor(2)
+
+
+def assert_same_for(one: Any, other: Any, *, seat: int) -> None:
+    assert one.observation_tensor(seat) == other.observation_tensor(seat)
+    assert one.information_state_tensor(seat) == other.information_state_tensor(seat)
+    assert one.observation_string(seat) == other.observation_string(seat)
+    assert one.information_state_string(seat) == other.information_state_string(seat)
+    assert one.legal_actions(seat) == other.legal_actions(seat)
+
+
+def test_a_card_dealt_is_never_dealt_again() -> None:
+    game = pyspiel.load_game("python_thousand_polish_2p")
+    state = deal(game, [Card.parse("AH").index])
+    assert Card.parse("AH").index not in dict(state.chance_outcomes())
+    assert sum(chance for _, chance in state.chance_outcomes()) == pytest.approx(1.0)
+    assert state.observation_string(0) == "seat 0: the cards are being dealt"
+
+
+@pytest.mark.parametrize(
+    ("game", "rules", "specs"),
+    [
+        ("thousand", "polish-2p", ["openspiel:ismcts(simulations=20)", "random"]),
+        ("thousand", "russian", ["openspiel:ismcts(simulations=20, uct_c=50)", "random", "random"]),
+        ("bluff", None, ["openspiel:ismcts(max_simulations=20)", "random"]),
+    ],
+)
+def test_openspiel_bots_enter_a_tournament_by_their_spec(
+    game: str, rules: str | None, specs: list[str]
+) -> None:
+    per_table = 2 if game == "bluff" else len(specs)
+    options = Options(
+        specs=tuple(specs),
+        game=game,
+        rules=rules,
+        deals=per_table if game == "thousand" else None,
+        games=per_table if game == "bluff" else None,
+        seed=1,
+        isolate=False,
+    )
+    summary = run_tournament(configure(options), workers=1)
+    assert not any(count for row in summary.standings for _, count in row.faults)
+
+
+def test_the_openspiel_player_searches_a_deal_of_a_match_as_a_game() -> None:
+    """In a match the bot searches the deal in progress, scored by its deal scores."""
+    from thousand.rl.openspiel import ismcts
+
+    rules = thousand.Rules.preset("polish-2p")
+    player = ismcts(simulations=10)
+    player.start(0, rules, random.Random(1))
+    state = thousand.new_match(rules, seed=1)
+    rng = random.Random(2)
+    while len(state.deals) < 1 or state.player != 0:
+        state = state.apply(rng.choice(state.legal_actions()))
+    for _ in range(3):
+        while state.player != 0:
+            state = state.apply(rng.choice(state.legal_actions()))
+        state = state.apply(player.act(thousand.observe(state, 0)))
+    assert state.deal_number >= 1
+
+
+def test_resampling_keeps_what_the_seat_has_seen() -> None:
+    game = pyspiel.load_game("python_thousand_bluff", {"players": 2})
+    state = game.new_initial_state()
+    for _ in range(5):
+        state.apply_action(state.chance_outcomes()[0][0])
+    early = state.resample_from_infostate(0, random.Random(1))
+    assert early.is_chance_node()
+    assert len(early.history()) == 5
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[-1][0])
+    world = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert world.information_state_string(1) == state.information_state_string(1)
+    assert world.observation_tensor(1) == state.observation_tensor(1)

@@ -1,0 +1,525 @@
+"""Thousand and 1000? as OpenSpiel games, and OpenSpiel's bots as players at a table.
+
+:func:`register_games` registers one game per Thousand preset (a single deal each) and 1000?
+with a ``players`` parameter, so that ``pyspiel.load_game`` knows them::
+
+    >>> import pyspiel
+    >>> register_games()
+    >>> game = pyspiel.load_game("python_thousand_bluff", {"players": 3})
+    >>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
+    (3, 105, 51)
+
+The deal is made by chance nodes, one card at a time, each drawn uniformly from the cards not yet
+dealt; the players' actions go through the engine, the one judge of legality. A seat's tensor is
+:class:`~thousand.rl.encoding.ObservationEncoder`'s vector of its observation, and its strings are
+its observation written out: everything a seat is shown is built from what the seat may see.
+
+:func:`ismcts` makes OpenSpiel's information-set Monte Carlo tree search a player for
+:func:`thousand.play` and the tournament, where the bot spec ``openspiel:ismcts(...)`` names it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts as spiel_ismcts
+from open_spiel.python.algorithms import mcts as spiel_mcts
+
+from thousand import bluff
+from thousand.cards import DECK
+from thousand.engine import new_deal
+from thousand.errors import RulesError
+from thousand.games import game_of
+from thousand.layout import Layout
+from thousand.marriages import MARRIAGE_POINTS
+from thousand.rl.codec import ActionCodec
+from thousand.rl.encoding import ObservationEncoder
+from thousand.rules import Rules
+from thousand.state import GameState
+
+__all__ = [
+    "GAME_NAMES",
+    "OpenSpielPlayer",
+    "SpielGame",
+    "SpielState",
+    "ismcts",
+    "register_games",
+    "spiel_game",
+]
+
+AnyRules = Rules | bluff.Rules
+
+THOUSAND_PRESETS = {
+    "python_thousand_russian": "russian",
+    "python_thousand_polish": "polish",
+    "python_thousand_polish_2p": "polish-2p",
+}
+BLUFF_NAME = "python_thousand_bluff"
+GAME_NAMES = (*THOUSAND_PRESETS, BLUFF_NAME)
+"""The names :func:`register_games` registers."""
+
+
+def _game_type(
+    short_name: str, long_name: str, players: tuple[int, int], parameters: dict[str, Any]
+) -> Any:
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players[1],
+        min_num_players=players[0],
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
+
+
+def _thousand_type(name: str) -> Any:
+    rules = Rules.preset(THOUSAND_PRESETS[name])
+    title = f"Thousand ({THOUSAND_PRESETS[name]} rules, one deal)"
+    return _game_type(name, title, (rules.players, rules.players), {})
+
+
+BLUFF_TYPE_PLAYERS = (2, 6)
+
+
+def _bluff_type() -> Any:
+    return _game_type(BLUFF_NAME, "1000?", BLUFF_TYPE_PLAYERS, {"players": 4})
+
+
+class _Spec:
+    """What every state of one game shares, never copied: the rules, the action numbering, the
+    encoder and the cards to deal (as chance outcomes)."""
+
+    def __init__(self, rules: AnyRules, codec: ActionCodec, deck: tuple[int, ...]) -> None:
+        self.rules = rules
+        self.game: Any = game_of(rules)
+        self.codec = codec
+        self.encoder = ObservationEncoder.for_rules(rules)
+        self.deck = deck
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Spec:
+        return self
+
+    def card(self, number: int) -> str:
+        """The text of the card dealt as chance outcome ``number``."""
+        if isinstance(self.rules, bluff.Rules):
+            return str(self.rules.kinds.cards[number])
+        return str(DECK[number])
+
+    def deal_layout(self, dealt: Sequence[int]) -> Any:
+        """The layout of a complete deal, cards in the order dealt: each seat's hand in turn,
+        then the talon (Thousand) or the draw pile, its first card drawn first (1000?)."""
+        rules = self.rules
+        size = rules.hand_size
+        players = rules.players
+        hands = [dealt[seat * size : (seat + 1) * size] for seat in range(players)]
+        rest = dealt[players * size :]
+        if isinstance(rules, bluff.Rules):
+            kinds = rules.kinds.cards
+            return bluff.Layout(
+                hands=[[kinds[kind] for kind in hand] for hand in hands],
+                draw_pile=[kinds[kind] for kind in rest],
+            )
+        piles = [rest] if players == 3 else [rest[:2], rest[2:]]
+        return Layout(
+            hands=[[DECK[index] for index in hand] for hand in hands],
+            talon=[[DECK[index] for index in pile] for pile in piles],
+        )
+
+    def start(self, dealt: Sequence[int]) -> Any:
+        """The engine's first state after the deal ``dealt``, seat 0 dealing."""
+        if isinstance(self.rules, bluff.Rules):
+            # Reshuffles of the discards follow a seed taken from the deal itself.
+            digest = hashlib.sha256(",".join(map(str, dealt)).encode()).digest()
+            seed = int.from_bytes(digest[:8], "big") >> 1
+            return bluff.new_game(self.rules, seed=seed, layout=self.deal_layout(dealt))
+        return new_deal(self.rules, seed=0, layout=self.deal_layout(dealt), dealer=0)
+
+
+class SpielGame(pyspiel.Game):  # type: ignore[misc]
+    """One game's rules as an OpenSpiel game: a single Thousand deal, or a game of 1000?."""
+
+    def __init__(self, rules: AnyRules, game_type: Any, params: dict[str, Any]) -> None:
+        codec = ActionCodec.for_rules(rules)
+        if isinstance(rules, bluff.Rules):
+            deck = tuple(rules.kinds.number[card] for card in rules.deck)
+            outcomes = len(rules.kinds.cards)
+            low, high = -float(len(rules.deck)), 0.0
+            length = len(rules.deck) + rules.max_turns
+        else:
+            deck = tuple(card.index for card in DECK)
+            outcomes = len(DECK)
+            low, high = _deal_score_bounds(rules)
+            bids = (_highest(rules) - rules.opening_bid) // rules.bid_step + 1
+            # The deal, the auction (every bid higher than the last, every seat passing once),
+            # taking, giving or discarding, the contract, a concession and every trick.
+            length = len(DECK) + bids + rules.players + 8 + len(DECK)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=codec.size,
+            max_chance_outcomes=outcomes,
+            num_players=rules.players,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=None,
+            max_game_length=length,
+        )
+        super().__init__(game_type, info, params)
+        self.spec = _Spec(rules, codec, deck)
+
+    def new_initial_state(self) -> SpielState:
+        """The state before the first card is dealt."""
+        return SpielState(self)
+
+    def state_of(self, engine: Any) -> SpielState:
+        """An OpenSpiel state standing for ``engine``, a state of this game already dealt (its
+        deal is not replayed as chance actions)."""
+        return SpielState(self, engine=engine)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> SeatObserver:
+        """What one seat sees: the same tensor for the information state and the observation
+        (the seat's encoded observation); the information state string adds the history the
+        seat has seen, the observation string leaves it out."""
+        if params:
+            raise ValueError(f"this observer takes no parameters, not {params}")
+        if iig_obs_type is not None and not (
+            iig_obs_type.public_info
+            and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            raise ValueError("only the observation of one seat, public and private, is provided")
+        history = iig_obs_type is None or iig_obs_type.perfect_recall
+        return SeatObserver(self.spec.encoder, history=history)
+
+
+def _highest(rules: Rules) -> int:
+    return rules.cap_base + sum(MARRIAGE_POINTS) + rules.ace_marriage
+
+
+def _deal_score_bounds(rules: Rules) -> tuple[float, float]:
+    """The lowest and highest a seat can score in one deal: losing the highest contract, and
+    making it or taking every card point and marriage in defence (rounded up)."""
+    highest = _highest(rules)
+    defence = 120 + sum(MARRIAGE_POINTS) + rules.ace_marriage + rules.rounding
+    return -float(highest), float(max(highest, defence))
+
+
+class _Kept:
+    """An engine state held by an OpenSpiel state: immutable, so copies of the OpenSpiel state
+    share it."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Kept:
+        return self
+
+
+def _over(engine: Any, deal: int) -> bool:
+    """Whether the game is over (a Thousand deal: once it is scored, ``deal`` deals having been
+    scored before it)."""
+    if engine is None:
+        return False
+    if isinstance(engine, GameState):
+        return len(engine.deals) > deal
+    return bool(engine.is_over)
+
+
+class SpielState(pyspiel.State):  # type: ignore[misc]
+    """A state of a :class:`SpielGame`: the cards dealt so far, then the engine's state."""
+
+    def __init__(self, game: Any, *, spec: _Spec | None = None, engine: Any = None) -> None:
+        super().__init__(game)
+        # OpenSpiel copies a state attribute by attribute: the shared parts copy as themselves.
+        self._spec = spec if spec is not None else game.spec
+        self._dealt: list[int] = [] if engine is None else list(self._spec.deck)
+        self._kept = _Kept(engine)
+        # A Thousand deal taken from a match ends with that deal.
+        self._deal = len(engine.deals) if isinstance(engine, GameState) else 0
+
+    @property
+    def engine(self) -> Any:
+        """The engine's state, ``None`` while the cards are being dealt."""
+        return self._kept.value
+
+    def current_player(self) -> int:
+        engine = self.engine
+        if engine is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if _over(engine, self._deal):
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(engine.player)
+
+    def is_terminal(self) -> bool:
+        return _over(self.engine, self._deal)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        engine = self.engine
+        if _over(engine, self._deal) or player != engine.player:
+            return []
+        index = self._spec.codec.index
+        return sorted(index(action) for action in engine.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.engine is not None:
+            return []
+        deck = self._spec.deck
+        left = Counter(deck)
+        left.subtract(self._dealt)
+        total = len(deck) - len(self._dealt)
+        return [(card, count / total) for card, count in sorted(left.items()) if count > 0]
+
+    def _apply_action(self, action: int) -> None:
+        engine = self.engine
+        if engine is None:
+            self._dealt.append(int(action))
+            if len(self._dealt) == len(self._spec.deck):
+                self._kept = _Kept(self._spec.start(self._dealt))
+        else:
+            self._kept = _Kept(engine.apply(self._spec.codec.action(int(action))))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {self._spec.card(int(action))}"
+        return str(self._spec.codec.action(int(action)))
+
+    def returns(self) -> list[float]:
+        """Per seat, the deal's scores (Thousand) or minus the cards left in hand (1000?), once
+        the game is over; zeros before."""
+        engine = self.engine
+        if not _over(engine, self._deal):
+            return [0.0] * self._spec.rules.players
+        if isinstance(engine, GameState):
+            return [float(score) for score in engine.deals[self._deal].deal_scores]
+        return [-float(len(hand)) for hand in engine.hand_kinds]
+
+    def observation_of(self, seat: int) -> Any:
+        """What ``seat`` sees, ``None`` while the cards are being dealt."""
+        engine = self.engine
+        if engine is None:
+            return None
+        return self._spec.game.seen_from(engine, seat)
+
+    def resample_from_infostate(self, player: int, sampler: Any) -> SpielState:
+        """A state drawn from those ``player`` cannot tell from this one: a world sampled by the
+        project's determiniser from the seat's observation alone (dealt, so its deal is not in
+        its history). ``sampler`` is OpenSpiel's probability sampler (called for a number in
+        [0, 1)) or a ``random.Random``."""
+        rng = sampler if isinstance(sampler, random.Random) else random.Random(sampler())
+        if self.engine is None:
+            # Nobody has seen a card yet: any deal as far as this one will do.
+            state = SpielState(self.get_game(), spec=self._spec)
+            left = list(self._spec.deck)
+            rng.shuffle(left)
+            for card in left[: len(self._dealt)]:
+                state.apply_action(card)
+            return state
+        world = self._spec.game.worlds(self.observation_of(player))(rng)
+        return SpielState(self.get_game(), spec=self._spec, engine=world)
+
+    def __str__(self) -> str:
+        engine = self.engine
+        if engine is None:
+            dealt = " ".join(self._spec.card(number) for number in self._dealt)
+            return f"dealing: {dealt}" if dealt else "dealing"
+        hands = " | ".join(" ".join(map(str, hand)) for hand in engine.hands)
+        actions = "; ".join(f"{seat}: {action}" for seat, action in engine.actions)
+        return f"hands: {hands}\nactions: {actions}"
+
+
+class SeatObserver:
+    """One seat's view for OpenSpiel: ``tensor`` is the seat's encoded observation (named
+    parts in ``dict``), ``string_from`` its observation written out as JSON."""
+
+    def __init__(self, encoder: ObservationEncoder, *, history: bool) -> None:
+        self._encoder = encoder
+        self._history = history
+        self.tensor = np.zeros(encoder.size, dtype=np.float32)
+        self.dict = {
+            name: self.tensor[encoder.offsets[name] : encoder.offsets[name] + length]
+            for name, length in encoder.segments
+        }
+
+    def set_from(self, state: SpielState, player: int) -> None:
+        observation = state.observation_of(player)
+        if observation is None:
+            self.tensor.fill(0)
+        else:
+            self.tensor[:] = self._encoder.encode(observation)
+
+    def string_from(self, state: SpielState, player: int) -> str:
+        observation = state.observation_of(player)
+        if observation is None:
+            return f"seat {player}: the cards are being dealt"
+        data = observation.to_dict()
+        for key in ("rules", "legal_actions", *(() if self._history else ("history",))):
+            data.pop(key, None)
+        return json.dumps(data, separators=(",", ":"))
+
+
+def spiel_game(rules: AnyRules) -> SpielGame:
+    """The OpenSpiel game of ``rules`` (a single deal for Thousand), registered or not."""
+    if isinstance(rules, bluff.Rules):
+        return SpielGame(rules, _bluff_type(), {"players": rules.players})
+    name = next(
+        (key for key, preset in THOUSAND_PRESETS.items() if preset == rules.preset_name()), None
+    )
+    game_type = _thousand_type(name) if name is not None else _custom_type(rules)
+    return SpielGame(rules, game_type, {})
+
+
+def _custom_type(rules: Rules) -> Any:
+    return _game_type(
+        "python_thousand_custom", "Thousand (custom rules, one deal)", (rules.players,) * 2, {}
+    )
+
+
+class _PresetDeal(SpielGame):
+    """A single deal under one preset; subclasses name the preset."""
+
+    short_name = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        if params:
+            raise ValueError(f"{self.short_name} takes no parameters, not {dict(params)}")
+        name = self.short_name
+        super().__init__(Rules.preset(THOUSAND_PRESETS[name]), _thousand_type(name), {})
+
+
+# OpenSpiel's registry holds on to what it is given until the interpreter has gone: classes,
+# which live as long as it, rather than functions, which it would free too late.
+_PRESET_CLASSES = {
+    name: type(f"_{name.title().replace('_', '')}", (_PresetDeal,), {"short_name": name})
+    for name in THOUSAND_PRESETS
+}
+
+
+class _BluffGame(SpielGame):
+    """1000? at ``players`` seats (2 to 6, default 4)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        players = int((params or {}).get("players", 4))
+        low, high = BLUFF_TYPE_PLAYERS
+        if not low <= players <= high:
+            raise RulesError(f"1000? is played by {low} to {high} players, not {players}")
+        super().__init__(bluff.Rules(players=players), _bluff_type(), {"players": players})
+
+
+def register_games() -> None:
+    """Register the games with OpenSpiel (once; calling again does nothing):
+    ``python_thousand_russian``, ``python_thousand_polish`` and ``python_thousand_polish_2p``
+    (one deal each), and ``python_thousand_bluff`` (parameter ``players``, 2 to 6, default 4)."""
+    known = set(pyspiel.registered_names())
+    for name in THOUSAND_PRESETS:
+        if name not in known:
+            pyspiel.register_game(_thousand_type(name), _PRESET_CLASSES[name])
+    if BLUFF_NAME not in known:
+        pyspiel.register_game(_bluff_type(), _BluffGame)
+
+
+class OpenSpielPlayer:
+    """A player for :func:`thousand.play` and the tournament that asks an OpenSpiel bot.
+
+    For each decision it samples one full state consistent with its observation (the
+    determiniser of :mod:`thousand.games`), wraps it as an OpenSpiel state and gives it to the
+    bot; the bot's own resampling draws further worlds from the same observation. A Thousand
+    deal inside a match is searched as a game ending with that deal, scored by its deal scores.
+    """
+
+    def __init__(self, make_bot: Callable[[SpielGame, random.Random], Any], name: str) -> None:
+        self._make_bot = make_bot
+        self.name = name
+        self._rng = random.Random()
+        self._rules: AnyRules | None = None
+        self._game: SpielGame | None = None
+        self._bot: Any = None
+
+    def start(self, seat: int, rules: AnyRules, rng: random.Random) -> None:
+        """Keep this player's generator; the game and the bot are made at the first decision."""
+        self._rng = rng
+        self._rules = None
+
+    def act(self, observation: Any) -> object:
+        """The bot's choice, for the observing seat."""
+        rules = observation.rules
+        if self._game is None or rules != self._rules:
+            self._rules = rules
+            self._game = spiel_game(rules)
+            self._bot = self._make_bot(self._game, self._rng)
+        game = self._game
+        worlds = game.spec.game.worlds(observation)
+        state = game.state_of(worlds(self._rng))
+        resample = getattr(self._bot, "set_resampler", None)
+        if resample is not None:
+            resample(lambda _state, _player: game.state_of(worlds(self._rng)))
+        return game.spec.codec.action(int(self._bot.step(state)))
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+FINAL_POLICIES = {
+    "max_visit_count": spiel_ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+    "max_value": spiel_ismcts.ISMCTSFinalPolicyType.MAX_VALUE,
+    "normalized_visit_count": spiel_ismcts.ISMCTSFinalPolicyType.NORMALIZED_VISITED_COUNT,
+}
+
+
+def ismcts(
+    simulations: int = 100,
+    *,
+    max_simulations: int | None = None,
+    uct_c: float | None = None,
+    rollouts: int = 1,
+    world_samples: int = -1,
+    final_policy: str = "max_visit_count",
+) -> OpenSpielPlayer:
+    """OpenSpiel's information-set MCTS (``open_spiel.python.algorithms.ismcts``) as a player,
+    with random rollouts: the bot spec ``openspiel:ismcts(simulations=200, uct_c=100)``.
+
+    Args:
+        simulations: simulations per decision (``max_simulations`` is another name for it).
+        uct_c: the exploration constant; by default half the range of the game's returns
+            (returns are in game units: card points, cards in hand).
+        rollouts: random rollouts per leaf.
+        world_samples: how many worlds to search over, -1 for a new one per simulation.
+        final_policy: ``max_visit_count``, ``max_value`` or ``normalized_visit_count``.
+    """
+    count = simulations if max_simulations is None else max_simulations
+    if not isinstance(count, int) or count < 1:
+        raise ValueError(f"simulations must be a whole number of at least 1, not {count!r}")
+    if not isinstance(rollouts, int) or rollouts < 1:
+        raise ValueError(f"rollouts must be a whole number of at least 1, not {rollouts!r}")
+    if final_policy not in FINAL_POLICIES:
+        raise ValueError(f"final_policy must be one of {', '.join(FINAL_POLICIES)}")
+
+    def make(game: SpielGame, rng: random.Random) -> Any:
+        numbers = np.random.RandomState(rng.getrandbits(32))
+        spread = game.max_utility() - game.min_utility()
+        return spiel_ismcts.ISMCTSBot(
+            game=game,
+            evaluator=spiel_mcts.RandomRolloutEvaluator(rollouts, numbers),
+            uct_c=spread / 2 if uct_c is None else float(uct_c),
+            max_simulations=count,
+            max_world_samples=world_samples,
+            random_state=numbers,
+            final_policy_type=FINAL_POLICIES[final_policy],
+        )
+
+    return OpenSpielPlayer(make, f"openspiel:ismcts(simulations={count})")
