@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import random
+import shlex
 import subprocess
 import sys
 import warnings
@@ -289,3 +290,18 @@ def test_only_the_rl_extra_brings_the_learning_libraries() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.split()
     assert not [name for name in loaded if name.split(".")[0] in (*learning, "pyspiel")]
+
+
+def test_opponents_may_be_a_file_or_an_external_program() -> None:
+    program = "cmd:" + shlex.join([sys.executable, str(ROOT / "examples" / "external_bot.py")])
+    opponents = [program, str(ROOT / "tests" / "bots" / "python_bots.py") + ":Cautious"]
+    env = gym_env("russian", opponents=opponents, single_deal=True)
+    observation, _ = env.reset(seed=1)
+    rng = random.Random(1)
+    total, done = 0.0, False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, reward, done, _, _ = env.step(action)
+        total += reward
+    assert total == env.table.state.result.deal_scores[0]
+    env.close()
