@@ -41,7 +41,8 @@ def test_rules_lists_every_preset_and_field() -> None:
     rows = {line.split()[0]: line.split()[1:] for line in thousand_table[1:]}
     assert rows["bid_step"] == ["5", "10", "10"]
     assert rows["endgame"] == ["barrel", "lock", "lock"]
-    assert set(rows) == set(Rules.preset("russian").to_dict())
+    assert set(rows) == {field.name for field in attrs.fields(Rules)}
+    assert rows["samosval"] == ["none", "none", "none"]
 
 
 def bluff_rows(lines: list[str]) -> dict[str, str]:

@@ -57,10 +57,12 @@ if TYPE_CHECKING:
     from thousand.results import DealResult, MatchResult
     from thousand.rules import (
         BarrelCapacity,
+        BarrelFallPenalty,
         Concession,
         Endgame,
         MarriageDeclaration,
         Rules,
+        Samosval,
         SetAside,
         Settlement,
     )
@@ -112,10 +114,12 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "results": ("DealResult", "MatchResult"),
     "rules": (
         "BarrelCapacity",
+        "BarrelFallPenalty",
         "Concession",
         "Endgame",
         "MarriageDeclaration",
         "Rules",
+        "Samosval",
         "SetAside",
         "Settlement",
     ),
@@ -131,6 +135,7 @@ __all__ = [
     "DECK",
     "Action",
     "BarrelCapacity",
+    "BarrelFallPenalty",
     "Bid",
     "BotCrash",
     "BotFailure",
@@ -173,6 +178,7 @@ __all__ = [
     "RecordedDeal",
     "Rules",
     "RulesError",
+    "Samosval",
     "SeatError",
     "SeatedPlayer",
     "SetAside",

@@ -20,7 +20,7 @@ from thousand.common.state_base import fast_constructor, fast_updater
 from thousand.errors import IllegalActionError, LayoutError, RulesError
 from thousand.layout import Layout
 from thousand.results import DealResult, MatchResult
-from thousand.rules import BarrelCapacity, Endgame, Rules
+from thousand.rules import BarrelCapacity, Endgame, Rules, Samosval
 from thousand.state import NOBODY, GameState, Origin, Phase, build_context, build_state
 
 __all__ = ["new_deal", "new_match"]
@@ -85,6 +85,9 @@ def _start(
         raise LayoutError(f"the layout has {layout.players} hands but the rules have {players}")
     if any(score >= rules.target for score in start):
         raise RulesError(f"a starting score of {rules.target} or more has already won")
+    if any(scoring.samosval_hits(rules, score) for score in start):
+        barred = "555" if rules.samosval is Samosval.POSITIVE else "555 or -555"
+        raise RulesError(f"with samosval '{rules.samosval.value}' no score may start at {barred}")
     barrel: tuple[int | None, ...] = (None,) * players
     if rules.endgame is Endgame.BARREL:
         threshold = rules.barrel_threshold

@@ -32,10 +32,12 @@ from thousand.errors import RulesError
 
 __all__ = [
     "BarrelCapacity",
+    "BarrelFallPenalty",
     "Concession",
     "Endgame",
     "MarriageDeclaration",
     "Rules",
+    "Samosval",
     "SetAside",
     "Settlement",
 ]
@@ -79,6 +81,28 @@ class BarrelCapacity(enum.Enum):
     """Any number."""
     SINGLE = "single"
     """One: a newcomer knocks the sitter off; two arriving together both fall off."""
+
+
+class Samosval(enum.Enum):
+    """The dump truck (*самосвал*): a score landing exactly on 555 (or −555) drops to 0."""
+
+    NONE = "none"
+    """Off."""
+    POSITIVE = "positive"
+    """A score of exactly 555 after a deal becomes 0."""
+    BOTH = "both"
+    """A score of exactly 555 or −555 after a deal becomes 0."""
+
+
+class BarrelFallPenalty(enum.Enum):
+    """What a player on the barrel loses for failing (or conceding) a contract."""
+
+    CONTRACT = "contract"
+    """The contract (the bid, when conceding), as off the barrel."""
+    PENALTY = "penalty"
+    """``barrel_penalty`` instead."""
+    BOTH = "both"
+    """The contract and ``barrel_penalty``."""
 
 
 class Settlement(enum.Enum):
@@ -139,8 +163,9 @@ class Rules:
     """The barrel, the lock, or neither."""
     barrel_threshold: int = int_field(880, 1, 100_000)
     """Scores reaching this stop at it, and the player is on the barrel."""
-    barrel_deals: int = int_field(3, 1, 100)
-    """Deals a player may stay on the barrel, counted from the deal after mounting."""
+    barrel_deals: int = int_field(3, 0, 100)
+    """Deals a player may stay on the barrel, counted from the deal after mounting; 0 for no
+    limit."""
     barrel_penalty: int = int_field(120, 0, 100_000)
     """Lost when falling off the barrel by running out of deals or being knocked off."""
     barrel_capacity: BarrelCapacity = enum_field(BarrelCapacity, BarrelCapacity.MULTIPLE)
@@ -155,6 +180,14 @@ class Rules:
     """Two players: who scores the points of the cards out of play."""
     max_deals: int = int_field(400, 1, 10_000)
     """A match still undecided after this many deals is adjudicated to the highest score."""
+    samosval: Samosval = enum_field(Samosval, Samosval.NONE)
+    """House rule: a score landing exactly on 555 (``positive``), or on 555 or −555 (``both``),
+    after a deal drops to 0."""
+    barrel_fall_penalty: BarrelFallPenalty = enum_field(
+        BarrelFallPenalty, BarrelFallPenalty.CONTRACT
+    )
+    """House rule: what failing or conceding a contract on the barrel costs: the contract (the
+    bid when conceding), ``barrel_penalty``, or both."""
 
     def __attrs_post_init__(self) -> None:
         problems = list(self._problems())
@@ -219,11 +252,14 @@ class Rules:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        """The rules as plain JSON-ready values (enums as their string values)."""
+        """The rules as plain JSON-ready values (enums as their string values). A house rule
+        left at its default (off) is left out, so that rules, records and tournaments written
+        before the house rules existed are written the same."""
         return {
             field.name: (value.value if isinstance(value, enum.Enum) else value)
             for field in attrs.fields(Rules)
             for value in [getattr(self, field.name)]
+            if field.name not in HOUSE_RULES or value != field.default
         }
 
     @classmethod
@@ -248,6 +284,9 @@ class Rules:
         """Rules from :meth:`to_json` text."""
         return cls.from_dict(parse_json(text))
 
+
+HOUSE_RULES = frozenset({"samosval", "barrel_fall_penalty"})
+"""The fields of Part 4's house rules, each off at its default."""
 
 _PRESETS["russian"] = {}
 _PRESETS["polish"] = dict(

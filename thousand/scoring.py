@@ -8,7 +8,16 @@ from typing import NamedTuple
 
 from thousand.cards import points_of
 from thousand.marriages import MARRIAGE_POINTS
-from thousand.rules import BarrelCapacity, Concession, Endgame, Rules, SetAside, Settlement
+from thousand.rules import (
+    BarrelCapacity,
+    BarrelFallPenalty,
+    Concession,
+    Endgame,
+    Rules,
+    Samosval,
+    SetAside,
+    Settlement,
+)
 from thousand.state import ACES, GameState
 
 
@@ -82,15 +91,44 @@ class Standing(NamedTuple):
 def apply_endgame(
     state: GameState, deal: Sequence[int], points: Sequence[int], conceded: bool
 ) -> Standing:
-    """Add the deal scores to the match scores under the barrel or lock rules."""
+    """Add the deal scores to the match scores under the barrel or lock rules, then drop a
+    score on 555 (or −555) to 0 where the samosval is played."""
     rules = state.rules
     if rules.endgame is Endgame.BARREL:
-        return _barrel(state, deal, points, conceded)
-    scores = list(state.scores)
-    for seat in range(rules.players):
-        if seat == state.bidder or not above_lock(rules, state.scores[seat]):
-            scores[seat] += deal[seat]
-    return Standing(tuple(scores), state.barrel)
+        standing = _barrel(state, deal, points, conceded)
+    else:
+        scores = list(state.scores)
+        for seat in range(rules.players):
+            if seat == state.bidder or not above_lock(rules, state.scores[seat]):
+                scores[seat] += deal[seat]
+        standing = Standing(tuple(scores), state.barrel)
+    if rules.samosval is Samosval.NONE:
+        return standing
+    return _samosval(rules, standing)
+
+
+SAMOSVAL = 555
+"""The score the dump truck empties."""
+
+
+def samosval_hits(rules: Rules, score: int) -> bool:
+    """Whether the samosval drops this score to 0 under ``rules``."""
+    if rules.samosval is Samosval.NONE:
+        return False
+    return score == SAMOSVAL or (rules.samosval is Samosval.BOTH and score == -SAMOSVAL)
+
+
+def _samosval(rules: Rules, standing: Standing) -> Standing:
+    """Scores of exactly 555 (or −555) become 0; such a seat is off the barrel."""
+    hit = [samosval_hits(rules, score) for score in standing.scores]
+    if not any(hit):
+        return standing
+    return Standing(
+        tuple(0 if dropped else score for score, dropped in zip(standing.scores, hit, strict=True)),
+        tuple(
+            None if dropped else used for used, dropped in zip(standing.barrel, hit, strict=True)
+        ),
+    )
 
 
 def above_lock(rules: Rules, score: int) -> bool:
@@ -119,7 +157,7 @@ def _barrel(
         if seat == state.bidder:
             contract = state.contract_amount
             if conceded or points[seat] < contract:
-                scores[seat] -= state.bid if conceded else contract
+                scores[seat] -= _fall_cost(rules, state.bid if conceded else contract)
                 barrel[seat] = None
                 continue
             if scores[seat] + contract >= rules.target:
@@ -127,7 +165,7 @@ def _barrel(
                 barrel[seat] = None
                 continue
         used += 1
-        if used >= rules.barrel_deals:
+        if rules.barrel_deals and used >= rules.barrel_deals:
             scores[seat] -= rules.barrel_penalty
             barrel[seat] = None
         else:
@@ -140,6 +178,15 @@ def _barrel(
             scores[seat] -= rules.barrel_penalty
             barrel[seat] = None
     return Standing(tuple(scores), tuple(barrel))
+
+
+def _fall_cost(rules: Rules, contract: int) -> int:
+    """What failing (or conceding) ``contract`` on the barrel costs."""
+    if rules.barrel_fall_penalty is BarrelFallPenalty.CONTRACT:
+        return contract
+    if rules.barrel_fall_penalty is BarrelFallPenalty.PENALTY:
+        return rules.barrel_penalty
+    return contract + rules.barrel_penalty
 
 
 def winners(state: GameState, scores: Sequence[int]) -> tuple[int, ...]:

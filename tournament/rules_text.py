@@ -3,6 +3,7 @@ rules."""
 
 from __future__ import annotations
 
+import enum
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -48,14 +49,17 @@ def deck_summary(deck: Sequence[bluff.Card]) -> str:
     return f"{listed} ({len(deck)} cards)"
 
 
+def _shown(value: Any) -> str:
+    """A field's value as the rules files write it."""
+    return str(value.value if isinstance(value, enum.Enum) else value).lower()
+
+
 def thousand_lines(chosen: Mapping[str, Rules]) -> list[str]:
     """A table with a column per Thousand rules set and a row per field."""
     names = list(chosen)
     table = [["field", *names]]
     for field in attrs.fields(Rules):
-        table.append(
-            [field.name, *(str(chosen[name].to_dict()[field.name]).lower() for name in names)]
-        )
+        table.append([field.name, *(_shown(getattr(chosen[name], field.name)) for name in names)])
     return table_lines(table)
 
 

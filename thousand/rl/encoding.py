@@ -163,7 +163,10 @@ class ThousandEncoder(ObservationEncoder):
         for player, deals in enumerate(observation.barrel):
             if deals is not None:
                 seat("on_barrel", player)
-                seat("barrel_deals", player, min(deals, rules.barrel_deals) / rules.barrel_deals)
+                if rules.barrel_deals:
+                    seat(
+                        "barrel_deals", player, min(deals, rules.barrel_deals) / rules.barrel_deals
+                    )
         return vector
 
 
