@@ -1,6 +1,6 @@
-"""House rules (HOUSE-RULES.md, Part 4): the samosval (§4.3), what a fall from the barrel costs
-and the barrel without a time limit (§4.6), on explicit deals, and their invariants (§4.11,
-items 7 and 9) over random matches."""
+"""House rules (HOUSE-RULES.md, Part 4): the samosval (§4.3), the gold set (§4.5), what a fall
+from the barrel costs and the barrel without a time limit (§4.6), on explicit deals, and their
+invariants (§4.11, items 7, 9 and 10) over random matches."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_presets_keep_every_house_rule_off() -> None:
         assert rules.barrel_fall_penalty is BarrelFallPenalty.CONTRACT
         assert rules.preset_name() == name
         # Written as before the house rules existed, so old records and configs stay the same.
-        assert not {"samosval", "barrel_fall_penalty"} & set(rules.to_dict())
+        assert not {"samosval", "barrel_fall_penalty", "gold_set"} & set(rules.to_dict())
 
 
 def test_e5a_a_defender_landing_on_555_drops_to_0() -> None:
@@ -153,18 +153,61 @@ def test_house_rules_are_fields_a_rules_file_can_set_on_a_preset() -> None:
         Rules(barrel_deals=-1)
 
 
+GOLD = attrs.evolve(RUSSIAN, gold_set=3)
+
+
+@pytest.mark.parametrize(
+    ("marriage", "score"),
+    [pytest.param(True, 120, id="made"), pytest.param(False, -120, id="failed")],
+)
+def test_gold_set_the_forehand_is_committed_to_120(marriage: bool, score: int) -> None:
+    """Everybody passes: the forehand plays 120, and wins or loses it."""
+    state = ending_start(GOLD)
+    assert state.bid == 120
+    assert 105 not in [
+        action.amount for action in state.legal_actions() if hasattr(action, "amount")
+    ]
+    state = play_ending(state, 120, "QD AS", "KD JD", marriage=marriage)
+    deal = state.deals[0]
+    assert (deal.bid, deal.contract) == (120, 120)
+    assert deal.deal_scores[0] == score
+
+
+def test_gold_set_a_concession_at_120_gives_each_opponent_60() -> None:
+    state = play(ending_start(GOLD), "pass", "pass", "give 9D 1", "give JD 2", "concede")
+    assert state.deals[0].deal_scores == (-120, 60, 60)
+
+
+def test_the_deal_after_the_gold_set_opens_at_100() -> None:
+    state = thousand.new_match(GOLD, seed=4)
+    for number in range(3):
+        assert (state.deal_number, state.bid) == (number, 120)
+        state = _autopilot_without(state, -1)
+    assert (state.deal_number, state.bid) == (3, 100)
+
+
+def test_a_gold_set_needs_a_cap_base_on_the_bid_step() -> None:
+    with pytest.raises(
+        RulesError, match="gold_set needs cap_base 123 to be a multiple of bid_step 5"
+    ):
+        Rules(gold_set=3, cap_base=123)
+    assert Rules(cap_base=123).gold_set == 0
+
+
 HOUSE = st.builds(
-    lambda samosval, fall, deals, endgame: attrs.evolve(
+    lambda samosval, fall, deals, endgame, gold: attrs.evolve(
         RUSSIAN,
         samosval=samosval,
         barrel_fall_penalty=fall,
         barrel_deals=deals,
         endgame=endgame,
+        gold_set=gold,
     ),
     st.sampled_from(list(Samosval)),
     st.sampled_from(list(BarrelFallPenalty)),
     st.sampled_from([0, 1, 3]),
     st.sampled_from(list(thousand.Endgame)),
+    st.sampled_from([0, 3]),
 )
 
 
@@ -173,9 +216,10 @@ HOUSE = st.builds(
 def test_samosval_and_barrel_failures_over_random_matches(
     rules: Rules, seed: int, start: int
 ) -> None:
-    """§4.11 items 7 and 9: no score after a deal is 555 (nor −555 under ``both``); a failed or
-    conceded deal on the barrel changes the score by exactly the mode's cost (or leaves 0 after
-    the samosval); with no time limit nobody leaves the barrel but by declaring."""
+    """§4.11 items 7, 9 and 10: no score after a deal is 555 (nor −555 under ``both``); a failed
+    or conceded deal on the barrel changes the score by exactly the mode's cost (or leaves 0
+    after the samosval); with no time limit nobody leaves the barrel but by declaring; the gold
+    set's deals open at 120 and the later ones at 100."""
     import random
 
     rng = random.Random(seed)
@@ -187,6 +231,11 @@ def test_samosval_and_barrel_failures_over_random_matches(
         if state.deal_number == number and not state.is_over:
             continue
         deal: DealResult = state.deals[-1]
+        opening = rules.cap_base if deal.number < rules.gold_set else rules.opening_bid
+        assert deal.bid >= opening
+        assert deal.contract is None or deal.contract >= opening
+        if not state.is_over:
+            assert state.bid == (rules.cap_base if state.deal_number < rules.gold_set else 100)
         for score in deal.scores:
             if rules.samosval is not Samosval.NONE:
                 assert score != 555

@@ -131,7 +131,7 @@ def start_of_deal(
         hand_masks=layout.hand_masks(),
         talon_masks=layout.talon_masks(),
         bidder=forehand,
-        bid=rules.opening_bid,
+        bid=rules.opening_bid_of(number),
         contract_amount=0,
         passed_mask=0,
         musik=0,

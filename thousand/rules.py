@@ -188,6 +188,9 @@ class Rules:
     )
     """House rule: what failing or conceding a contract on the barrel costs: the contract (the
     bid when conceding), ``barrel_penalty``, or both."""
+    gold_set: int = int_field(0, 0, 100)
+    """House rule: the first this many deals of a match open at ``cap_base`` (120) instead of
+    ``opening_bid``; 0 for none."""
 
     def __attrs_post_init__(self) -> None:
         problems = list(self._problems())
@@ -202,6 +205,11 @@ class Rules:
             )
         if self.cap_base < self.opening_bid:
             found.append(f"cap_base {self.cap_base} is below opening_bid {self.opening_bid}")
+        if self.gold_set and self.cap_base % self.bid_step:
+            found.append(
+                f"gold_set needs cap_base {self.cap_base} to be a multiple of bid_step "
+                f"{self.bid_step}"
+            )
         if self.must_overtrump and not self.must_trump:
             found.append("must_overtrump needs must_trump")
         if self.players == 3 and self.set_aside is not SetAside.NOBODY:
@@ -223,6 +231,11 @@ class Rules:
     def tricks_per_deal(self) -> int:
         """Tricks in a deal: 8 for three players, 10 for two."""
         return 8 if self.players == 3 else 10
+
+    def opening_bid_of(self, deal_number: int) -> int:
+        """The bid the forehand is committed to in deal ``deal_number`` (from 0): ``cap_base``
+        in the gold set's deals, else ``opening_bid``."""
+        return self.cap_base if deal_number < self.gold_set else self.opening_bid
 
     @classmethod
     def preset(cls, name: str) -> Rules:
@@ -285,7 +298,7 @@ class Rules:
         return cls.from_dict(parse_json(text))
 
 
-HOUSE_RULES = frozenset({"samosval", "barrel_fall_penalty"})
+HOUSE_RULES = frozenset({"samosval", "barrel_fall_penalty", "gold_set"})
 """The fields of Part 4's house rules, each off at its default."""
 
 _PRESETS["russian"] = {}

@@ -228,7 +228,7 @@ def _start_lines(state: GameState, voice: _Voice) -> list[str]:
             body.append(text[0].upper() + text[1:])
     forehand = bidding.forehand(state.dealer, rules.players)
     body.append(
-        f"{voice.says(forehand, 'is')} committed to {rules.opening_bid}; "
+        f"{voice.says(forehand, 'is')} committed to {rules.opening_bid_of(state.deal_number)}; "
         f"{voice.name((forehand + 1) % rules.players)} "
         f"{voice.verb('speaks', (forehand + 1) % rules.players == voice.viewer)} first."
     )

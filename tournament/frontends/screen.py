@@ -220,7 +220,7 @@ def _bids(observation: Observation, name: Callable[[int], str]) -> list[str]:
     """Each seat's last bid or pass in the auction, in the order they first spoke (the
     forehand's opening bid first)."""
     forehand = bidding.forehand(observation.dealer, observation.rules.players)
-    said = {forehand: str(observation.rules.opening_bid)}
+    said = {forehand: str(observation.rules.opening_bid_of(observation.deal_number))}
     for actor, action in observation.history:
         if isinstance(action, Bid):
             said[actor] = str(action.amount)
