@@ -4,6 +4,8 @@ invariants (§4.11, items 7, 9 and 10) over random matches."""
 
 from __future__ import annotations
 
+import random
+
 import attrs
 import pytest
 from hypothesis import given, settings
@@ -11,7 +13,7 @@ from hypothesis import strategies as st
 
 import thousand
 from tests.support import play
-from tests.test_scoring import RUSSIAN, ending_start, play_ending
+from tests.test_scoring import RUSSIAN, autopilot, ending_start, play_ending
 from thousand import (
     BarrelFallPenalty,
     DealResult,
@@ -108,20 +110,13 @@ def test_e8_the_lviv_barrel_has_no_time_limit() -> None:
     assert state.deals[0].points[1] == 35
     assert (state.scores[1], state.barrel[1]) == (900, 0)
     for used in range(1, 6):
-        state = _autopilot_without(state, 1)
+        state = autopilot(state, 1)
         assert state.scores[1] == 900
         assert state.barrel[1] == used
     won = play_ending(ending_start(lviv, (900, 0, 0)), 100, "QD AS", "KD JD")
     assert isinstance(won.result, MatchResult)
     assert won.result.winners == (0,)
     assert won.result.scores[0] == 1000
-
-
-def _autopilot_without(state: thousand.GameState, avoid: int) -> thousand.GameState:
-    """Play one deal with first legal actions, never letting seat ``avoid`` declare."""
-    from tests.test_scoring import autopilot
-
-    return autopilot(state, avoid)
 
 
 @pytest.mark.parametrize(
@@ -182,7 +177,7 @@ def test_the_deal_after_the_gold_set_opens_at_100() -> None:
     state = thousand.new_match(GOLD, seed=4)
     for number in range(3):
         assert (state.deal_number, state.bid) == (number, 120)
-        state = _autopilot_without(state, -1)
+        state = autopilot(state, -1)
     assert (state.deal_number, state.bid) == (3, 100)
 
 
@@ -220,8 +215,6 @@ def test_samosval_and_barrel_failures_over_random_matches(
     or conceded deal on the barrel changes the score by exactly the mode's cost (or leaves 0
     after the samosval); with no time limit nobody leaves the barrel but by declaring; the gold
     set's deals open at 120 and the later ones at 100."""
-    import random
-
     rng = random.Random(seed)
     state = thousand.new_match(rules, seed=seed, scores=(start, start - 20, 0))
     before = (state.scores, state.barrel)

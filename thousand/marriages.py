@@ -24,3 +24,9 @@ def marriage_value(rules: Rules, hand: int) -> int:
 def ceiling(rules: Rules, hand: int) -> int:
     """The highest bid or contract this hand allows: the cap base plus the marriages held."""
     return rules.cap_base + marriage_value(rules, hand)
+
+
+def highest_ceiling(rules: Rules) -> int:
+    """The highest bid or contract any hand can allow: the cap base plus every marriage (the
+    four aces included where they count)."""
+    return rules.cap_base + sum(MARRIAGE_POINTS) + rules.ace_marriage

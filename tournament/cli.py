@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -9,7 +10,7 @@ import secrets
 import shlex
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TypeVar
 
@@ -25,6 +26,7 @@ from tournament.text import printable, table_lines
 if TYPE_CHECKING:
     from tournament.runner.backends import Backend
     from tournament.runner.ladder import Ladder
+    from tournament.runner.progress import ProgressDisplay
     from tournament.runner.schedule import Config
     from tournament.runner.sprt import Hypotheses
     from tournament.runner.summary import Anchor, Summary
@@ -74,6 +76,13 @@ def check_folder(path: Path, what: str) -> None:
         raise fail(f"cannot save {what} in {path.parent}: no such folder")
 
 
+PlayersOption = Annotated[
+    str | None, typer.Option("--players", "-k", metavar="N", help="Seats per table.")
+]
+WorkersOption = Annotated[
+    str | None,
+    typer.Option("--workers", "-w", metavar="N", help="Worker processes (default: the cores)."),
+]
 RulesOption = Annotated[
     str,
     typer.Option(
@@ -146,9 +155,7 @@ def tournament(
             "--rules", "-r", help="A preset or a rules JSON file (default russian; 1000?: 4 seats)."
         ),
     ] = None,
-    players: Annotated[
-        str | None, typer.Option("--players", "-k", metavar="N", help="Seats per table.")
-    ] = None,
+    players: PlayersOption = None,
     deals: Annotated[
         str | None,
         typer.Option(
@@ -171,10 +178,7 @@ def tournament(
             "--seed", metavar="S", help="Seeds every deal and bot (default: drawn at random)."
         ),
     ] = None,
-    workers: Annotated[
-        str | None,
-        typer.Option("--workers", "-w", metavar="N", help="Worker processes (default: the cores)."),
-    ] = None,
+    workers: WorkersOption = None,
     gauntlet: Annotated[
         str | None,
         typer.Option("--gauntlet", help="Play only the tables of this bot (by its name)."),
@@ -271,7 +275,7 @@ def tournament(
     from tournament.runner.setup import Options, configure
 
     shown = ProgressDisplay()
-    try:
+    with reported(shown, resume or out, "tournament"):
         options = Options(
             specs=tuple(specs or ()),
             game=game,
@@ -315,13 +319,6 @@ def tournament(
             )
         finally:
             shown.stop()
-    except (ThousandError, ValueError) as error:
-        raise fail(str(error)) from None
-    except OSError as error:
-        raise fail(f"{error.filename or 'the tournament folder'}: {error.strerror}") from None
-    except KeyboardInterrupt:
-        typer.echo(stopped_line(shown.done, shown.total, resume or out), err=True)
-        raise typer.Exit(code=130) from None
     if as_json:
         typer.echo(json.dumps(summary_document(config, summary), indent=2, sort_keys=True))
     else:
@@ -407,9 +404,7 @@ def ladder(
         str | None,
         typer.Option("--rules", "-r", help="A preset or a rules JSON file (default russian)."),
     ] = None,
-    players: Annotated[
-        str | None, typer.Option("--players", "-k", metavar="N", help="Seats per table.")
-    ] = None,
+    players: PlayersOption = None,
     deals: Annotated[
         str | None,
         typer.Option("--deals", metavar="N", help="Deals per table (default: as the ladder's)."),
@@ -422,10 +417,7 @@ def ladder(
         str | None,
         typer.Option("--seed", metavar="S", help="Seeds every deal and bot (default: drawn)."),
     ] = None,
-    workers: Annotated[
-        str | None,
-        typer.Option("--workers", "-w", metavar="N", help="Worker processes (default: the cores)."),
-    ] = None,
+    workers: WorkersOption = None,
     rungs: Annotated[
         str | None,
         typer.Option(
@@ -504,7 +496,7 @@ def ladder(
     if write is not None:
         check_folder(write, "the ratings")
     shown = ProgressDisplay()
-    try:
+    with reported(shown, resume or out, "ladder"):
         if out is not None and resume is not None:
             raise ValueError("give --out for a new rating or --resume for a kept one")
         saved = Journal.saved_config(resume) if resume is not None else None
@@ -567,13 +559,6 @@ def ladder(
         else:
             assert reference is not None
             found = [rated_line(config, summary, reference)]
-    except (ThousandError, ValueError) as error:
-        raise fail(str(error)) from None
-    except OSError as error:
-        raise fail(f"{error.filename or 'the tournament folder'}: {error.strerror}") from None
-    except KeyboardInterrupt:
-        typer.echo(stopped_line(shown.done, shown.total, resume or out, "ladder"), err=True)
-        raise typer.Exit(code=130) from None
     print_standings(config, summary, sys.stdout, reference if bot is not None else None)
     typer.echo("\n" + "\n".join(found))
     if (folder := resume or out) is not None:
@@ -1000,6 +985,21 @@ def rated_line(config: Config, summary: Summary, ladder: Ladder) -> str:
         f"{name} rates {standing.rating:.0f} (95% interval {low:.0f} to {high:.0f}) on the "
         f"reference scale of {ladder.title}: {' and '.join(near)}."
     )
+
+
+@contextlib.contextmanager
+def reported(shown: ProgressDisplay, folder: Path | None, command: str) -> Iterator[None]:
+    """Play a tournament's units, its mistakes and failures turned into one-line errors and
+    Ctrl-C into the line that says how far it got and how to go on."""
+    try:
+        yield
+    except (ThousandError, ValueError) as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"{error.filename or 'the tournament folder'}: {error.strerror}") from None
+    except KeyboardInterrupt:
+        typer.echo(stopped_line(shown.done, shown.total, folder, command), err=True)
+        raise typer.Exit(code=130) from None
 
 
 def stopped_line(done: int, total: int, folder: Path | None, command: str = "tournament") -> str:

@@ -21,7 +21,7 @@ from thousand import bluff
 from thousand.actions import Bid, Concede, Contract, Discard, Give, Pass, Play, Take
 from thousand.cards import DECK, Rank
 from thousand.errors import InvalidActionError
-from thousand.marriages import MARRIAGE_POINTS
+from thousand.marriages import highest_ceiling
 from thousand.rules import Rules
 
 __all__ = ["ActionCodec", "bluff_actions", "thousand_actions"]
@@ -84,8 +84,7 @@ class ActionCodec:
 def _amounts(rules: Rules) -> range:
     """Every bid or contract the rules can ever allow: from the opening bid up to the cap base
     plus every marriage (the four aces included where they count), in bid steps."""
-    highest = rules.cap_base + sum(MARRIAGE_POINTS) + rules.ace_marriage
-    return range(rules.opening_bid, highest + 1, rules.bid_step)
+    return range(rules.opening_bid, highest_ceiling(rules) + 1, rules.bid_step)
 
 
 def thousand_actions(rules: Rules) -> tuple[Any, ...]:

@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from thousand import bluff
 from thousand.cards import DECK
-from thousand.marriages import MARRIAGE_POINTS
+from thousand.marriages import highest_ceiling
 from thousand.observation import Observation
 from thousand.rules import Rules
 from thousand.state import Phase
@@ -84,7 +84,7 @@ class ThousandEncoder(ObservationEncoder):
     def __init__(self, rules: Rules) -> None:
         players = rules.players
         self.rules = rules
-        self.highest = rules.cap_base + sum(MARRIAGE_POINTS) + rules.ace_marriage
+        self.highest = highest_ceiling(rules)
         super().__init__(
             [
                 ("hand", CARDS),

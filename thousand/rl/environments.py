@@ -23,12 +23,10 @@ from pettingzoo import AECEnv
 from thousand import bluff
 from thousand.errors import InvalidActionError, RulesError
 from thousand.games import game_of
-from thousand.marriages import MARRIAGE_POINTS
-from thousand.results import DealResult
+from thousand.marriages import highest_ceiling
 from thousand.rl.codec import ActionCodec
 from thousand.rl.encoding import ObservationEncoder
 from thousand.rules import Rules
-from thousand.state import GameState
 from thousand.table.players import Player
 from thousand.table.specs import load_player
 
@@ -111,19 +109,14 @@ class Table:
         return gained
 
     def current_scores(self) -> list[float]:
+        """Each seat's score as the game counts it (its standings): a match's scores as they
+        stand, a single deal's or a 1000? game's only once it is over."""
         state = self.state
-        if isinstance(state, GameState):
-            if not state.origin.single_deal:
-                result = state.result
-                return [
-                    float(score) for score in (state.scores if result is None else result.scores)
-                ]
-            if isinstance(state.result, DealResult):
-                return [float(score) for score in state.result.deal_scores]
+        whole_only = self.single_deal or isinstance(self.rules, bluff.Rules)
+        if whole_only and not state.is_over:
             return [0.0] * self.players
-        if state.is_over:
-            return [-float(len(hand)) for hand in state.hand_kinds]
-        return [0.0] * self.players
+        scores, _ = self.game.standings(state, None)
+        return [float(score) for score in scores]
 
 
 def _reward_unit(rules: AnyRules, single_deal: bool) -> float:
@@ -132,7 +125,7 @@ def _reward_unit(rules: AnyRules, single_deal: bool) -> float:
     if isinstance(rules, bluff.Rules):
         return float(len(rules.deck))
     if single_deal:
-        return float(rules.cap_base + sum(MARRIAGE_POINTS) + rules.ace_marriage)
+        return float(highest_ceiling(rules))
     return float(rules.target)
 
 
@@ -272,12 +265,11 @@ class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
     ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         table = self.table
         index = int(action)
-        legal = table.seen_by(self.seat)["action_mask"]
-        if not (0 <= index < len(legal) and legal[index]):
+        known = 0 <= index < table.codec.size
+        if not (known and table.codec.action(index) in table.state.legal_actions()):
             if self.illegal == "raise":
                 table.act(index)  # raises IllegalActionError, naming the action and the phase
-            described = str(table.codec.action(index)) if 0 <= index < len(legal) else str(index)
-            info = {"illegal_action": described}
+            info = {"illegal_action": str(table.codec.action(index)) if known else str(index)}
             return table.seen_by(self.seat), self.penalty, True, False, info
         self._gained = table.act(index)[self.seat]
         self._play_opponents()

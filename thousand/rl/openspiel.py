@@ -38,7 +38,7 @@ from thousand.engine import new_deal
 from thousand.errors import RulesError
 from thousand.games import game_of
 from thousand.layout import Layout
-from thousand.marriages import MARRIAGE_POINTS
+from thousand.marriages import MARRIAGE_POINTS, highest_ceiling
 from thousand.rl.codec import ActionCodec
 from thousand.rl.encoding import ObservationEncoder
 from thousand.rules import Rules
@@ -164,7 +164,7 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
             deck = tuple(card.index for card in DECK)
             outcomes = len(DECK)
             low, high = _deal_score_bounds(rules)
-            bids = (_highest(rules) - rules.opening_bid) // rules.bid_step + 1
+            bids = (highest_ceiling(rules) - rules.opening_bid) // rules.bid_step + 1
             # The deal, the auction (every bid higher than the last, every seat passing once),
             # taking, giving or discarding, the contract, a concession and every trick.
             length = len(DECK) + bids + rules.players + 8 + len(DECK)
@@ -206,14 +206,10 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
         return SeatObserver(self.spec.encoder, history=history)
 
 
-def _highest(rules: Rules) -> int:
-    return rules.cap_base + sum(MARRIAGE_POINTS) + rules.ace_marriage
-
-
 def _deal_score_bounds(rules: Rules) -> tuple[float, float]:
     """The lowest and highest a seat can score in one deal: losing the highest contract, and
     making it or taking every card point and marriage in defence (rounded up)."""
-    highest = _highest(rules)
+    highest = highest_ceiling(rules)
     defence = 120 + sum(MARRIAGE_POINTS) + rules.ace_marriage + rules.rounding
     return -float(highest), float(max(highest, defence))
 
