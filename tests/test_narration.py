@@ -55,7 +55,7 @@ BLUFF_GAMES = [(players, seed) for players in (2, 3, 4) for seed in (1, 2, 3)]
 @functools.cache
 def thousand_record(preset: str, seed: int, single_deal: bool) -> Record:
     rules = Rules.preset(preset)
-    bots = ["greedy", "greedy", "random"] if rules.players == 3 else ["greedy", "random"]
+    bots = ["greedy", "greedy", "random", "random"][: rules.players]
     record = thousand.play(bots, rules, seed=seed, single_deal=single_deal).record
     assert isinstance(record, Record)
     return record

@@ -12,7 +12,8 @@ PASS = Pass()
 
 
 def forehand(dealer: int, players: int) -> int:
-    """The seat committed to the opening bid: the one left of the dealer."""
+    """The seat committed to the opening bid: the one left of the dealer (never the seat
+    sitting out)."""
     return (dealer + 1) % players
 
 
@@ -45,11 +46,11 @@ def why_illegal(state: GameState, action: Action) -> str:
 
 
 def next_bidder(state: GameState, passed: int) -> int:
-    """The next seat clockwise from the current player that has not passed."""
-    players = state.rules.players
-    seat = (state.player + 1) % players
+    """The next seat taking part, clockwise from the current player, that has not passed."""
+    turn = state.context.turn
+    seat = turn[state.player]
     while passed >> seat & 1:
-        seat = (seat + 1) % players
+        seat = turn[seat]
     return seat
 
 
@@ -64,8 +65,8 @@ def apply(state: GameState, action: Action) -> GameState:
 
 
 def is_over(state: GameState) -> bool:
-    """Whether all but one player have passed."""
-    return state.passed_mask.bit_count() == state.rules.players - 1
+    """Whether all but one player taking part have passed."""
+    return state.passed_mask.bit_count() == state.rules.active_players - 1
 
 
 # Loading the state loads the dispatcher, which reads this module's functions: they exist by now.

@@ -14,13 +14,15 @@ from typing import cast
 
 import attrs
 
-from thousand import bidding, scoring, talon, tricks
+from thousand import bidding, redeals, scoring, talon, tricks
 from thousand.actions import ACTION_TYPES, Action, Concede
 from thousand.common.state_base import fast_constructor, fast_updater
 from thousand.errors import IllegalActionError, LayoutError, RulesError
 from thousand.layout import Layout
+from thousand.redeals import ThrowIn
 from thousand.results import DealResult, MatchResult
 from thousand.rules import BarrelCapacity, Endgame, Rules, Samosval
+from thousand.seating import seating
 from thousand.state import NOBODY, GameState, Origin, Phase, build_context, build_state
 
 __all__ = ["new_deal", "new_match"]
@@ -83,6 +85,11 @@ def _start(
         raise RulesError(f"scores must be {players} whole numbers, not {list(start)}")
     if layout is not None and layout.players != players:
         raise LayoutError(f"the layout has {layout.players} hands but the rules have {players}")
+    if layout is not None and layout.sitter != (None if players < 4 else rules.sitter_of(dealer)):
+        raise LayoutError(
+            f"the layout leaves seat {layout.sitter} without cards, but with dealer {dealer} "
+            f"seat {rules.sitter_of(dealer)} sits out (sitter '{rules.sitter.value}')"
+        )
     if any(score >= rules.target for score in start):
         raise RulesError(f"a starting score of {rules.target} or more has already won")
     if any(scoring.samosval_hits(rules, score) for score in start):
@@ -101,7 +108,10 @@ def _start(
                 f"with single barrel capacity only one player may start at {threshold}"
             )
     origin = Origin(seed, dealer, start, layout, single_deal)
-    return start_of_deal(rules, origin, 0, dealer, start, barrel, ())
+    zeros = (0,) * players
+    return _deal_from(
+        start_of_deal(rules, origin, 0, dealer, start, barrel, (), None, zeros, zeros)
+    )
 
 
 def start_of_deal(
@@ -113,31 +123,54 @@ def start_of_deal(
     barrel: tuple[int | None, ...],
     deals: tuple[DealResult, ...],
     layout: Layout | None = None,
+    bolts: tuple[int, ...] | None = None,
+    falls: tuple[int, ...] | None = None,
+    scored_deals: int | None = None,
 ) -> GameState:
     """The state at the start of deal ``number``, dealt ``layout`` (by default the origin's
-    first layout or the one its seed gives): the forehand holds the opening bid."""
+    first layout or the one its seed gives): the forehand holds the opening bid. Bolt and fall
+    counts default to 0, the scored deals to those among ``deals`` not thrown in. No throw-in
+    is checked here."""
     players = rules.players
+    sitter, active, turn = seating(rules, dealer)
     if layout is None and number == 0:
         layout = origin.layout
     if layout is None:
-        layout = Layout.from_seed(players, origin.seed, number)
-    forehand = bidding.forehand(dealer, players)
+        layout = Layout.from_seed(players, origin.seed, number, sitter)
+    zeros = (0,) * players
+    if scored_deals is None:
+        scored_deals = sum(deal.thrown_in is None for deal in deals)
+    forehand = active[0]
     return build_state(
         rules=rules,
-        context=build_context(origin, number, dealer, scores, barrel, deals, layout),
+        context=build_context(
+            origin,
+            number,
+            dealer,
+            scores,
+            barrel,
+            deals,
+            layout,
+            sitter,
+            active,
+            turn,
+            zeros if bolts is None else bolts,
+            zeros if falls is None else falls,
+            scored_deals,
+        ),
         result=None,
         phase=Phase.AUCTION,
-        player=(forehand + 1) % players,
+        player=turn[forehand],
         hand_masks=layout.hand_masks(),
         talon_masks=layout.talon_masks(),
         bidder=forehand,
-        bid=rules.opening_bid_of(number),
+        bid=rules.opening_bid_of(scored_deals),
         contract_amount=0,
         passed_mask=0,
         musik=0,
         set_aside_mask=0,
         trick_cards=(),
-        taken_masks=(0,) * players,
+        taken_masks=zeros,
         melds=(),
         trump_suit=NOBODY,
         exchange_seen=((),) * players,
@@ -145,18 +178,36 @@ def start_of_deal(
     )
 
 
+def _deal_from(state: GameState) -> GameState:
+    """``state`` (a deal as dealt), or, where a house rule throws in what was dealt, the first
+    deal after it that is played (or the end of the game)."""
+    rules = state.rules
+    if not redeals.checks_at_deal(rules):
+        return state
+    while state.phase is Phase.AUCTION:
+        thrown = redeals.at_deal(rules, state.hand_masks, state.context.active)
+        if thrown is None:
+            break
+        state = _thrown_in(state, thrown, deal_next=False)
+    return state
+
+
 def deal_as_dealt(state: GameState) -> GameState:
     """The state at the start of ``state``'s deal, with the same cards dealt (replaying the
     deal's actions on it leads back to ``state``)."""
+    context = state.context
     return start_of_deal(
         state.rules,
-        state.origin,
-        state.deal_number,
-        state.dealer,
-        state.scores,
-        state.barrel,
-        state.deals,
-        state.layout,
+        context.origin,
+        context.deal_number,
+        context.dealer,
+        context.scores,
+        context.barrel,
+        context.deals,
+        context.layout,
+        context.bolts,
+        context.falls,
+        context.scored_deals,
     )
 
 
@@ -215,7 +266,12 @@ def apply(state: GameState, action: Action) -> GameState:
         after = bidding.apply(state, action)
         return talon.open_talon(after) if bidding.is_over(after) else after
     if phase is Phase.EXCHANGE:
-        return talon.exchange(state, action)  # type: ignore[arg-type]
+        after = talon.exchange(state, action)  # type: ignore[arg-type]
+        if after.phase is Phase.CONTRACT and redeals.checks_after_exchange(after.rules):
+            thrown = redeals.after_exchange(after.rules, after.hand_masks, after.context.active)
+            if thrown is not None:
+                return _thrown_in(after, thrown, deal_next=True)
+        return after
     if phase is Phase.CONTRACT:
         if isinstance(action, Concede):
             return _end_deal(_conceded(state, (state.history, state.player, action)), True)
@@ -255,57 +311,102 @@ def _illegal(state: GameState, action: object) -> IllegalActionError:
 def _end_deal(state: GameState, conceded: bool) -> GameState:
     """Score the finished deal, then end the game or deal the next one."""
     rules = state.rules
+    context = state.context
     points = scoring.deal_points(state)
     deal = scoring.deal_scores(state, points, conceded)
-    standing = scoring.apply_endgame(state, deal, points, conceded)
+    standing = scoring.end_of_deal(state, deal, points, conceded)
     result = _deal_result(
-        number=state.deal_number,
-        dealer=state.dealer,
-        layout=state.layout,
+        number=context.deal_number,
+        dealer=context.dealer,
+        layout=context.layout,
         declarer=state.bidder,
         bid=state.bid,
         contract=None if conceded else state.contract_amount,
         points=points,
-        deal_scores=deal,
+        deal_scores=standing.deal_scores,
         scores=standing.scores,
         barrel=standing.barrel,
         history=state.history,
         exchanged=state.exchanged,
+        bolts=standing.bolts,
+        falls=standing.falls,
+        thrown_in=None,
     )
-    deals = (*state.deals, result)
-    won = scoring.winners(state, standing.scores)
+    return _deal_from(
+        _after_deal(state, result, (context.dealer + 1) % rules.players, context.scored_deals + 1)
+    )
+
+
+def _thrown_in(state: GameState, thrown: ThrowIn, deal_next: bool) -> GameState:
+    """The deal is thrown in: it scores nothing, no counter moves, and the same dealer deals the
+    next deal number (the game ends instead after a single deal or at ``max_deals``)."""
+    context = state.context
+    result = _deal_result(
+        number=context.deal_number,
+        dealer=context.dealer,
+        layout=context.layout,
+        declarer=state.bidder,
+        bid=state.bid,
+        contract=None,
+        points=(0,) * state.rules.players,
+        deal_scores=(0,) * state.rules.players,
+        scores=context.scores,
+        barrel=context.barrel,
+        history=state.history,
+        exchanged=state.exchanged,
+        bolts=context.bolts,
+        falls=context.falls,
+        thrown_in=thrown,
+    )
+    after = _after_deal(state, result, context.dealer, context.scored_deals)
+    return _deal_from(after) if deal_next else after
+
+
+def _after_deal(state: GameState, result: DealResult, dealer: int, scored_deals: int) -> GameState:
+    """The game after the deal ``result`` ends: over (a winner, a single deal, or the deal
+    limit), else the next deal, dealt by ``dealer``."""
+    rules = state.rules
+    context = state.context
+    deals = (*context.deals, result)
+    won = () if result.thrown_in else scoring.winners(state, result.scores)
     adjudicated = not won and len(deals) >= rules.max_deals
     if adjudicated:
-        won = scoring.highest(standing.scores, range(rules.players))
+        won = scoring.highest(result.scores, range(rules.players))
     outcome: DealResult | MatchResult | None = None
-    if state.origin.single_deal:
+    if context.origin.single_deal:
         outcome = result
     elif won:
         outcome = MatchResult(
             winners=won,
-            scores=standing.scores,
-            settlement=scoring.settlement(rules, standing.scores, won),
+            scores=result.scores,
+            settlement=scoring.settlement(rules, result.scores, won),
             deals=len(deals),
             adjudicated=adjudicated,
         )
     if outcome is None:
         return start_of_deal(
             rules,
-            state.origin,
-            state.deal_number + 1,
-            (state.dealer + 1) % rules.players,
-            standing.scores,
-            standing.barrel,
+            context.origin,
+            context.deal_number + 1,
+            dealer,
+            result.scores,
+            result.barrel,
             deals,
+            None,
+            result.bolts,
+            result.falls,
+            scored_deals,
         )
-    final = attrs.evolve(state.context, scores=standing.scores, barrel=standing.barrel, deals=deals)
-    return attrs.evolve(
-        state,
-        context=final,
-        result=outcome,
-        phase=Phase.OVER,
-        player=NOBODY,
+    final = attrs.evolve(
+        context,
+        scores=result.scores,
+        barrel=result.barrel,
+        deals=deals,
+        bolts=result.bolts,
+        falls=result.falls,
+        scored_deals=scored_deals,
     )
+    return attrs.evolve(state, context=final, result=outcome, phase=Phase.OVER, player=NOBODY)
 
 
 # The state class asks this dispatcher directly: no call in between.

@@ -53,7 +53,9 @@ class Layout:
     """The cards of one deal: ``hands[seat]`` and the talon piles.
 
     ``talon`` holds one pile of 3 cards for three players, or two musiki of 2 cards for two.
-    Cards may be given as notation strings (``"AH TH KH"``) or as :class:`~thousand.Card` values.
+    At a table of four the seat sitting out has an empty hand (``""``) and the other three hold
+    7 cards each. Cards may be given as notation strings (``"AH TH KH"``) or as
+    :class:`~thousand.Card` values.
     """
 
     hands: tuple[tuple[Card, ...], ...] = attrs.field(converter=_to_hands)
@@ -61,17 +63,23 @@ class Layout:
 
     def __attrs_post_init__(self) -> None:
         players = len(self.hands)
-        if players not in (2, 3):
-            raise LayoutError(f"a layout has 2 or 3 hands, not {players}")
-        size = 7 if players == 3 else 10
+        if players not in (2, 3, 4):
+            raise LayoutError(f"a layout has 2, 3 or 4 hands, not {players}")
+        size = 10 if players == 2 else 7
+        empty = [seat for seat, hand in enumerate(self.hands) if not hand]
+        if players == 4 and len(empty) != 1:
+            raise LayoutError(
+                "a layout for four seats leaves exactly one hand empty (the seat sitting out), "
+                f"not {len(empty)}"
+            )
         for seat, hand in enumerate(self.hands):
-            if len(hand) != size:
+            if len(hand) != size and not (players == 4 and seat in empty):
                 raise LayoutError(
                     f"hand {seat} has {len(hand)} cards; with {players} players each holds {size}"
                 )
-        shape = [3] if players == 3 else [2, 2]
+        shape = [2, 2] if players == 2 else [3]
         if [len(pile) for pile in self.talon] != shape:
-            wanted = "one talon of 3 cards" if players == 3 else "two musiki of 2 cards each"
+            wanted = "two musiki of 2 cards each" if players == 2 else "one talon of 3 cards"
             raise LayoutError(f"with {players} players the layout needs {wanted}")
         seen = 0
         repeated = []
@@ -85,32 +93,46 @@ class Layout:
 
     @property
     def players(self) -> int:
-        """The number of hands."""
+        """The number of hands (seats)."""
         return len(self.hands)
 
-    @classmethod
-    def shuffled(cls, players: int, rng: random.Random) -> Layout:
-        """A uniformly random layout for 2 or 3 players, drawn from ``rng``."""
-        deck = list(DECK)
-        shuffle(deck, rng)
-        if players == 3:
-            return _dealt(
-                (tuple(deck[:7]), tuple(deck[7:14]), tuple(deck[14:21])), (tuple(deck[21:]),)
-            )
-        if players != 2:
-            raise LayoutError(f"a layout has 2 or 3 hands, not {players}")
-        return _dealt(
-            (tuple(deck[:10]), tuple(deck[10:20])), (tuple(deck[20:22]), tuple(deck[22:]))
-        )
+    @property
+    def sitter(self) -> int | None:
+        """Four seats: the seat with the empty hand; else ``None``."""
+        if len(self.hands) < 4:
+            return None
+        return next(seat for seat, hand in enumerate(self.hands) if not hand)
 
     @classmethod
-    def from_seed(cls, players: int, seed: int, deal_number: int) -> Layout:
-        """The layout of deal ``deal_number`` (from 0) of a match with this seed.
+    def shuffled(cls, players: int, rng: random.Random, sitter: int | None = None) -> Layout:
+        """A uniformly random layout for 2, 3 or 4 seats, drawn from ``rng``; with four, the
+        ``sitter`` gets no cards and the other three the hands of a three-player deal."""
+        deck = list(DECK)
+        shuffle(deck, rng)
+        if players == 2:
+            return _dealt(
+                (tuple(deck[:10]), tuple(deck[10:20])), (tuple(deck[20:22]), tuple(deck[22:]))
+            )
+        hands = [tuple(deck[:7]), tuple(deck[7:14]), tuple(deck[14:21])]
+        if players == 4:
+            if sitter is None or not 0 <= sitter < 4:
+                raise LayoutError("a layout for four seats needs the seat sitting out, 0 to 3")
+            hands.insert(sitter, ())
+        elif players != 3:
+            raise LayoutError(f"a layout has 2, 3 or 4 hands, not {players}")
+        return _dealt(tuple(hands), (tuple(deck[21:]),))
+
+    @classmethod
+    def from_seed(
+        cls, players: int, seed: int, deal_number: int, sitter: int | None = None
+    ) -> Layout:
+        """The layout of deal ``deal_number`` (from 0) of a match with this seed (with four
+        seats, ``sitter`` sits out).
 
         Every deal gets its own generator, so deal 5 is the same whatever happened in deals 0-4;
         tables sharing a seed play duplicate deals.
         """
-        return cls.shuffled(players, random.Random(f"thousand:{seed}:{deal_number}"))
+        return cls.shuffled(players, random.Random(f"thousand:{seed}:{deal_number}"), sitter)
 
     def hand_masks(self) -> tuple[int, ...]:
         """Each hand as a card mask."""

@@ -14,11 +14,12 @@ from typing import Any, cast
 import attrs
 
 from thousand.actions import Action, Discard, Give, Play, parse_action
-from thousand.cards import DECK, Card, Suit, cards_of, points_of
+from thousand.cards import Card, Suit, cards_of, points_of
 from thousand.common.history import history_tuple
 from thousand.common.view import View, field
 from thousand.rules import Rules
-from thousand.state import ACES, GameState, Phase
+from thousand.scoring import sitter_bonus
+from thousand.state import ACES, GameState, Phase, trick_seats
 from thousand.talon import shown_talon
 from thousand.tricks import trick_winner
 
@@ -75,6 +76,11 @@ class Observation(View):
             seat,
             state.hand_masks[seat],
             state.exchange_seen[seat],
+            context.active,
+            context.sitter,
+            context.bolts,
+            context.falls,
+            context.scored_deals,
         )
         if state.player == seat:
             fields["legal_actions"] = state.legal_actions()
@@ -124,6 +130,33 @@ class Observation(View):
         return self._known[_BARREL]  # type: ignore[no-any-return]
 
     @field
+    def sitter(self) -> int | None:
+        """Four seats: the seat sitting out this deal (it holds no cards and never acts)."""
+        sitter: int = self._known[_SITTER]
+        return None if sitter < 0 else sitter
+
+    @field
+    def sitter_bonus(self) -> int:
+        """Four seats: what the seat sitting out will score for the talon, once it is shown
+        (per ace, plus a marriage in it); 0 before that or without a bonus."""
+        return sitter_bonus(self.rules, sum(card.bit for card in self.talon))
+
+    @field
+    def bolts(self) -> tuple[int, ...]:
+        """Per seat, the bolts counted towards the next penalty (house rule ``bolts``)."""
+        return self._known[_BOLTS]  # type: ignore[no-any-return]
+
+    @field
+    def falls(self) -> tuple[int, ...]:
+        """Per seat, the falls from the barrel counted towards a reset (``barrel_reset_falls``)."""
+        return self._known[_FALLS]  # type: ignore[no-any-return]
+
+    @field
+    def scored_deals(self) -> int:
+        """The match's deals scored before this one (thrown-in deals not counted)."""
+        return self._known[_SCORED_DEALS]  # type: ignore[no-any-return]
+
+    @field
     def hand(self) -> tuple[Card, ...]:
         """The observer's own cards."""
         return cards_of(self._known[_HAND_MASK])
@@ -132,6 +165,8 @@ class Observation(View):
     def hand_sizes(self) -> tuple[int, ...]:
         """How many cards each seat holds."""
         sizes = [self.rules.hand_size] * self.rules.players
+        if self.sitter is not None:
+            sizes[self.sitter] = 0
         declarer = self.declarer
         if declarer is not None:
             sizes[declarer] += len(self.talon)
@@ -210,16 +245,13 @@ class Observation(View):
     @field
     def trick(self) -> tuple[tuple[int, Card], ...]:
         """The current trick as ``(seat, card)``."""
-        cards = self._known[_TRICK_CARDS]
-        players = self.rules.players
-        leader = (self._known[_PLAYER] - len(cards)) % players
-        return tuple(((leader + i) % players, DECK[index]) for i, index in enumerate(cards))
+        return trick_seats(self._known[_ACTIVE], self._known[_PLAYER], self._known[_TRICK_CARDS])
 
     @field
     def tricks(self) -> tuple[Trick, ...]:
         """The finished tricks of this deal."""
         plays = self._plays
-        players = self.rules.players
+        players = self.rules.active_players
         finished = len(plays) - len(plays) % players
         tricks = []
         for start in range(0, finished, players):
@@ -328,6 +360,11 @@ class Observation(View):
             "trump": None if self.trump is None else str(self.trump),
             "history": [[seat, str(action)] for seat, action in self.history],
             "legal_actions": [str(action) for action in self.legal_actions],
+            "sitter": self.sitter,
+            "sitter_bonus": self.sitter_bonus,
+            "bolts": list(self.bolts),
+            "falls": list(self.falls),
+            "scored_deals": self.scored_deals,
         }
         if with_rules:
             data["rules"] = self.rules.to_dict()
@@ -338,6 +375,7 @@ class Observation(View):
         """The observation written by :meth:`to_dict`, with ``rules`` when they were left out
         (raises ``KeyError``, ``TypeError`` or ``ValueError`` on malformed data)."""
         card = Card.parse
+        seats = len(data["scores"])
         return cls.from_fields(
             seat=int(data["seat"]),
             rules=rules if rules is not None else Rules.from_dict(data["rules"]),
@@ -371,6 +409,11 @@ class Observation(View):
             trump=None if data["trump"] is None else Suit("SCDH".index(data["trump"])),
             history=tuple((int(seat), parse_action(text)) for seat, text in data["history"]),
             legal_actions=tuple(parse_action(text) for text in data["legal_actions"]),
+            sitter=_optional_int(data.get("sitter")),
+            sitter_bonus=int(data.get("sitter_bonus", 0)),
+            bolts=tuple(int(count) for count in data.get("bolts", (0,) * seats)),
+            falls=tuple(int(count) for count in data.get("falls", (0,) * seats)),
+            scored_deals=int(data.get("scored_deals", data["deal_number"])),
         )
 
 
@@ -403,6 +446,11 @@ def observe(state: GameState, seat: int) -> Observation:
     _SEAT,
     _HAND_MASK,
     _EXCHANGE,
-) = range(19)
+    _ACTIVE,
+    _SITTER,
+    _BOLTS,
+    _FALLS,
+    _SCORED_DEALS,
+) = range(24)
 _new_view = object.__new__
 _AUCTION = Phase.AUCTION

@@ -9,6 +9,7 @@ import attrs
 from thousand.actions import Action, Discard, Give
 from thousand.common.history import Linked, history_tuple
 from thousand.layout import Layout
+from thousand.redeals import ThrowIn
 
 __all__ = ["DealResult", "MatchResult", "shown_actions"]
 
@@ -51,7 +52,8 @@ class DealResult:
     """Deal points per seat: card points of won tricks plus declared marriages."""
     deal_scores: tuple[int, ...]
     """Per seat, what the deal scored before barrel or lock rules: the declarer's ±contract (or
-    concession value), the defenders' rounded points."""
+    concession value), the defenders' rounded points, the sitter's bonus (four seats), less any
+    bolt penalty."""
     scores: tuple[int, ...]
     """Match scores after the deal, barrel or lock rules applied."""
     barrel: tuple[int | None, ...]
@@ -60,6 +62,12 @@ class DealResult:
     """The deal's public actions as a linked list (the cards given or laid aside hidden)."""
     exchanged: tuple[Give | Discard, ...] = attrs.field(repr=False)
     """The declarer's exchange as it saw it: the cards it gave or laid aside, in order."""
+    bolts: tuple[int, ...] = ()
+    """After the deal, per seat: the bolts counted towards the next penalty."""
+    falls: tuple[int, ...] = ()
+    """After the deal, per seat: the falls from the barrel counted towards a reset."""
+    thrown_in: ThrowIn | None = None
+    """Why the deal was thrown in (it then scored nothing), else ``None``."""
 
     @cached_property
     def actions(self) -> tuple[tuple[int, Action], ...]:
@@ -70,7 +78,7 @@ class DealResult:
     @property
     def conceded(self) -> bool:
         """Whether the declarer gave the deal up."""
-        return self.contract is None
+        return self.contract is None and self.thrown_in is None
 
     @property
     def made(self) -> bool:

@@ -33,13 +33,16 @@ from thousand.errors import RulesError
 __all__ = [
     "BarrelCapacity",
     "BarrelFallPenalty",
+    "BoltCounting",
     "Concession",
     "Endgame",
     "MarriageDeclaration",
+    "Redeal",
     "Rules",
     "Samosval",
     "SetAside",
     "Settlement",
+    "Sitter",
 ]
 
 
@@ -81,6 +84,37 @@ class BarrelCapacity(enum.Enum):
     """Any number."""
     SINGLE = "single"
     """One: a newcomer knocks the sitter off; two arriving together both fall off."""
+
+
+class Sitter(enum.Enum):
+    """Four seats: who sits out each deal, counted from the dealer."""
+
+    DEALER = "dealer"
+    """The dealer."""
+    RIGHT_OF_DEALER = "right_of_dealer"
+    """The seat before the dealer (to the dealer's right)."""
+    OPPOSITE_DEALER = "opposite_dealer"
+    """The seat across the table from the dealer."""
+
+
+class BoltCounting(enum.Enum):
+    """How bolts (deals a defender scores exactly 0) add up towards their penalty."""
+
+    CUMULATIVE = "cumulative"
+    """Every bolt counts, however far apart."""
+    CONSECUTIVE = "consecutive"
+    """A scored deal played without a bolt sets the count back to 0."""
+
+
+class Redeal(enum.Enum):
+    """When a hand holding four nines (or four jacks) gets the deal thrown in."""
+
+    NONE = "none"
+    """Never."""
+    DEALT = "dealt"
+    """When the hand is dealt, before the first bid."""
+    AFTER_EXCHANGE = "after_exchange"
+    """When the exchange is over, before the contract."""
 
 
 class Samosval(enum.Enum):
@@ -133,8 +167,8 @@ class Rules:
     An inconsistent combination raises :class:`~thousand.RulesError` at construction.
     """
 
-    players: int = int_field(3, 2, 3)
-    """Active players: 2 or 3."""
+    players: int = int_field(3, 2, 4)
+    """Seats at the table: 2, 3, or 4 (three play each deal while the fourth sits out)."""
     opening_bid: int = int_field(100, 1, 1000)
     """The bid the forehand is committed to, and the contract when everybody else passes."""
     bid_step: int = int_field(5, 1, 100)
@@ -180,17 +214,42 @@ class Rules:
     """Two players: who scores the points of the cards out of play."""
     max_deals: int = int_field(400, 1, 10_000)
     """A match still undecided after this many deals is adjudicated to the highest score."""
+    sitter: Sitter = enum_field(Sitter, Sitter.DEALER)
+    """Four seats: who sits out each deal (the dealer, the seat before the dealer, or the seat
+    opposite)."""
+    sitter_bonus: int = int_field(0, 0, 1000)
+    """Four seats: what the seat sitting out scores per ace in the talon, plus the talon's
+    marriage; 0 for nothing."""
+    bolts: int = int_field(0, 0, 100)
+    """House rule: after this many bolts (deals a defender scores exactly 0) the player loses
+    ``bolt_penalty``; 0 for no bolts."""
+    bolt_penalty: int = int_field(120, 0, 100_000)
+    """House rule: what the last bolt of a count costs."""
+    bolt_counting: BoltCounting = enum_field(BoltCounting, BoltCounting.CUMULATIVE)
+    """House rule: whether every bolt counts, or only bolts in a row."""
     samosval: Samosval = enum_field(Samosval, Samosval.NONE)
     """House rule: a score landing exactly on 555 (``positive``), or on 555 or −555 (``both``),
     after a deal drops to 0."""
+    redeal_nines: Redeal = enum_field(Redeal, Redeal.NONE)
+    """House rule: a hand holding all four nines gets the deal thrown in, when dealt or after
+    the exchange."""
+    redeal_jacks: Redeal = enum_field(Redeal, Redeal.NONE)
+    """House rule: a hand holding all four jacks gets the deal thrown in, when dealt or after
+    the exchange."""
+    redeal_weak_hand: int = int_field(0, 0, 1000)
+    """House rule: a dealt hand worth less than this (card points plus marriages held) gets the
+    deal thrown in; 0 for never."""
+    gold_set: int = int_field(0, 0, 100)
+    """House rule: the first this many scored deals of a match open at ``cap_base`` (120)
+    instead of ``opening_bid``; 0 for none."""
     barrel_fall_penalty: BarrelFallPenalty = enum_field(
         BarrelFallPenalty, BarrelFallPenalty.CONTRACT
     )
     """House rule: what failing or conceding a contract on the barrel costs: the contract (the
     bid when conceding), ``barrel_penalty``, or both."""
-    gold_set: int = int_field(0, 0, 100)
-    """House rule: the first this many deals of a match open at ``cap_base`` (120) instead of
-    ``opening_bid``; 0 for none."""
+    barrel_reset_falls: int = int_field(0, 0, 100)
+    """House rule: a player's this-many-th fall from the barrel sets their score to 0; 0 for
+    never."""
 
     def __attrs_post_init__(self) -> None:
         problems = list(self._problems())
@@ -212,8 +271,12 @@ class Rules:
             )
         if self.must_overtrump and not self.must_trump:
             found.append("must_overtrump needs must_trump")
-        if self.players == 3 and self.set_aside is not SetAside.NOBODY:
+        if self.players != 2 and self.set_aside is not SetAside.NOBODY:
             found.append("set_aside applies to the two-player game only; keep it 'nobody'")
+        if self.players < 4 and self.sitter is not Sitter.DEALER:
+            found.append("sitter applies to four seats only; keep it 'dealer'")
+        if self.players < 4 and self.sitter_bonus:
+            found.append("sitter_bonus applies to four seats only; keep it 0")
         if self.endgame is Endgame.BARREL and self.barrel_threshold >= self.target:
             found.append(
                 f"barrel_threshold {self.barrel_threshold} must be below target {self.target}"
@@ -223,23 +286,35 @@ class Rules:
         return found
 
     @property
+    def active_players(self) -> int:
+        """Players taking part in each deal: 2, or 3 (with four seats one sits out)."""
+        return 2 if self.players == 2 else 3
+
+    @property
     def hand_size(self) -> int:
-        """Cards dealt to each player: 7 for three players, 10 for two."""
-        return 7 if self.players == 3 else 10
+        """Cards dealt to each active player: 7 for three, 10 for two."""
+        return 10 if self.players == 2 else 7
 
     @property
     def tricks_per_deal(self) -> int:
-        """Tricks in a deal: 8 for three players, 10 for two."""
-        return 8 if self.players == 3 else 10
+        """Tricks in a deal: 8 for three active players, 10 for two."""
+        return 10 if self.players == 2 else 8
 
-    def opening_bid_of(self, deal_number: int) -> int:
-        """The bid the forehand is committed to in deal ``deal_number`` (from 0): ``cap_base``
-        in the gold set's deals, else ``opening_bid``."""
-        return self.cap_base if deal_number < self.gold_set else self.opening_bid
+    def sitter_of(self, dealer: int) -> int:
+        """The seat that sits out the deal ``dealer`` deals; -1 with fewer than four seats."""
+        if self.players < 4:
+            return -1
+        return (dealer + _SITTER_OFFSET[self.sitter]) % 4
+
+    def opening_bid_of(self, scored_deals: int) -> int:
+        """The bid the forehand is committed to after ``scored_deals`` scored deals of the
+        match: ``cap_base`` in the gold set's deals, else ``opening_bid``."""
+        return self.cap_base if scored_deals < self.gold_set else self.opening_bid
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """The rules of a named tradition: ``russian``, ``polish`` or ``polish-2p``.
+        """The rules of a named tradition: ``russian``, ``polish``, ``polish-2p``, or the
+        four-seat ``russian-4`` and ``polish-4``.
 
         Examples:
             >>> Rules.preset("polish-2p").players
@@ -298,8 +373,25 @@ class Rules:
         return cls.from_dict(parse_json(text))
 
 
-HOUSE_RULES = frozenset({"samosval", "barrel_fall_penalty", "gold_set"})
-"""The fields of Part 4's house rules, each off at its default."""
+HOUSE_RULES = frozenset(
+    {
+        "sitter",
+        "sitter_bonus",
+        "bolts",
+        "bolt_penalty",
+        "bolt_counting",
+        "samosval",
+        "redeal_nines",
+        "redeal_jacks",
+        "redeal_weak_hand",
+        "gold_set",
+        "barrel_fall_penalty",
+        "barrel_reset_falls",
+    }
+)
+"""The fields of the house rules and the four-seat game, each off at its default."""
+
+_SITTER_OFFSET = {Sitter.DEALER: 0, Sitter.RIGHT_OF_DEALER: -1, Sitter.OPPOSITE_DEALER: 2}
 
 _PRESETS["russian"] = {}
 _PRESETS["polish"] = dict(
@@ -314,3 +406,5 @@ _PRESETS["polish"] = dict(
     settlement=Settlement.NONE,
 )
 _PRESETS["polish-2p"] = dict(_PRESETS["polish"], players=2)
+_PRESETS["russian-4"] = dict(players=4, sitter=Sitter.RIGHT_OF_DEALER, sitter_bonus=40)
+_PRESETS["polish-4"] = dict(_PRESETS["polish"], players=4, sitter=Sitter.DEALER, sitter_bonus=50)

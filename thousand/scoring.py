@@ -1,16 +1,20 @@
-"""Scoring: deal points, the declarer's and defenders' deal scores, the barrel and the lock, the
-winner of the match, and the settlement."""
+"""Scoring: deal points, the declarer's and defenders' deal scores, the sitter's bonus, bolts, the
+barrel and the lock, the samosval, the winner of the match, and the settlement.
+
+A finished deal is scored in one order (:func:`end_of_deal`): deal scores, bolts, barrel or
+lock, samosval; the engine then checks for a winner and settles."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from thousand.cards import points_of
+from thousand.cards import ACES_MASK, MARRIAGE_MASKS, points_of
 from thousand.marriages import MARRIAGE_POINTS
 from thousand.rules import (
     BarrelCapacity,
     BarrelFallPenalty,
+    BoltCounting,
     Concession,
     Endgame,
     Rules,
@@ -61,10 +65,25 @@ def deal_points(state: GameState) -> tuple[int, ...]:
     return tuple(points)
 
 
+def sitter_bonus(rules: Rules, talon: int) -> int:
+    """What the seat sitting out scores for a talon (a card mask): ``sitter_bonus`` per ace, plus
+    the value of a marriage lying in it; 0 when the rules give no bonus."""
+    if not rules.sitter_bonus:
+        return 0
+    bonus = rules.sitter_bonus * (talon & ACES_MASK).bit_count()
+    for points, pair in zip(MARRIAGE_POINTS, MARRIAGE_MASKS, strict=True):
+        if talon & pair == pair:
+            bonus += points
+    return bonus
+
+
 def deal_scores(state: GameState, points: Sequence[int], conceded: bool) -> tuple[int, ...]:
-    """What the deal scores per seat before barrel or lock rules."""
+    """What the deal scores per seat before bolts and barrel or lock rules: the declarer's
+    ±contract (or concession value), the defenders' rounded points or concession shares, the
+    sitter's bonus."""
     rules = state.rules
     declarer = state.bidder
+    sitter = state.context.sitter
     scores = []
     for seat in range(rules.players):
         if seat == declarer:
@@ -73,6 +92,8 @@ def deal_scores(state: GameState, points: Sequence[int], conceded: bool) -> tupl
             else:
                 contract = state.contract_amount
                 score = contract if points[seat] >= contract else -contract
+        elif seat == sitter:
+            score = sitter_bonus(rules, state.layout.talon_masks()[0])
         elif conceded:
             score = concession_share(state.bid)
         else:
@@ -82,29 +103,60 @@ def deal_scores(state: GameState, points: Sequence[int], conceded: bool) -> tupl
 
 
 class Standing(NamedTuple):
-    """Scores and barrel places after the endgame rules of one deal."""
+    """The match after the end-of-deal steps of one deal."""
 
+    deal_scores: tuple[int, ...]
+    """The deal scores with any bolt penalties taken off."""
     scores: tuple[int, ...]
     barrel: tuple[int | None, ...]
+    bolts: tuple[int, ...]
+    falls: tuple[int, ...]
 
 
-def apply_endgame(
+def end_of_deal(
     state: GameState, deal: Sequence[int], points: Sequence[int], conceded: bool
 ) -> Standing:
-    """Add the deal scores to the match scores under the barrel or lock rules, then drop a
-    score on 555 (or −555) to 0 where the samosval is played."""
+    """The match after the finished deal of ``state``, whose deal scores are ``deal``: bolts
+    and their penalties, then the barrel (with falls and their reset) or the lock, then the
+    samosval. A pure function of its arguments."""
     rules = state.rules
+    context = state.context
+    bolts = context.bolts
+    if rules.bolts:
+        deal, bolts = _bolts(state, deal)
     if rules.endgame is Endgame.BARREL:
-        standing = _barrel(state, deal, points, conceded)
+        scores, barrel, falls = _barrel(state, deal, points, conceded)
     else:
-        scores = list(state.scores)
+        scores_list = list(context.scores)
         for seat in range(rules.players):
-            if seat == state.bidder or not above_lock(rules, state.scores[seat]):
-                scores[seat] += deal[seat]
-        standing = Standing(tuple(scores), state.barrel)
-    if rules.samosval is Samosval.NONE:
-        return standing
-    return _samosval(rules, standing)
+            if seat == state.bidder or not above_lock(rules, context.scores[seat]):
+                scores_list[seat] += deal[seat]
+        scores, barrel, falls = tuple(scores_list), context.barrel, context.falls
+    if rules.samosval is not Samosval.NONE:
+        scores, barrel = _samosval(rules, scores, barrel)
+    return Standing(tuple(deal), scores, barrel, bolts, falls)
+
+
+def _bolts(state: GameState, deal: Sequence[int]) -> tuple[list[int], tuple[int, ...]]:
+    """Record the bolts of the deal (an active defender scoring exactly 0, unless on the barrel
+    or locked before the deal) and take ``bolt_penalty`` off the deal score of each player
+    whose count reaches ``bolts``."""
+    rules = state.rules
+    context = state.context
+    scores = list(deal)
+    counts = list(context.bolts)
+    consecutive = rules.bolt_counting is BoltCounting.CONSECUTIVE
+    for seat in context.active:
+        if context.barrel[seat] is not None or above_lock(rules, context.scores[seat]):
+            continue
+        if seat != state.bidder and deal[seat] == 0:
+            counts[seat] += 1
+            if counts[seat] >= rules.bolts:
+                scores[seat] -= rules.bolt_penalty
+                counts[seat] = 0
+        elif consecutive:
+            counts[seat] = 0
+    return scores, tuple(counts)
 
 
 SAMOSVAL = 555
@@ -118,16 +170,16 @@ def samosval_hits(rules: Rules, score: int) -> bool:
     return score == SAMOSVAL or (rules.samosval is Samosval.BOTH and score == -SAMOSVAL)
 
 
-def _samosval(rules: Rules, standing: Standing) -> Standing:
+def _samosval(
+    rules: Rules, scores: tuple[int, ...], barrel: tuple[int | None, ...]
+) -> tuple[tuple[int, ...], tuple[int | None, ...]]:
     """Scores of exactly 555 (or −555) become 0; such a seat is off the barrel."""
-    hit = [samosval_hits(rules, score) for score in standing.scores]
+    hit = [samosval_hits(rules, score) for score in scores]
     if not any(hit):
-        return standing
-    return Standing(
-        tuple(0 if dropped else score for score, dropped in zip(standing.scores, hit, strict=True)),
-        tuple(
-            None if dropped else used for used, dropped in zip(standing.barrel, hit, strict=True)
-        ),
+        return scores, barrel
+    return (
+        tuple(0 if dropped else score for score, dropped in zip(scores, hit, strict=True)),
+        tuple(None if dropped else used for used, dropped in zip(barrel, hit, strict=True)),
     )
 
 
@@ -139,12 +191,16 @@ def above_lock(rules: Rules, score: int) -> bool:
 
 def _barrel(
     state: GameState, deal: Sequence[int], points: Sequence[int], conceded: bool
-) -> Standing:
+) -> tuple[tuple[int, ...], tuple[int | None, ...], tuple[int, ...]]:
+    """Scores, barrel places and fall counts after the barrel rules: failed contracts,
+    time-outs and knock-offs are falls, and the ``barrel_reset_falls``-th sets the score to 0."""
     rules = state.rules
+    context = state.context
     threshold = rules.barrel_threshold
-    scores = list(state.scores)
-    barrel = list(state.barrel)
+    scores = list(context.scores)
+    barrel = list(context.barrel)
     mounted = []
+    fallen = []
     for seat in range(rules.players):
         used = barrel[seat]
         if used is None:
@@ -159,6 +215,7 @@ def _barrel(
             if conceded or points[seat] < contract:
                 scores[seat] -= _fall_cost(rules, state.bid if conceded else contract)
                 barrel[seat] = None
+                fallen.append(seat)
                 continue
             if scores[seat] + contract >= rules.target:
                 scores[seat] += contract
@@ -168,16 +225,27 @@ def _barrel(
         if rules.barrel_deals and used >= rules.barrel_deals:
             scores[seat] -= rules.barrel_penalty
             barrel[seat] = None
+            fallen.append(seat)
         else:
             barrel[seat] = used
     if rules.barrel_capacity is BarrelCapacity.SINGLE and mounted:
-        fallen = [seat for seat in range(rules.players) if barrel[seat] is not None]
+        knocked = [seat for seat in range(rules.players) if barrel[seat] is not None]
         if len(mounted) == 1:
-            fallen.remove(mounted[0])
-        for seat in fallen:
+            knocked.remove(mounted[0])
+        for seat in knocked:
             scores[seat] -= rules.barrel_penalty
             barrel[seat] = None
-    return Standing(tuple(scores), tuple(barrel))
+            fallen.append(seat)
+    falls = context.falls
+    if rules.barrel_reset_falls and fallen:
+        counts = list(falls)
+        for seat in fallen:
+            counts[seat] += 1
+            if counts[seat] >= rules.barrel_reset_falls:
+                scores[seat] = 0
+                counts[seat] = 0
+        falls = tuple(counts)
+    return tuple(scores), tuple(barrel), falls
 
 
 def _fall_cost(rules: Rules, contract: int) -> int:

@@ -83,6 +83,18 @@ class DealContext:
     barrel: tuple[int | None, ...]
     deals: tuple[DealResult, ...]
     layout: Layout
+    sitter: int
+    """The seat sitting out this deal (four seats), else -1."""
+    active: tuple[int, ...]
+    """The seats taking part, clockwise from the forehand."""
+    turn: tuple[int, ...]
+    """Per seat, the next seat taking part clockwise."""
+    bolts: tuple[int, ...]
+    """Per seat, the bolts counted so far (house rule ``bolts``)."""
+    falls: tuple[int, ...]
+    """Per seat, the falls from the barrel counted so far (house rule ``barrel_reset_falls``)."""
+    scored_deals: int
+    """The match's deals scored so far (thrown-in deals not counted)."""
 
 
 @attrs.frozen(weakref_slot=False)
@@ -188,6 +200,22 @@ class GameState(Playable[Action]):
         """The current deal's cards as dealt."""
         return self.context.layout
 
+    @property
+    def sitter(self) -> int | None:
+        """The seat sitting out the current deal (four seats), else ``None``."""
+        sitter = self.context.sitter
+        return None if sitter < 0 else sitter
+
+    @property
+    def bolts(self) -> tuple[int, ...]:
+        """Per seat, the bolts counted towards the next penalty (house rule ``bolts``)."""
+        return self.context.bolts
+
+    @property
+    def falls(self) -> tuple[int, ...]:
+        """Per seat, the falls from the barrel counted towards a reset (``barrel_reset_falls``)."""
+        return self.context.falls
+
     # Card-level views ---------------------------------------------------------------------
 
     @property
@@ -208,11 +236,7 @@ class GameState(Playable[Action]):
     @property
     def trick(self) -> tuple[tuple[int, Card], ...]:
         """The current trick as ``(seat, card)`` pairs in the order played."""
-        leader = (self.player - len(self.trick_cards)) % self.rules.players
-        return tuple(
-            ((leader + i) % self.rules.players, DECK[index])
-            for i, index in enumerate(self.trick_cards)
-        )
+        return trick_seats(self.context.active, self.player, self.trick_cards)
 
     @property
     def trump(self) -> Suit | None:
@@ -243,6 +267,18 @@ class GameState(Playable[Action]):
     def exchanged(self) -> tuple[Give | Discard, ...]:
         """The cards the declarer has given or laid aside so far this deal, in order."""
         return self.exchange_seen[self.bidder] if self.phase is not Phase.AUCTION else ()
+
+
+def trick_seats(
+    active: tuple[int, ...], player: int, cards: tuple[int, ...]
+) -> tuple[tuple[int, Card], ...]:
+    """The trick ``cards`` (indices, in the order played) as ``(seat, card)`` pairs, ``player``
+    being the seat to play next and ``active`` the seats taking part in clockwise order."""
+    if not cards:
+        return ()
+    count = len(active)
+    leader = (active.index(player) - len(cards)) % count
+    return tuple((active[(leader + i) % count], DECK[index]) for i, index in enumerate(cards))
 
 
 build_context = fast_constructor(DealContext)

@@ -13,9 +13,9 @@ from thousand.rules import Concession, Rules
 
 TAKES: tuple[Action, ...] = (Take(1), Take(2))
 CONCEDE = Concede()
-_GIVES = {(index, seat): Give(DECK[index], seat) for index in range(24) for seat in range(3)}
+_GIVES = {(index, seat): Give(DECK[index], seat) for index in range(24) for seat in range(4)}
 _DISCARDS = {index: Discard(DECK[index]) for index in range(24)}
-_UNSEEN_GIVES = tuple(Give(None, seat) for seat in range(3))
+_UNSEEN_GIVES = tuple(Give(None, seat) for seat in range(4))
 """A card given to each seat, as the deal's public history holds it."""
 _UNSEEN_DISCARD = Discard(None)
 """A card laid aside, as the deal's public history holds it."""

@@ -162,8 +162,8 @@ _BEATEN_BY: tuple[tuple[int, ...], ...] = tuple(
 
 def tricks_won(state: GameState) -> tuple[int, ...]:
     """How many tricks each seat has won this deal."""
-    players = state.rules.players
-    return tuple(mask.bit_count() // players for mask in state.taken_masks)
+    trick_size = state.rules.active_players
+    return tuple(mask.bit_count() // trick_size for mask in state.taken_masks)
 
 
 def play(state: GameState, action: Play) -> GameState:
@@ -182,11 +182,12 @@ def play(state: GameState, action: Play) -> GameState:
         melds = (*melds, (seat, ACES))
     trick = (*state.trick_cards, index)
     history = (state.history, seat, action)
-    players = state.rules.players
-    if len(trick) < players:
-        return _next_card(state, (seat + 1) % players, tuple(hands), trick, melds, trump, history)
-    position = trick_winner(trick, trump)
-    winner = (seat + 1 + position) % players
+    active = state.context.active
+    if len(trick) < len(active):
+        return _next_card(
+            state, state.context.turn[seat], tuple(hands), trick, melds, trump, history
+        )
+    winner = active[(active.index(seat) + 1 + trick_winner(trick, trump)) % len(active)]
     taken = list(state.taken_masks)
     for card in trick:
         taken[winner] |= 1 << card
