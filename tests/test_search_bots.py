@@ -153,7 +153,12 @@ def test_single_deals_of_every_preset_without_a_fault(preset: str) -> None:
     deal result played."""
     rules = Rules.preset(preset)
     for seed in range(3):
-        bots: list[SeatedPlayer] = [small(PimcPlayer), small(IsmctsPlayer), GreedyPlayer()]
+        bots: list[SeatedPlayer] = [
+            small(PimcPlayer),
+            small(IsmctsPlayer),
+            GreedyPlayer(),
+            small(PimcPlayer),
+        ]
         bots = bots[: rules.players]
         shift = seed % rules.players
         seated = [Recorder(bot) for bot in bots[shift:] + bots[:shift]]
@@ -162,8 +167,11 @@ def test_single_deals_of_every_preset_without_a_fault(preset: str) -> None:
         assert isinstance(outcome.result, DealResult)
         assert isinstance(outcome.record, thousand.Record)
         assert thousand.replay(outcome.record).result == outcome.result
+        sitter = outcome.result.layout.sitter
         for seat, player in enumerate(seated):
-            if not isinstance(player.inner, GreedyPlayer):
+            if seat == sitter:
+                assert outcome.decisions[seat] == len(player.decisions) == 0
+            elif not isinstance(player.inner, GreedyPlayer):
                 assert outcome.decisions[seat] == len(player.decisions) > 0
 
 
@@ -172,7 +180,8 @@ def test_single_deals_of_every_preset_without_a_fault(preset: str) -> None:
 def test_short_matches_of_every_preset_without_a_fault(preset: str) -> None:
     """A match cut to four deals, given as bot specs."""
     rules = attrs.evolve(Rules.preset(preset), max_deals=4)
-    specs = [f"pimc(steps={SMALL})", f"ismcts(steps={SMALL})", "greedy"][: rules.players]
+    specs = [f"pimc(steps={SMALL})", f"ismcts(steps={SMALL})", "greedy", "random"]
+    specs = specs[: rules.players]
     outcome = thousand.play(specs, rules, seed=11)
     assert_clean(outcome)
     assert isinstance(outcome.result, MatchResult)
@@ -224,8 +233,11 @@ def test_declares_through_every_phase(bot: SearchBot, preset: str) -> None:
     sets the contract and plays the tricks; in the first seat to speak it bids or passes."""
     rules = Rules.preset(preset)
     talon: Any
-    if rules.players == 3:
+    if rules.players != 2:
         hands, talon, first = THREE_SEATS, "QD JH 9H", 2
+        if rules.players == 4:
+            # Dealer 0: the sitter gets the empty hand; seats 1 and 2 keep theirs.
+            hands = [*hands, ""] if rules.sitter_of(0) == 3 else ["", *hands[1:], hands[0]]
     else:
         hands, talon, first = TWO_SEATS, TWO_MUSIKI, 0
     layout = Layout(hands=hands, talon=talon)

@@ -30,6 +30,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, overload
 
+from thousand import redeals
 from thousand.actions import Action, Bid, Discard, Give, Take
 from thousand.cards import ACES_MASK, DECK, FULL_MASK, MARRIAGE_MASKS, Card, cards_of, mask_of
 from thousand.engine import start_of_deal
@@ -98,26 +99,28 @@ class Determiniser:
         self._bids = _highest_bids(observation, players)
         history = observation.history
         self._musik = next((a.musik for _, a in history if isinstance(a, Take)), 0)
-        # Three players, an opponent observing: whether the declarer already gave the other
-        # opponent its card (face down, unseen by this seat).
-        self._hidden_give = any(
-            isinstance(action, Give) and action.card is None for _, action in history
-        )
+        # Three active players, an opponent (or the seat sitting out) observing: the seats the
+        # declarer gave a card face down, unseen by this seat, in the order given.
+        self._hidden_to = [
+            action.to for _, action in history if isinstance(action, Give) and action.card is None
+        ]
         self._discards = sum(isinstance(action, Discard) for _, action in history)
         known = hand | deductions.played
-        others = [other for other in range(players) if other != seat]
+        others = [
+            other for other in range(players) if other != seat and other in observation.active
+        ]
         sizes = [observation.hand_sizes[other] for other in others]
         allowed = [FULL_MASK & ~deductions.lacks[other] for other in others]
         # Places: the other hands first, then the hidden talon piles or set-aside cards.
         self._others = others
         self._talon_places = 0
         self._set_aside_place = -1
-        self._unseen_to: int | None = None
+
         self._forced = [0] * players
         if declarer is None or observation.phase is Phase.MUSIK:
-            piles = 1 if players == 3 else 2
+            piles = 2 if players == 2 else 1
             self._talon_places = piles
-            sizes += [3] if players == 3 else [2, 2]
+            sizes += [2, 2] if players == 2 else [3]
             allowed += [FULL_MASK] * piles
         elif seat == declarer:
             known |= talon | mask_of(observation.set_aside)
@@ -136,16 +139,14 @@ class Determiniser:
                 known |= received.bit
             owner = others.index(declarer)
             # Talon cards stay with the declarer unless given away (3 players) or laid aside.
-            for position in range(len(others)):
-                if position != owner and not (players == 3 and self._hidden_give):
+            for position, other in enumerate(others):
+                if position != owner and other not in self._hidden_to:
                     allowed[position] &= ~talon
             if players == 2:
                 self._talon_places = 1
                 sizes += [2, self._discards]
                 allowed += [FULL_MASK & ~talon, FULL_MASK]
                 self._set_aside_place = len(others) + 1
-            else:
-                self._unseen_to = 3 - seat - declarer
         self._pool = FULL_MASK & ~known
         self._before_talon = declarer is None or observation.phase is Phase.MUSIK
         self._misses = 0
@@ -211,7 +212,7 @@ class Determiniser:
         else:
             assert declarer is not None
             received[declarer] = self._talon
-            if players == 3:
+            if players != 2:
                 talon_piles = [observation.talon]
                 for card, to in observation.given:
                     gave[seat] |= card.bit
@@ -219,13 +220,13 @@ class Determiniser:
                 if observation.received is not None:
                     gave[declarer] |= observation.received.bit
                     received[seat] |= observation.received.bit
-                if self._unseen_to is not None and self._hidden_give:
-                    given = self._unseen_give(current, gave[declarer], rng)
+                for receiver in self._hidden_to:
+                    given = self._unseen_give(receiver, current, gave[declarer], rng)
                     if given is None:
                         return None
                     gave[declarer] |= given
-                    received[self._unseen_to] |= given
-                    hidden = [given]
+                    received[receiver] |= given
+                    hidden.append(given)
             else:
                 unseen = places[first_hidden]
                 if seat == declarer:
@@ -313,14 +314,14 @@ class Determiniser:
             options.append((placement, needs))
         return options
 
-    def _unseen_give(self, current: Sequence[int], gave: int, rng: random.Random) -> int | None:
-        """The card the declarer gave the other opponent, unseen by this seat: a talon card if
-        that opponent holds or played one, else any card it has held since, as long as both
-        hands as dealt allow the bids made with them (``gave``: the declarer's other gifts).
-        Every such card is as likely; ``None`` when there is none."""
-        receiver = self._unseen_to
+    def _unseen_give(
+        self, receiver: int, current: Sequence[int], gave: int, rng: random.Random
+    ) -> int | None:
+        """The card the declarer gave ``receiver``, unseen by this seat: a talon card if the
+        receiver holds or played one, else any card it has held since, as long as both hands as
+        dealt allow the bids made with them (``gave``: the declarer's other gifts). Every such
+        card is as likely; ``None`` when there is none."""
         declarer = self._declarer
-        assert receiver is not None
         assert declarer is not None
         had = current[receiver] | self._played_by[receiver]
         from_talon = had & self._talon
@@ -346,9 +347,11 @@ class Determiniser:
         rng: random.Random,
     ) -> GameState | None:
         """The deal replayed from the sampled layout with the hidden actions filled in, or
-        ``None`` if the rules refuse one of its actions."""
+        ``None`` if the rules refuse one of its actions or would have thrown the deal in."""
         observation = self.observation
         rules = self.rules
+        if redeals.checks_at_deal(rules) and redeals.at_deal(rules, dealt, observation.active):
+            return None
         layout = Layout(hands=[cards_of(mask) for mask in dealt], talon=talon)
         origin = Origin(
             seed=rng.getrandbits(63),
@@ -366,6 +369,9 @@ class Determiniser:
             observation.barrel,
             (),
             layout,
+            observation.bolts,
+            observation.falls,
+            observation.scored_deals,
         )
         filled = iter(hidden)
         try:
@@ -373,7 +379,7 @@ class Determiniser:
                 state = state.apply(_filled(action, filled))
         except IllegalActionError:
             return None
-        return state
+        return state if state.phase is observation.phase else None
 
 
 def _filled(action: Action, hidden: Iterator[int]) -> Action:

@@ -45,11 +45,10 @@ def deduce(observation: Observation) -> Deductions:
     won = [False] * players
     trump = -1
     trick: list[int] = []
-    leader = 0
+    seats: list[int] = []
     for actor, action in observation._plays:
         index = action.card.index
         if not trick:
-            leader = actor
             if action.marriage:
                 trump = index // 6
             elif automatic and index % 6 in _MARRIED_RANKS and (won[actor] or not need_trick):
@@ -62,10 +61,12 @@ def deduce(observation: Observation) -> Deductions:
                 lacks[actor] |= cards
         played_by[actor] |= 1 << index
         trick.append(index)
-        if len(trick) == players:
+        seats.append(actor)
+        if len(trick) == rules.active_players:
             if automatic:
-                won[(leader + trick_winner(tuple(trick), trump)) % players] = True
+                won[seats[trick_winner(tuple(trick), trump)]] = True
             trick = []
+            seats = []
     played = 0
     for cards in played_by:
         played |= cards

@@ -130,6 +130,12 @@ class Observation(View):
         return self._known[_BARREL]  # type: ignore[no-any-return]
 
     @field
+    def active(self) -> tuple[int, ...]:
+        """The seats taking part in this deal, clockwise from the forehand (all seats, but the
+        one sitting out at a table of four)."""
+        return self._known[_ACTIVE]  # type: ignore[no-any-return]
+
+    @field
     def sitter(self) -> int | None:
         """Four seats: the seat sitting out this deal (it holds no cards and never acts)."""
         sitter: int = self._known[_SITTER]
@@ -360,6 +366,7 @@ class Observation(View):
             "trump": None if self.trump is None else str(self.trump),
             "history": [[seat, str(action)] for seat, action in self.history],
             "legal_actions": [str(action) for action in self.legal_actions],
+            "active": list(self.active),
             "sitter": self.sitter,
             "sitter_bonus": self.sitter_bonus,
             "bolts": list(self.bolts),
@@ -409,12 +416,19 @@ class Observation(View):
             trump=None if data["trump"] is None else Suit("SCDH".index(data["trump"])),
             history=tuple((int(seat), parse_action(text)) for seat, text in data["history"]),
             legal_actions=tuple(parse_action(text) for text in data["legal_actions"]),
+            active=tuple(int(seat) for seat in data.get("active", _clockwise(data, seats))),
             sitter=_optional_int(data.get("sitter")),
             sitter_bonus=int(data.get("sitter_bonus", 0)),
             bolts=tuple(int(count) for count in data.get("bolts", (0,) * seats)),
             falls=tuple(int(count) for count in data.get("falls", (0,) * seats)),
             scored_deals=int(data.get("scored_deals", data["deal_number"])),
         )
+
+
+def _clockwise(data: dict[str, Any], seats: int) -> tuple[int, ...]:
+    """Every seat clockwise from the forehand: what ``active`` is without a seat sitting out."""
+    forehand = (int(data["dealer"]) + 1) % seats
+    return tuple((forehand + step) % seats for step in range(seats))
 
 
 def _optional_int(value: Any) -> int | None:

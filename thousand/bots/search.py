@@ -83,7 +83,7 @@ class ThousandSearch(Search):
         rules = observation.rules
         seat = observation.seat
         auction: list[tuple[int, int, bool]] = []
-        bid = rules.opening_bid_of(observation.deal_number)
+        bid = rules.opening_bid_of(observation.scored_deals)
         for actor, action in observation.history:
             if not isinstance(action, Bid | Pass):
                 break

@@ -132,7 +132,7 @@ def evaluate(rules: Rules, hand: int, outside: int = 0) -> float:
     the tricks it wins and the marriages it declares. ``outside`` holds cards known to be out of
     play; every other card is taken to be against the hand."""
     theirs = FULL_MASK & ~hand & ~outside
-    capture = _CAPTURE[rules.players]
+    capture = _CAPTURE[rules.active_players]
     own = tricks = best_trump = melds = 0.0
     declared = 0
     for suit in range(3, -1, -1):
@@ -164,7 +164,7 @@ def bidding_estimate(rules: Rules, hand: int) -> float:
     base = evaluate(rules, hand)
     unseen = list(indices(FULL_MASK & ~hand))
     gains = sum(evaluate(rules, hand | 1 << index) - base for index in unseen)
-    drawn = 3 if rules.players == 3 else 2
+    drawn = 2 if rules.players == 2 else 3
     losses = sorted(base - evaluate(rules, hand & ~(1 << index)) for index in indices(hand))
     return base + drawn * gains / len(unseen) - sum(losses[:2])
 
@@ -274,7 +274,7 @@ def _contract(observation: Observation, legal: Sequence[Action]) -> Action:
     choice = max((action for action in legal if isinstance(action, Contract)), key=expected)
     if Concede() in legal:
         # Playing on, each opponent takes an even share of the card points the declarer does not.
-        theirs = max(0.0, 120.0 - estimate) / (rules.players - 1)
+        theirs = max(0.0, 120.0 - estimate) / (rules.active_players - 1)
         own = -observation.bid
         if rules.concession is Concession.FREE and observation.barrel[observation.seat] is None:
             own = 0
@@ -291,7 +291,18 @@ class _Deal:
     cards it cannot hold (suits it showed out of, higher cards it would have had to play), the
     cards it is known to hold (given by the declarer) and its chance of holding any other card."""
 
-    __slots__ = ("aces", "chance", "hand", "known", "lacks", "out", "partner", "seat", "trump")
+    __slots__ = (
+        "aces",
+        "chance",
+        "hand",
+        "known",
+        "lacks",
+        "order",
+        "out",
+        "partner",
+        "seat",
+        "trump",
+    )
 
     def __init__(self, observation: Observation) -> None:
         rules = observation.rules
@@ -301,8 +312,11 @@ class _Deal:
         self.aces = bool(rules.ace_marriage) and hand & ACES_MASK == ACES_MASK
         declarer = observation.declarer
         self.partner = -1
-        if players == 3 and declarer is not None and declarer != seat:
-            self.partner = 3 - seat - declarer
+        active = observation.active
+        if len(active) == 3 and declarer is not None and declarer != seat:
+            self.partner = next(other for other in active if other not in (seat, declarer))
+        at = active.index(seat)
+        self.order = active[at + 1 :] + active[:at]
         deductions = deduce(observation)
         played = deductions.played
         lacks = list(deductions.lacks)
@@ -315,9 +329,7 @@ class _Deal:
         for cards in known:
             everyone |= cards
         self.chance = [0.0] * players
-        for other in range(players):
-            if other == seat:
-                continue
+        for other in self.order:
             possible = out & ~lacks[other] & ~everyone
             slots = observation.hand_sizes[other] - known[other].bit_count()
             count = possible.bit_count()
@@ -373,8 +385,7 @@ class _Deal:
     def win_chance(self, card: Card) -> float:
         """The chance that ``card``, led, wins the trick for the leader's side."""
         keep = 1.0
-        for step in range(1, len(self.chance)):
-            seat = (self.seat + step) % len(self.chance)
+        for seat in self.order:
             if seat != self.partner:
                 keep *= 1.0 - self.beaten_by(seat, card, card.suit)
         return keep
@@ -397,8 +408,7 @@ def _follow(trick: Sequence[tuple[int, Card]], deal: _Deal, cards: list[Card]) -
     for seat, card in trick[1:]:
         if beats(card.index, best.index, trump):
             best_seat, best = seat, card
-    players = len(deal.chance)
-    after = [(deal.seat + step) % players for step in range(1, players - len(trick))]
+    after = deal.order[: len(deal.order) - len(trick)]
     opponents_after = [seat for seat in after if seat != deal.partner]
     on_table = sum(card.points for _, card in trick)
 
@@ -446,7 +456,7 @@ def _lead(observation: Observation, deal: _Deal, plays: list[Play]) -> Action:
         and deal.trump >= 0
         and bool(deal.out & SUIT_MASKS[deal.trump])
     )
-    capture = _CAPTURE[len(deal.chance)] * _LEAD_CAPTURE
+    capture = _CAPTURE[len(deal.order) + 1] * _LEAD_CAPTURE
 
     def value(play: Play) -> float:
         card = play.card
