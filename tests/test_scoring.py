@@ -45,9 +45,11 @@ def ending_start(rules, scores=None, match=True):
     return thousand.new_deal(rules, layout=ENDING, dealer=2, scores=scores)
 
 
-def play_ending(state, contract, keep1, keep2, marriage=False):
-    """Play the ending deal: the defenders keep ``keep1``/``keep2`` (trick 7 card, trick 8 card)."""
-    state = play(state, "pass", "pass", "give 9D 1", "give JD 2", f"contract {contract}")
+def play_ending(state, contract, keep1, keep2, marriage=False, gives=("9D", "JD")):
+    """Play the ending deal: the defenders keep ``keep1``/``keep2`` (trick 7 card, trick 8 card)
+    after seat 0 gave them the talon cards ``gives``."""
+    to_1, to_2 = gives
+    state = play(state, "pass", "pass", f"give {to_1} 1", f"give {to_2} 2", f"contract {contract}")
     leads = ["AH", "KH", "QH", "TH", "JH", "9H", "9C", "9S"]
     kept = {1: thousand.cards(keep1), 2: thousand.cards(keep2)}
     number = state.deal_number

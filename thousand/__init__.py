@@ -54,17 +54,21 @@ if TYPE_CHECKING:
     from thousand.layout import Layout
     from thousand.observation import Observation, Trick, observe
     from thousand.record import Record, RecordedDeal, dump_record, load_record, replay
+    from thousand.redeals import ThrowIn
     from thousand.results import DealResult, MatchResult
     from thousand.rules import (
         BarrelCapacity,
         BarrelFallPenalty,
+        BoltCounting,
         Concession,
         Endgame,
         MarriageDeclaration,
+        Redeal,
         Rules,
         Samosval,
         SetAside,
         Settlement,
+        Sitter,
     )
     from thousand.state import GameState, Origin, Phase
     from thousand.table.driver import Fault, Outcome, play
@@ -115,14 +119,18 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "rules": (
         "BarrelCapacity",
         "BarrelFallPenalty",
+        "BoltCounting",
         "Concession",
         "Endgame",
         "MarriageDeclaration",
+        "Redeal",
         "Rules",
         "Samosval",
         "SetAside",
         "Settlement",
+        "Sitter",
     ),
+    "redeals": ("ThrowIn",),
     "table.specs": ("BotInfo", "available_bots", "load_player"),
     "state": ("GameState", "Origin", "Phase"),
 }
@@ -137,6 +145,7 @@ __all__ = [
     "BarrelCapacity",
     "BarrelFallPenalty",
     "Bid",
+    "BoltCounting",
     "BotCrash",
     "BotFailure",
     "BotInfo",
@@ -176,6 +185,7 @@ __all__ = [
     "Record",
     "RecordError",
     "RecordedDeal",
+    "Redeal",
     "Rules",
     "RulesError",
     "Samosval",
@@ -183,10 +193,12 @@ __all__ = [
     "SeatedPlayer",
     "SetAside",
     "Settlement",
+    "Sitter",
     "Status",
     "Suit",
     "Take",
     "ThousandError",
+    "ThrowIn",
     "Trick",
     "available_bots",
     "cards",

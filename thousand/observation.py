@@ -13,12 +13,12 @@ from typing import Any, cast
 
 import attrs
 
+from thousand import scoring
 from thousand.actions import Action, Discard, Give, Play, parse_action
 from thousand.cards import Card, Suit, cards_of, points_of
 from thousand.common.history import history_tuple
 from thousand.common.view import View, field
 from thousand.rules import Rules
-from thousand.scoring import sitter_bonus
 from thousand.state import ACES, GameState, Phase, trick_seats
 from thousand.talon import shown_talon
 from thousand.tricks import trick_winner
@@ -145,7 +145,7 @@ class Observation(View):
     def sitter_bonus(self) -> int:
         """Four seats: what the seat sitting out will score for the talon, once it is shown
         (per ace, plus a marriage in it); 0 before that or without a bonus."""
-        return sitter_bonus(self.rules, sum(card.bit for card in self.talon))
+        return scoring.sitter_bonus(self.rules, sum(card.bit for card in self.talon))
 
     @field
     def bolts(self) -> tuple[int, ...]:
