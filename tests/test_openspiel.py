@@ -1,7 +1,8 @@
 """Both games as OpenSpiel games: registered and loaded by name, OpenSpiel's own random
-simulation test (with and without serialising) for every preset and for 1000? at 2, 4 and 6
-players, OpenSpiel's IS-MCTS playing whole games, nothing hidden in a seat's tensor or strings,
-and OpenSpiel's bot entering a tournament by its spec."""
+simulation test (with and without serialising) for every preset (the four-seat ones too) and for
+1000? at 2, 4 and 6 players, the deal by chance leaving the sitter without cards, OpenSpiel's
+IS-MCTS playing whole games, nothing hidden in a seat's tensor or strings (the sitter's
+included), and OpenSpiel's bot entering a tournament by its spec."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from open_spiel.python.algorithms import mcts as spiel_mcts  # noqa: E402
 import thousand  # noqa: E402
 from thousand import bluff  # noqa: E402
 from thousand.cards import Card  # noqa: E402
+from thousand.errors import NoWorldError  # noqa: E402
 from thousand.rl.codec import ActionCodec  # noqa: E402
 from thousand.rl.openspiel import GAME_NAMES, register_games  # noqa: E402
 from tournament.runner.run import run_tournament  # noqa: E402
@@ -31,6 +33,8 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
     ("python_thousand_russian", {}),
     ("python_thousand_polish", {}),
     ("python_thousand_polish_2p", {}),
+    ("python_thousand_russian_4", {}),
+    ("python_thousand_polish_4", {}),
     ("python_thousand_bluff", {"players": 2}),
     ("python_thousand_bluff", {"players": 4}),
     ("python_thousand_bluff", {"players": 6}),
@@ -99,7 +103,7 @@ def test_bad_parameters_are_refused() -> None:
         pyspiel.load_game("python_thousand_bluff", {"players": 7})
 
 
-@pytest.mark.parametrize(("name", "params"), [GAMES[2], GAMES[3]])
+@pytest.mark.parametrize(("name", "params"), [GAMES[2], GAMES[5]])
 def test_openspiel_ismcts_plays_a_whole_game_against_random(
     name: str, params: dict[str, Any]
 ) -> None:
@@ -249,3 +253,135 @@ def test_resampling_keeps_what_the_seat_has_seen() -> None:
     world = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert world.information_state_string(1) == state.information_state_string(1)
     assert world.observation_tensor(1) == state.observation_tensor(1)
+
+
+def play_until(game: Any, rng: random.Random, *, actions: int) -> Any:
+    """The deal dealt at random, then ``actions`` random actions (fewer if it ends)."""
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes, chances = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(rng.choices(outcomes, chances)[0])
+    for _ in range(actions):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def four_seat_worlds() -> bool:
+    """Whether the determiniser samples worlds of a four-seat deal."""
+    state = play_until(pyspiel.load_game("python_thousand_russian_4"), random.Random(1), actions=0)
+    try:
+        state.resample_from_infostate(0, random.Random(1))
+    except (IndexError, NoWorldError, AssertionError):
+        return False
+    return True
+
+
+needs_four_seat_worlds = pytest.mark.skipif(
+    not four_seat_worlds(), reason="the determiniser samples no four-seat worlds yet"
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "sitter"), [("python_thousand_russian_4", 3), ("python_thousand_polish_4", 0)]
+)
+def test_chance_deals_the_sitter_no_cards(name: str, sitter: int) -> None:
+    """Seat 0 deals; the cards go to the seats taking part in seat order, then to the talon, as
+    in ``Layout.shuffled(4, rng, sitter)``."""
+    game = pyspiel.load_game(name)
+    order = list(range(24))
+    random.Random(2).shuffle(order)
+    state = deal(game, order[:23])
+    assert len(state.chance_outcomes()) == 1
+    state.apply_action(order[23])
+    engine = state.engine
+    assert (engine.dealer, engine.sitter) == (0, sitter)
+    assert [len(hand) for hand in engine.layout.hands] == [
+        0 if seat == sitter else 7 for seat in range(4)
+    ]
+    players = [seat for seat in range(4) if seat != sitter]
+    for place, seat in enumerate(players):
+        dealt = [Card.parse(str(card)).index for card in engine.layout.hands[seat]]
+        assert sorted(dealt) == sorted(order[place * 7 : (place + 1) * 7])
+    assert sorted(card.index for card in engine.layout.talon[0]) == sorted(order[21:])
+    assert engine.hands[sitter] == ()
+    assert state.current_player() != sitter
+    hands = str(state).splitlines()[0].removeprefix("hands: ").split(" | ")
+    assert hands[sitter] == "-"
+
+
+def test_the_sitter_sees_nothing_of_the_hands_hidden_from_it() -> None:
+    """russian-4, seat 3 sitting out: the active hands exchanged and an unshown talon card
+    swapped give the sitter the same tensors and strings; the seats holding them differ."""
+    game = pyspiel.load_game("python_thousand_russian_4")
+    one = deal(
+        game,
+        thousand_cards(
+            thousand.Layout(
+                hands=["AH TH KH QH JH 9H AD", "TD KD QD JD 9D AC TC", "KC QC JC 9C AS TS KS", ""],
+                talon="QS JS 9S",
+            )
+        ),
+    )
+    other = deal(
+        game,
+        thousand_cards(
+            thousand.Layout(
+                hands=["TD KD QD JD 9D AC TC", "AH TH KH QH JH 9H AD", "KC QC JC 9C AS TS 9S", ""],
+                talon="QS JS KS",
+            )
+        ),
+    )
+    assert one.current_player() == other.current_player() == 2  # after the forehand, seat 1
+    for state in (one, other):
+        for text in ("bid 105", "pass"):
+            state.apply_action(game.spec.codec.index(thousand.parse_action(text)))
+    assert_same_for(one, other, seat=3)
+    for seat in range(3):
+        assert one.observation_tensor(seat) != other.observation_tensor(seat)
+    assert one.legal_actions(3) == []
+
+
+@needs_four_seat_worlds
+@pytest.mark.parametrize("name", ["python_thousand_russian_4", "python_thousand_polish_4"])
+def test_resampling_a_four_seat_deal_keeps_what_the_seat_has_seen(name: str) -> None:
+    game = pyspiel.load_game(name)
+    state = play_until(game, random.Random(3), actions=6)
+    for seat in range(4):
+        world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert world.information_state_string(seat) == state.information_state_string(seat)
+        assert world.observation_tensor(seat) == state.observation_tensor(seat)
+        assert world.engine.sitter == state.engine.sitter
+        assert world.engine.hands[world.engine.sitter] == ()
+
+
+@needs_four_seat_worlds
+def test_openspiel_ismcts_plays_a_four_seat_deal() -> None:
+    game = pyspiel.load_game("python_thousand_polish_4")
+    numbers = np.random.RandomState(6)
+    bot = spiel_ismcts.ISMCTSBot(
+        game, spiel_mcts.RandomRolloutEvaluator(1, numbers), 100.0, 10, random_state=numbers
+    )
+    rng = random.Random(6)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, chances = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, chances)[0])
+        elif state.current_player() == 1:
+            state.apply_action(bot.step(state))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert len(state.returns()) == 4
+
+
+def test_a_four_seat_deal_returns_the_sitters_bonus() -> None:
+    """The sitter's return is its bonus for the talon; the seats taking part score the deal."""
+    game = pyspiel.load_game("python_thousand_polish_4")
+    state = play_out(game.new_initial_state(), random.Random(8))
+    engine = state.engine
+    result = engine.deals[0]
+    talon = sum(card.bit for card in result.layout.talon[0])
+    assert state.returns()[0] == thousand.scoring.sitter_bonus(game.spec.rules, talon)
+    assert state.returns() == [float(score) for score in result.deal_scores]

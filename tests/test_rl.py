@@ -1,6 +1,7 @@
 """Both games as learning environments: the action numbering both ways, the observation encoding
-(nothing hidden in it), PettingZoo's and Gymnasium's own checks for every preset and for 1000? at
-2, 4 and 6 players, and the registered Gymnasium ids."""
+(nothing hidden in it, the sitter's view included), PettingZoo's and Gymnasium's own checks for
+every preset (the four-seat ones and a table of house rules too) and for 1000? at 2, 4 and 6
+players, and the registered Gymnasium ids."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import attrs
 import gymnasium
 import numpy as np
 import pytest
@@ -19,7 +21,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import thousand
-from thousand import Bid, Layout, Play, Rules, bluff
+from thousand import Bid, Give, Layout, Play, Rules, bluff
 from thousand.errors import IllegalActionError, InvalidActionError
 from thousand.rl import (
     GYM_IDS,
@@ -36,7 +38,11 @@ SETTINGS: list[tuple[str, dict[str, Any]]] = [
     ("russian", {}),
     ("polish", {}),
     ("polish-2p", {}),
+    ("russian-4", {}),
+    ("polish-4", {}),
     ("russian", {"single_deal": True}),
+    ("russian-4", {"single_deal": True}),
+    ("polish-4", {"single_deal": True}),
     ("bluff", {"players": 2}),
     ("bluff", {"players": 4}),
     ("bluff", {"players": 6}),
@@ -268,6 +274,8 @@ def test_an_illegal_action_loses_or_raises_as_asked() -> None:
         ({"rules": "russian", "players": 2}, "these rules are for 3 players, not 2"),
         ({"rules": "russian", "opponents": ["random"]}, "3 players need 2 opponents, not 1"),
         ({"rules": "russian", "seat": 3}, "seat 3 is not at a table of 3"),
+        ({"rules": "polish-4", "opponents": ["random"] * 2}, "4 players need 3 opponents, not 2"),
+        ({"rules": "russian-4", "seat": 4}, "seat 4 is not at a table of 4"),
         ({"rules": "bluff", "single_deal": True}, "single_deal is for Thousand"),
         ({"rules": "nonsense"}, "no preset named 'nonsense'"),
     ],
@@ -305,3 +313,225 @@ def test_opponents_may_be_a_file_or_an_external_program() -> None:
         total += reward
     assert total == env.table.state.result.deal_scores[0]
     env.close()
+
+
+def test_the_numbering_of_three_and_two_seats_stays_as_it_was() -> None:
+    """Four seats add gifts to seat 3; the presets of two and three seats keep their numbers."""
+    sizes = {name: ActionCodec.for_rules(Rules.preset(name)).size for name in Rules.preset_names()}
+    assert sizes == {
+        "russian": 312,
+        "polish": 172,
+        "polish-2p": 126,
+        "russian-4": 336,
+        "polish-4": 196,
+    }
+    russian = ActionCodec.for_rules(Rules.preset("russian"))
+    qs = thousand.Card.parse("QS")
+    assert russian.index(Give(qs, 0)) == 104
+    assert russian.index(Give(qs, 2)) == 152
+    assert russian.index(thousand.parse_action("concede")) == 275
+    assert russian.index(Play(thousand.Card.parse("AH"), aces=True)) == 311
+    two = ActionCodec.for_rules(Rules.preset("polish-2p")).describe()
+    assert two[:3] == ["pass", "bid 100", "bid 110"]
+    assert [two.index(text) for text in ("take 1", "discard 9S", "contract 100", "play 9S")] == [
+        32,
+        34,
+        58,
+        90,
+    ]
+    four = ActionCodec.for_rules(Rules.preset("russian-4"))
+    assert four.actions[:174] == russian.actions[:174]
+    assert [four.index(Give(qs, seat)) for seat in range(4)] == [104, 128, 152, 176]
+    assert four.describe()[-1] == "play AH aces"
+
+
+def test_the_encoding_of_three_and_two_seats_stays_as_it_was() -> None:
+    """The segments for four seats and house rules appear only under the rules that use them."""
+    sizes = {
+        name: ObservationEncoder.for_rules(Rules.preset(name)).size for name in Rules.preset_names()
+    }
+    assert sizes == {
+        "russian": 321,
+        "polish": 321,
+        "polish-2p": 258,
+        "russian-4": 389,
+        "polish-4": 389,
+    }
+    assert thousand.rl.ENCODING_VERSION == 1
+    russian = ObservationEncoder.for_rules(Rules.preset("russian")).segments
+    assert russian[-2:] == (("on_barrel", 3), ("barrel_deals", 3))
+    four = ObservationEncoder.for_rules(Rules.preset("russian-4")).segments
+    assert [name for name, _ in four[-3:]] == ["barrel_deals", "sitter", "sitter_bonus"]
+    house = attrs.evolve(Rules.preset("russian"), bolts=3, barrel_reset_falls=3, gold_set=3)
+    assert ObservationEncoder.for_rules(house).segments[-3:] == (
+        ("bolts", 3),
+        ("falls", 3),
+        ("scored_deals", 1),
+    )
+
+
+E1 = Layout(
+    hands=["AC TC KC QC JC 9S TS", "", "TD KD QD JD KS QS JS", "AH TH KH QH JH 9D 9C"],
+    talon="AS AD 9H",
+)
+"""House rules E1 (russian-4, dealer 2): seat 1 sits out, seat 3 is the forehand."""
+
+
+def test_four_seats_encode_the_sitter_and_its_bonus() -> None:
+    rules = Rules.preset("russian-4")
+    encoder = ObservationEncoder.for_rules(rules)
+    at = encoder.offsets
+    state = thousand.new_deal(rules, layout=E1, dealer=2)
+    for text in ("bid 105", "pass", "pass"):  # seat 0 bids; seats 2 and 3 pass
+        state = state.apply(thousand.parse_action(text))
+    for seat in range(4):
+        vector = encoder.encode(thousand.observe(state, seat))
+        sitter = vector[at["sitter"] : at["sitter"] + 4]
+        assert sitter.tolist() == [1.0 if (1 - seat) % 4 == place else 0.0 for place in range(4)]
+        assert vector[at["sitter_bonus"]] == pytest.approx(80 / 140)  # two aces of 40
+        assert vector[at["dealer"] + (2 - seat) % 4] == 1
+    sitter = encoder.encode(thousand.observe(state, 1))
+    assert not sitter[at["hand"] : at["hand"] + 24].any()
+    assert sitter[at["hand_sizes"]] == 0
+    before = thousand.new_deal(rules, layout=E1, dealer=2)
+    assert encoder.encode(thousand.observe(before, 0))[at["sitter_bonus"]] == 0  # talon unseen
+
+
+SITTER_SEES = Layout(
+    hands=["AH TH KH QH JH 9H AD", "TD KD QD JD 9D AC TC", "KC QC JC 9C AS TS KS", ""],
+    talon="QS JS 9S",
+)
+SITTER_GUESSES = Layout(
+    hands=["TD KD QD JD 9D AC TC", "AH TH KH QH JH 9H AD", "KC QC JC 9C AS TS 9S", ""],
+    talon="QS JS KS",
+)
+"""russian-4, dealer 0, seat 3 sitting out: the active hands exchanged, and a talon card (not
+yet shown) swapped with a card in hand."""
+
+
+def test_the_sitters_encoding_holds_no_hidden_card() -> None:
+    """The seat sitting out sees only what is public: the same vector whatever the active hands
+    and the unshown talon, until the talon is shown (it then sees a different bonus too)."""
+    rules = Rules.preset("russian-4")
+    encoder = ObservationEncoder.for_rules(rules)
+    first = thousand.new_deal(rules, layout=SITTER_SEES, dealer=0)
+    second = thousand.new_deal(rules, layout=SITTER_GUESSES, dealer=0)
+    assert first.sitter == second.sitter == 3
+
+    def seen(state: thousand.GameState, seat: int) -> Any:
+        return encoder.encode(thousand.observe(state, seat))
+
+    for text in ("bid 105", "pass"):
+        assert np.array_equal(seen(first, 3), seen(second, 3))
+        for active in range(3):
+            assert not np.array_equal(seen(first, active), seen(second, active))
+        action = thousand.parse_action(text)
+        first, second = first.apply(action), second.apply(action)
+    assert np.array_equal(seen(first, 3), seen(second, 3))
+    first, second = (state.apply(thousand.parse_action("pass")) for state in (first, second))
+    assert first.phase is second.phase is thousand.Phase.EXCHANGE
+    bonus = encoder.offsets["sitter_bonus"]
+    assert (seen(first, 3)[bonus], seen(second, 3)[bonus]) == (0, pytest.approx(40 / 140))
+
+
+HOUSE = attrs.evolve(
+    Rules.preset("russian-4"),
+    redeal_weak_hand=40,
+    bolts=3,
+    barrel_reset_falls=2,
+    gold_set=4,
+    samosval=thousand.rules.Samosval.BOTH,
+)
+"""A table of house rules: most deals are thrown in as dealt (a hand worth less than 40)."""
+
+
+def test_house_rule_counts_are_encoded_for_every_seat() -> None:
+    encoder = ObservationEncoder.for_rules(HOUSE)
+    at = encoder.offsets
+    rng = random.Random(4)
+    state = thousand.new_match(attrs.evolve(HOUSE, redeal_weak_hand=0), seed=4)
+    bolted = False
+    while not state.is_over and len(state.deals) < 30:
+        for seat in range(4):
+            observation = thousand.observe(state, seat)
+            vector = encoder.encode(observation)
+            for player in range(4):
+                place = (player - seat) % 4
+                assert vector[at["bolts"] + place] == pytest.approx(observation.bolts[player] / 3)
+                assert vector[at["falls"] + place] == pytest.approx(observation.falls[player] / 2)
+            bolted = bolted or any(observation.bolts)
+            assert vector[at["scored_deals"]] == pytest.approx(min(observation.scored_deals, 4) / 4)
+        state = state.apply(rng.choice(state.legal_actions()))
+    assert bolted
+
+
+def test_nobody_sitting_out_is_asked_to_act() -> None:
+    """A four-seat match: the agent selected is never the deal's sitter, each seat sits out in
+    turn, and the rewards add up to the final scores."""
+    env = pettingzoo_env("polish-4")
+    env.reset(seed=2)
+    rng = random.Random(2)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    sitters = set()
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        state = env.table.state
+        sitters.add(state.sitter)
+        assert agent != f"seat_{state.sitter}"
+        assert observation["action_mask"].any()
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert sitters == {0, 1, 2, 3}
+    assert list(totals.values()) == list(env.table.state.result.scores)
+
+
+def test_a_house_rules_table_plays_through_thrown_in_deals() -> None:
+    """Deals thrown in (as dealt) are skipped by the game itself; a single deal thrown in as
+    dealt is dealt again, so every episode has a decision in it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(pettingzoo_env(HOUSE), num_cycles=300)
+        api_test(pettingzoo_env(HOUSE, single_deal=True), num_cycles=300)
+        check_env(gym_env(HOUSE, single_deal=True), skip_render_check=True)
+    match = pettingzoo_env(HOUSE)
+    totals = play_out(match, 3)
+    deals = match.table.state.deals
+    assert any(deal.thrown_in is not None for deal in deals)
+    assert any(deal.thrown_in is None for deal in deals)
+    assert list(totals.values()) == list(match.table.state.result.scores)
+    single = gym_env(HOUSE, single_deal=True)
+    for seed in range(5):
+        observation, _ = single.reset(seed=seed)
+        assert observation["action_mask"].any()
+        assert single.table.state.deals == ()
+
+
+def test_a_single_four_seat_deal_leaves_the_learner_in_play() -> None:
+    """In Polish rules the dealer sits out, so seat 0 learns in deals dealt by seat 1."""
+    env = gym_env("polish-4", seat=0, single_deal=True)
+    observation, _ = env.reset(seed=1)
+    assert (env.table.state.dealer, env.table.state.sitter) == (1, 1)
+    assert observation["action_mask"].any()
+    assert gym_env("russian-4", seat=0, single_deal=True).dealer == 0
+    assert gym_env("russian-4", seat=3, single_deal=True).dealer == 1
+
+
+def test_the_learner_sits_out_deals_of_a_four_seat_match() -> None:
+    """The bots play the deals the learner sits out; its rewards add up to its score."""
+    env = gym_env("russian-4", seat=2, opponents=["random"] * 3)
+    observation, _ = env.reset(seed=5)
+    rng = random.Random(5)
+    total, done = 0.0, False
+    deals_sat_out: set[int] = set()
+    while not done:
+        state = env.table.state
+        assert state.player == 2
+        deals_sat_out.update(deal.number for deal in state.deals if deal.dealer == 3)
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, reward, done, _, _ = env.step(action)
+        total += reward
+    assert deals_sat_out
+    assert total == env.table.state.result.scores[2]

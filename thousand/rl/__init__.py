@@ -48,9 +48,13 @@ GYM_IDS: dict[str, dict[str, Any]] = {
     "thousand/Russian-v0": {"rules": "russian"},
     "thousand/Polish-v0": {"rules": "polish"},
     "thousand/Polish2p-v0": {"rules": "polish-2p"},
+    "thousand/Russian4-v0": {"rules": "russian-4"},
+    "thousand/Polish4-v0": {"rules": "polish-4"},
     "thousand/RussianDeal-v0": {"rules": "russian", "single_deal": True},
     "thousand/PolishDeal-v0": {"rules": "polish", "single_deal": True},
     "thousand/Polish2pDeal-v0": {"rules": "polish-2p", "single_deal": True},
+    "thousand/Russian4Deal-v0": {"rules": "russian-4", "single_deal": True},
+    "thousand/Polish4Deal-v0": {"rules": "polish-4", "single_deal": True},
     **{f"thousand/Bluff{n}-v0": {"rules": "bluff", "players": n} for n in range(2, 7)},
 }
 """The registered Gymnasium ids and the arguments of :class:`SeatEnv` each stands for."""

@@ -3,7 +3,9 @@
 The vector is built from :class:`~thousand.Observation` (or :class:`thousand.bluff.Observation`)
 alone, so it holds nothing the seat may not see. Seats are numbered from the observer: position
 0 is the observer, 1 the seat after it, and so on. The layout is a list of named segments (see
-``segments``), and :data:`ENCODING_VERSION` changes whenever the layout does::
+``segments``), and :data:`ENCODING_VERSION` changes whenever the layout does. Segments for a
+table of four and for house rules come last, and only under the rules that use them, so the
+layout of the other rules stays as it was::
 
     >>> import thousand
     >>> encoder = ObservationEncoder.for_rules(thousand.Rules.preset("russian"))
@@ -15,6 +17,7 @@ alone, so it holds nothing the seat may not see. Seats are numbered from the obs
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,12 +29,15 @@ from thousand.cards import DECK
 from thousand.marriages import highest_ceiling
 from thousand.observation import Observation
 from thousand.rules import Rules
+from thousand.scoring import sitter_bonus
 from thousand.state import Phase
 
 __all__ = ["ENCODING_VERSION", "ObservationEncoder"]
 
 ENCODING_VERSION = 1
-"""The version of the layout below; it changes whenever a segment is added, moved or rescaled."""
+"""The version of the layout below; it changes whenever a segment of an existing layout is
+added, moved or rescaled (segments that appear only under rules which had none before, such as
+four seats or bolts, leave it as it is)."""
 
 Vector = npt.NDArray[np.float32]
 
@@ -79,12 +85,27 @@ class ObservationEncoder:
 class ThousandEncoder(ObservationEncoder):
     """Thousand: cards as 24 flags each (spades nine first, ace of hearts last), seats relative
     to the observer, amounts divided by the highest possible bid, card points by 120, hand sizes
-    by the largest hand, scores as 0.5 + score / (2 × target) clamped to [0, 1]."""
+    by the largest hand, scores as 0.5 + score / (2 × target) clamped to [0, 1].
+
+    At a table of four, ``sitter`` marks the seat sitting out and ``sitter_bonus`` its pending
+    bonus (divided by the largest a talon can give). Under the house rules that count them,
+    ``bolts`` and ``falls`` hold each seat's count divided by the count that costs, and
+    ``scored_deals`` how far the match is through the gold set."""
 
     def __init__(self, rules: Rules) -> None:
         players = rules.players
         self.rules = rules
         self.highest = highest_ceiling(rules)
+        self.highest_bonus = highest_sitter_bonus(rules)
+        extra: list[tuple[str, int]] = []
+        if players == 4:
+            extra += [("sitter", players), ("sitter_bonus", 1)]
+        if rules.bolts:
+            extra.append(("bolts", players))
+        if rules.barrel_reset_falls:
+            extra.append(("falls", players))
+        if rules.gold_set:
+            extra.append(("scored_deals", 1))
         super().__init__(
             [
                 ("hand", CARDS),
@@ -109,6 +130,7 @@ class ThousandEncoder(ObservationEncoder):
                 ("scores", players),
                 ("on_barrel", players),
                 ("barrel_deals", players),
+                *extra,
             ]
         )
 
@@ -167,7 +189,32 @@ class ThousandEncoder(ObservationEncoder):
                     seat(
                         "barrel_deals", player, min(deals, rules.barrel_deals) / rules.barrel_deals
                     )
+        if "sitter" in at:
+            if observation.sitter is not None:
+                seat("sitter", observation.sitter)
+            if self.highest_bonus:
+                vector[at["sitter_bonus"]] = observation.sitter_bonus / self.highest_bonus
+        if rules.bolts:
+            for player, count in enumerate(observation.bolts):
+                seat("bolts", player, min(count / rules.bolts, 1.0))
+        if rules.barrel_reset_falls:
+            for player, count in enumerate(observation.falls):
+                seat("falls", player, min(count / rules.barrel_reset_falls, 1.0))
+        if rules.gold_set:
+            vector[at["scored_deals"]] = min(observation.scored_deals, rules.gold_set) / (
+                rules.gold_set
+            )
         return vector
+
+
+def highest_sitter_bonus(rules: Rules) -> int:
+    """The most any talon can give the seat sitting out (0 without a bonus)."""
+    if rules.players < 4 or not rules.sitter_bonus:
+        return 0
+    return max(
+        sitter_bonus(rules, first.bit | second.bit | third.bit)
+        for first, second, third in itertools.combinations(DECK, 3)
+    )
 
 
 class BluffEncoder(ObservationEncoder):

@@ -6,6 +6,11 @@ Both show a seat ``{"observation": vector, "action_mask": flags}``: the vector i
 :class:`~thousand.rl.codec.ActionCodec`'s ``Discrete(n)``. Rewards are score changes: a
 Thousand match's score after each deal, a single deal's score at its end, and in 1000? minus
 the cards left in hand at the end (0 for the winner).
+
+At a table of four the seat sitting out a deal holds no cards and never acts: it is simply not
+asked that deal. A game that ends before anyone acts (a single deal thrown in as dealt, under
+the house rules that throw deals in) is dealt again from the next seed, since it holds no
+decision.
 """
 
 from __future__ import annotations
@@ -34,6 +39,9 @@ __all__ = ["SeatEnv", "TableEnv", "rules_named"]
 
 AnyRules = Rules | bluff.Rules
 BLUFF_NAMES = ("bluff", "1000?")
+DEALS_TRIED = 1000
+"""Deals tried for a game in which someone acts, before the rules are taken to throw every deal
+in."""
 
 
 def rules_named(rules: str | AnyRules, players: int | None = None) -> AnyRules:
@@ -71,12 +79,22 @@ class Table:
     def players(self) -> int:
         return self.rules.players
 
-    def deal(self, seed: int) -> None:
-        """Start a new game dealt from ``seed``."""
+    def deal(self, seed: int, dealer: int | None = None) -> None:
+        """Start a new game dealt from ``seed``, its first deal dealt by ``dealer`` (by default
+        seat 0 in a single deal, a seat drawn from the seed in a match)."""
         self.state = self.game.start(
-            self.rules, seed=seed, layout=None, dealer=None, single_deal=self.single_deal
+            self.rules, seed=seed, layout=None, dealer=dealer, single_deal=self.single_deal
         )
         self.scores = [0.0] * self.players
+
+    def deal_until_played(self, seeds: random.Random, dealer: int | None = None) -> None:
+        """Start a new game from the next seed of ``seeds`` that gives a game with a decision in
+        it (one whose deals are not all thrown in)."""
+        for _ in range(DEALS_TRIED):
+            self.deal(seeds.getrandbits(63), dealer)
+            if not self.state.is_over:
+                return
+        raise RulesError(f"these rules threw in {DEALS_TRIED} games in a row before any action")
 
     def observation_space(self) -> spaces.Dict:
         return spaces.Dict(
@@ -131,7 +149,8 @@ def _reward_unit(rules: AnyRules, single_deal: bool) -> float:
 
 class TableEnv(AECEnv):  # type: ignore[misc]
     """Every seat of one game as a PettingZoo agent, ``seat_0`` to ``seat_{n-1}``, acting in
-    turn (agent-environment cycle)."""
+    turn (agent-environment cycle). At a table of four the seat sitting out a deal is not
+    selected during it; its rewards (the sitter's bonus) wait for its next turn or the end."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo reads it from the class
         "name": "thousand_v0",
@@ -168,7 +187,7 @@ class TableEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.table.deal(self._seeds.getrandbits(63))
+        self.table.deal_until_played(self._seeds)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -208,7 +227,11 @@ class TableEnv(AECEnv):  # type: ignore[misc]
 
 class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """One seat of a game as a Gymnasium environment; the other seats are played by bots (any
-    bot spec, or Player objects), which act between the learner's steps."""
+    bot spec, or Player objects), which act between the learner's steps.
+
+    At a table of four the bots play the deals the learner sits out (its reward for them comes
+    with its next step); a single deal is dealt by the first seat from 0 that leaves the
+    learner in play."""
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - Gymnasium's own annotation
 
@@ -245,20 +268,29 @@ class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self.opponents[other] = load_player(spec)() if isinstance(spec, str) else spec
         self.observation_space = self.table.observation_space()
         self.action_space = spaces.Discrete(self.table.codec.size)
+        self.dealer: int | None = None
+        if single_deal and isinstance(chosen, Rules):
+            self.dealer = next(
+                dealer for dealer in range(chosen.players) if chosen.sitter_of(dealer) != seat
+            )
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         draw = random.Random(int(self.np_random.integers(2**63)))
-        self.table.deal(draw.getrandbits(63))
-        for other, player in self.opponents.items():
-            start = getattr(player, "start", None)
-            if start is not None:
-                start(other, self.table.rules, random.Random(draw.getrandbits(63)))
-        self._gained = 0.0
-        self._play_opponents()
-        return self.table.seen_by(self.seat), {}
+        table = self.table
+        for _ in range(DEALS_TRIED):
+            table.deal_until_played(draw, self.dealer)
+            for other, player in self.opponents.items():
+                start = getattr(player, "start", None)
+                if start is not None:
+                    start(other, table.rules, random.Random(draw.getrandbits(63)))
+            self._gained = 0.0
+            self._play_opponents()
+            if not table.state.is_over:
+                return table.seen_by(self.seat), {}
+        raise RulesError(f"seat {self.seat} had no decision in {DEALS_TRIED} games in a row")
 
     def step(
         self, action: np.int64 | int

@@ -10,7 +10,8 @@ with a ``players`` parameter, so that ``pyspiel.load_game`` knows them::
     (3, 105, 51)
 
 The deal is made by chance nodes, one card at a time, each drawn uniformly from the cards not yet
-dealt; the players' actions go through the engine, the one judge of legality. A seat's tensor is
+dealt (at a table of four the seat sitting out gets none); the players' actions go through the
+engine, the one judge of legality. A seat's tensor is
 :class:`~thousand.rl.encoding.ObservationEncoder`'s vector of its observation, and its strings are
 its observation written out: everything a seat is shown is built from what the seat may see.
 
@@ -40,7 +41,7 @@ from thousand.games import game_of
 from thousand.layout import Layout
 from thousand.marriages import MARRIAGE_POINTS, highest_ceiling
 from thousand.rl.codec import ActionCodec
-from thousand.rl.encoding import ObservationEncoder
+from thousand.rl.encoding import ObservationEncoder, highest_sitter_bonus
 from thousand.rules import Rules
 from thousand.state import GameState
 
@@ -55,11 +56,15 @@ __all__ = [
 ]
 
 AnyRules = Rules | bluff.Rules
+DEALER = 0
+"""The seat that deals a Thousand game's deal."""
 
 THOUSAND_PRESETS = {
     "python_thousand_russian": "russian",
     "python_thousand_polish": "polish",
     "python_thousand_polish_2p": "polish-2p",
+    "python_thousand_russian_4": "russian-4",
+    "python_thousand_polish_4": "polish-4",
 }
 BLUFF_NAME = "python_thousand_bluff"
 GAME_NAMES = (*THOUSAND_PRESETS, BLUFF_NAME)
@@ -121,20 +126,26 @@ class _Spec:
         return str(DECK[number])
 
     def deal_layout(self, dealt: Sequence[int]) -> Any:
-        """The layout of a complete deal, cards in the order dealt: each seat's hand in turn,
+        """The layout of a complete deal, cards in the order dealt: each seat's hand in turn
+        (at a table of four, each seat taking part; the seat sitting out gets an empty hand),
         then the talon (Thousand) or the draw pile, its first card drawn first (1000?)."""
         rules = self.rules
         size = rules.hand_size
         players = rules.players
-        hands = [dealt[seat * size : (seat + 1) * size] for seat in range(players)]
-        rest = dealt[players * size :]
         if isinstance(rules, bluff.Rules):
+            hands = [dealt[seat * size : (seat + 1) * size] for seat in range(players)]
             kinds = rules.kinds.cards
             return bluff.Layout(
                 hands=[[kinds[kind] for kind in hand] for hand in hands],
-                draw_pile=[kinds[kind] for kind in rest],
+                draw_pile=[kinds[kind] for kind in dealt[players * size :]],
             )
-        piles = [rest] if players == 3 else [rest[:2], rest[2:]]
+        active = rules.active_players
+        hands = [dealt[seat * size : (seat + 1) * size] for seat in range(active)]
+        rest = dealt[active * size :]
+        sitter = rules.sitter_of(DEALER)
+        if sitter >= 0:
+            hands.insert(sitter, ())
+        piles = [rest] if active == 3 else [rest[:2], rest[2:]]
         return Layout(
             hands=[[DECK[index] for index in hand] for hand in hands],
             talon=[[DECK[index] for index in pile] for pile in piles],
@@ -147,7 +158,7 @@ class _Spec:
             digest = hashlib.sha256(",".join(map(str, dealt)).encode()).digest()
             seed = int.from_bytes(digest[:8], "big") >> 1
             return bluff.new_game(self.rules, seed=seed, layout=self.deal_layout(dealt))
-        return new_deal(self.rules, seed=0, layout=self.deal_layout(dealt), dealer=0)
+        return new_deal(self.rules, seed=0, layout=self.deal_layout(dealt), dealer=DEALER)
 
 
 class SpielGame(pyspiel.Game):  # type: ignore[misc]
@@ -207,11 +218,14 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
 
 
 def _deal_score_bounds(rules: Rules) -> tuple[float, float]:
-    """The lowest and highest a seat can score in one deal: losing the highest contract, and
-    making it or taking every card point and marriage in defence (rounded up)."""
+    """The lowest and highest a seat can score in one deal: losing the highest contract (and a
+    bolt's penalty), and making it, taking every card point and marriage in defence (rounded
+    up), or the largest bonus for sitting out."""
     highest = highest_ceiling(rules)
     defence = 120 + sum(MARRIAGE_POINTS) + rules.ace_marriage + rules.rounding
-    return -float(highest), float(max(highest, defence))
+    sitting = highest_sitter_bonus(rules)
+    lowest = highest + (rules.bolt_penalty if rules.bolts else 0)
+    return -float(lowest), float(max(highest, defence, sitting))
 
 
 class _Kept:
@@ -334,7 +348,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         if engine is None:
             dealt = " ".join(self._spec.card(number) for number in self._dealt)
             return f"dealing: {dealt}" if dealt else "dealing"
-        hands = " | ".join(" ".join(map(str, hand)) for hand in engine.hands)
+        hands = " | ".join(" ".join(map(str, hand)) or "-" for hand in engine.hands)
         actions = "; ".join(f"{seat}: {action}" for seat, action in engine.actions)
         return f"hands: {hands}\nactions: {actions}"
 
@@ -419,8 +433,9 @@ class _BluffGame(SpielGame):
 
 def register_games() -> None:
     """Register the games with OpenSpiel (once; calling again does nothing):
-    ``python_thousand_russian``, ``python_thousand_polish`` and ``python_thousand_polish_2p``
-    (one deal each), and ``python_thousand_bluff`` (parameter ``players``, 2 to 6, default 4)."""
+    ``python_thousand_russian``, ``python_thousand_polish``, ``python_thousand_polish_2p``,
+    ``python_thousand_russian_4`` and ``python_thousand_polish_4`` (one deal each), and
+    ``python_thousand_bluff`` (parameter ``players``, 2 to 6, default 4)."""
     known = set(pyspiel.registered_names())
     for name in THOUSAND_PRESETS:
         if name not in known:
