@@ -114,6 +114,17 @@ def test_players_choose_the_preset_for_their_table(options: Options, preset: str
     assert config.players == rules.players
 
 
+def test_a_match_of_four_bots_is_played_under_russian_4() -> None:
+    """thousand match with four bots seats them at a table of four: one of them, on the
+    dealer's right, is dealt nothing."""
+    result = runner.invoke(app, ["match", *RANDOMS, "--deal", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert "  seat 3 (random#4) holds nothing" in result.output.splitlines()[:6]
+    five = runner.invoke(app, ["match", *RANDOMS, "random", "--seed", "1"])
+    assert five.exit_code == 2
+    one_line_error(five.output, "Thousand is played by 2, 3 or 4 players, not 5")
+
+
 def test_without_bots_random_fills_a_table_of_four() -> None:
     """The default entrants, greedy and random twice, gain a third random for four seats."""
     config = configure(Options(rules="russian-4", deals=1))
