@@ -37,12 +37,29 @@ def test_rules_lists_every_preset_and_field() -> None:
     assert result.exit_code == 0
     thousand_table = sections(result.output)[0]
     header = thousand_table[0].split()
-    assert header == ["field", "russian", "polish", "polish-2p"]
+    assert header == ["field", "russian", "polish", "polish-2p", "russian-4", "polish-4"]
     rows = {line.split()[0]: line.split()[1:] for line in thousand_table[1:]}
-    assert rows["bid_step"] == ["5", "10", "10"]
-    assert rows["endgame"] == ["barrel", "lock", "lock"]
+    assert rows["players"] == ["3", "3", "2", "4", "4"]
+    assert rows["bid_step"] == ["5", "10", "10", "5", "10"]
+    assert rows["endgame"] == ["barrel", "lock", "lock", "barrel", "lock"]
     assert set(rows) == {field.name for field in attrs.fields(Rules)}
-    assert rows["samosval"] == ["none", "none", "none"]
+    assert rows["sitter"] == ["dealer", "dealer", "dealer", "right_of_dealer", "dealer"]
+    assert rows["sitter_bonus"] == ["0", "0", "0", "40", "50"]
+    assert rows["samosval"] == ["none"] * 5
+
+
+def test_rules_shows_a_rules_file_with_its_house_rules(tmp_path: Path) -> None:
+    """thousand rules FILE shows every field of the file's rules, the house rules as set."""
+    path = tmp_path / "house.json"
+    path.write_text(json.dumps({"preset": "russian-4", "bolts": 3, "samosval": "both"}))
+    result = runner.invoke(app, ["rules", str(path)])
+    assert result.exit_code == 0, result.output
+    rows = {line.split()[0]: line.split()[1:] for line in result.output.splitlines()[1:]}
+    assert rows["players"] == ["4"]
+    assert rows["sitter"] == ["right_of_dealer"]
+    assert rows["bolts"] == ["3"]
+    assert rows["samosval"] == ["both"]
+    assert rows["barrel_reset_falls"] == ["0"]
 
 
 def bluff_rows(lines: list[str]) -> dict[str, str]:

@@ -997,7 +997,7 @@ def test_a_resumed_tournament_keeps_records_as_it_was_started(tmp_path: Path) ->
         (["--resume", "{dir}"], "holds no tournament (no config.json)"),
         (["--deals", "2", "--gauntlet", "nobody"], "the gauntlet entrant 'nobody' is not among"),
         (["greedy", "random"], "3-player tables need at least 3 entrants, but 2 were given"),
-        (["--players", "4"], "russian is played by 3 players, not 4"),
+        (["--players", "4", "--rules", "russian"], "russian is played by 3 players, not 4"),
         (["--game", "chess"], "--game must be thousand or bluff, not 'chess'"),
         (
             ["--games", "10"],

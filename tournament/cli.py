@@ -152,7 +152,10 @@ def tournament(
     rules_spec: Annotated[
         str | None,
         typer.Option(
-            "--rules", "-r", help="A preset or a rules JSON file (default russian; 1000?: 4 seats)."
+            "--rules",
+            "-r",
+            help="A preset or a rules JSON file (default russian; polish-2p for --players 2, "
+            "russian-4 for 4; 1000?: 4 seats).",
         ),
     ] = None,
     players: PlayersOption = None,
@@ -592,7 +595,7 @@ def match(
             "--rules",
             "-r",
             help="A preset or a rules JSON file; by default russian for 3 players, "
-            "polish-2p for 2, and the standard 1000? rules.",
+            "polish-2p for 2, russian-4 for 4, and the standard 1000? rules.",
         ),
     ] = None,
     seed: Annotated[

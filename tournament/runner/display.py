@@ -13,8 +13,19 @@ from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from thousand import Rules
 from thousand.games import game_named
-from tournament.runner.ladder import Ladder, Rung, rung_difference
+from thousand.seating import seating
+from tournament.runner.ladder import (
+    Ladder,
+    Rung,
+    ladder_anchor,
+    ladder_for,
+    rules_name,
+    rung_difference,
+    scale_title,
+)
+from tournament.runner.ratings import ELO_CENTRE
 from tournament.runner.schedule import Config
 from tournament.runner.summary import Summary
 from tournament.text import printable
@@ -27,6 +38,7 @@ __all__ = [
     "print_standings",
     "scale_lines",
     "seat_role",
+    "seat_roles",
     "seats_table",
     "sprt_lines",
     "standings",
@@ -90,7 +102,10 @@ def standings(
         _table(standings_table(config, summary), styled),
         Text(""),
         Text("± is half the width of a 95% interval.", style="dim" if styled else ""),
-        *(Text(line, style="dim" if styled else "") for line in scale_lines(summary, ladder)),
+        *(
+            Text(line, style="dim" if styled else "")
+            for line in scale_lines(config, summary, ladder)
+        ),
     ]
     for title, table in (
         ("Head to head, on the units both played:", head_to_head_table(summary, unit)),
@@ -200,10 +215,11 @@ def sprt_lines(config: Config, summary: Summary, unit: str) -> list[str]:
     return [tested, f"{decided}: {ratio}"]
 
 
-def scale_lines(summary: Summary, ladder: Ladder | None) -> list[str]:
-    """Where the ratings are measured from, when not from their mean."""
+def scale_lines(config: Config, summary: Summary, ladder: Ladder | None) -> list[str]:
+    """Where the ratings are measured from: the reference scale, one bot's fixed rating, or
+    their mean, and then why the reference scale was not used."""
     if summary.anchor is None:
-        return []
+        return [f"Ratings average {ELO_CENTRE:.0f}{_why_not_the_ladder(config)}."]
     if ladder is None and len(summary.anchor) == 1:
         ((name, rating),) = summary.anchor
         return [f"Ratings are measured from {printable(name)}, fixed at {rating:g}."]
@@ -216,6 +232,21 @@ def scale_lines(summary: Summary, ladder: Ladder | None) -> list[str]:
         else "held, on average, at their reference ratings"
     )
     return [f"Ratings are on {scale}: {names} {held}, {ratings} (thousand ladder)."]
+
+
+def _why_not_the_ladder(config: Config) -> str:
+    """Why a tournament's ratings average 1500 rather than lying on the reference scale, as the
+    end of a sentence (empty when it was asked for, the reference scale being there)."""
+    name = rules_name(config.game, config.rules)
+    if name is None:
+        return ": reference ratings were measured under the presets only, not house rules"
+    title = scale_title(config.game, name, config.players)
+    reference = ladder_for(config)
+    if reference is None:
+        return f": no reference ratings were measured for {title} (thousand ladder lists them)"
+    if ladder_anchor(config, reference) is None:
+        return f": none of the bots is on the reference scale of {title}"
+    return ""
 
 
 def ladder_lines(ladders: Iterable[Ladder], against: Ladder | None = None) -> list[str]:
@@ -271,14 +302,30 @@ def seat_role(game: str, seat: int, players: int) -> str:
     return game_named(game).seat_role(seat, players)
 
 
+def seat_roles(config: Config) -> list[str]:
+    """What each seat of the tournament's tables does in the first deal (seat 0 deals it). At
+    a Thousand table of four one seat sits the deal out, and the bidding goes round the other
+    three from the forehand, so the seats after the sitter move up a place."""
+    rules = config.rules_value()
+    if not isinstance(rules, Rules) or rules.sitter_of(0) < 0:
+        return [seat_role(config.game, seat, config.players) for seat in range(config.players)]
+    deal = seating(rules, 0)
+    roles = [""] * config.players
+    for place, seat in enumerate(deal.active):
+        roles[seat] = "dealer" if seat == 0 else ("forehand", "second hand", "third hand")[place]
+    roles[deal.sitter] = "dealer, sits out" if deal.sitter == 0 else "sits out"
+    return roles
+
+
 def seats_table(config: Config, summary: Summary, unit: str) -> list[list[str]]:
     """Each seat position's advantage, its mean score against the mean of its table, as rows
     with a header."""
     rows = [["seat", f"score/{unit}", "95% interval", "wins"]]
+    roles = seat_roles(config)
     for seat in summary.seats:
         rows.append(
             [
-                f"{seat.seat} {seat_role(config.game, seat.seat, config.players)}",
+                f"{seat.seat} {roles[seat.seat]}",
                 _value(seat.advantage, "{:+.1f}"),
                 _span(seat.advantage_interval),
                 _value(seat.win_rate, "{:.0%}"),

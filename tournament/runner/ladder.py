@@ -36,8 +36,10 @@ __all__ = [
     "measured_ladder",
     "reference_interval",
     "reference_scale",
+    "rules_name",
     "rung_difference",
     "save_ladder",
+    "scale_title",
 ]
 
 RUNGS = (
@@ -95,8 +97,7 @@ class Ladder:
     @property
     def title(self) -> str:
         """The ladder named for a person: the game, its rules and the table."""
-        rules = "the standard rules" if self.rules == STANDARD else f"{self.rules} rules"
-        return f"{game_named(self.game).title}, {rules}, tables of {self.players}"
+        return scale_title(self.game, self.rules, self.players)
 
     def rung(self, bot: str) -> Rung | None:
         """The rung of this bot spec, if it is one."""
@@ -129,6 +130,13 @@ class Ladder:
 def ladder_key(game: str, rules: str, players: int) -> str:
     """How a ladder is named in the data: ``thousand/russian/3``, ``bluff/standard/4``."""
     return f"{game}/{rules}/{players}"
+
+
+def scale_title(game: str, rules: str, players: int) -> str:
+    """A ladder's game, rules (a preset's name, or ``standard``) and table, named for a person:
+    ``Thousand, russian rules, tables of 3``."""
+    named = "the standard rules" if rules == STANDARD else f"{rules} rules"
+    return f"{game_named(game).title}, {named}, tables of {players}"
 
 
 def rules_name(game: str, rules: dict[str, Any]) -> str | None:

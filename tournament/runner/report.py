@@ -266,7 +266,7 @@ def report_page(report: Report, pictures: Sequence[Picture]) -> str:
         "<h2>Standings</h2>",
         _table(standings_table(config, summary), "standings"),
         "<p>± is half the width of a 95% interval.</p>",
-        *(f"<p>{html.escape(line)}</p>" for line in scale_lines(summary, _ladder(report))),
+        *(f"<p>{html.escape(line)}</p>" for line in scale_lines(config, summary, _ladder(report))),
     ]
     for picture in pictures:
         data = base64.b64encode(picture.path.read_bytes()).decode("ascii")

@@ -29,7 +29,10 @@ __all__ = [
 ]
 
 DEFAULT_BOTS = ("greedy", "random", "random")
-"""The entrants when none are given: the built-in bots, random twice to fill a table of three."""
+"""The entrants when none are given: the built-in bots, random twice to fill a table of three
+(and random again for each further seat the rules ask for)."""
+DEFAULT_PRESETS = {2: "polish-2p", 3: "russian", 4: "russian-4"}
+"""The Thousand preset for each number of seats when only ``--players`` is given."""
 DEFAULT_PER_TABLE = {"deals": 4000, "games": 30}
 """Deals or games per table when not given (games: at least this many, in whole groups)."""
 
@@ -69,6 +72,8 @@ def configure(options: Options, saved: Config | None = None) -> Config:
     for spec in dict.fromkeys(specs):
         load_player(spec, isolate=isolate)
     rules = rules_for(game, options.rules, options.players, len(specs))
+    if not options.specs and len(specs) < rules.players:
+        specs = (*specs, *["random"] * (rules.players - len(specs)))
     if options.sprt is not None and 2 <= len(specs) < rules.players:
         # NEW BASE at a larger table: the baselines fill the other seats, copied in turn.
         extra = itertools.islice(itertools.cycle(specs[1:]), rules.players - len(specs))
@@ -110,8 +115,9 @@ def game_name(game: str) -> str:
 
 
 def rules_for(game: str, spec: str | None, players: int | None, entrants: int) -> AnyRules:
-    """The rules a preset or rules file names (by default Russian, two-player Polish for two
-    seats, or 1000? for the entrants, at most four), seating ``players`` when given."""
+    """The rules a preset or rules file names (by default Russian: ``russian-4`` for four seats,
+    two-player Polish for two; or 1000? for the entrants, at most four), seating ``players``
+    when given."""
     return _RULES_FOR[game_named(game)](spec, players, entrants)
 
 
@@ -126,10 +132,14 @@ def _bluff_rules(spec: str | None, players: int | None, entrants: int) -> bluff.
 
 def _thousand_rules(spec: str | None, players: int | None, entrants: int) -> Rules:
     if spec is None:
-        spec = "polish-2p" if players == 2 else "russian"
+        if players is not None and players not in DEFAULT_PRESETS:
+            raise RulesError(f"Thousand is played by 2, 3 or 4 players, not {players}")
+        spec = DEFAULT_PRESETS[players or 3]
     chosen = load_rules(spec)
     if players is not None and players != chosen.players:
-        raise RulesError(f"{spec} is played by {chosen.players} players, not {players}")
+        fitting = [name for name in Rules.preset_names() if Rules.preset(name).players == players]
+        hint = f" (presets for {players}: {', '.join(fitting)})" if fitting else ""
+        raise RulesError(f"{spec} is played by {chosen.players} players, not {players}{hint}")
     return chosen
 
 
