@@ -715,3 +715,17 @@ def test_a_deal_limit_ends_even_endless_throw_ins() -> None:
     assert state.result.deals == 7
     assert all(deal.thrown_in for deal in state.deals)
     assert state.scores == (0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("scores", "setting"),
+    [([], Samosval.NONE), ([555], Samosval.POSITIVE), ([-555, 555], Samosval.BOTH)],
+)
+def test_a_rules_file_may_give_the_samosval_as_its_scores(
+    scores: list[int], setting: Samosval
+) -> None:
+    rules = Rules.from_json(f'{{"preset": "russian", "samosval": {scores}}}')
+    assert rules.samosval is setting
+    assert Rules.from_dict(rules.to_dict()) == rules
+    with pytest.raises(RulesError, match=r"\[-555\] is not a Samosval setting"):
+        Rules.from_json('{"preset": "russian", "samosval": [-555]}')

@@ -52,8 +52,8 @@ def test_presets_match_the_rule_book_table(name: str) -> None:
 
 
 def test_preset_names_and_unknown_preset() -> None:
-    """The three presets are listed; an unknown name raises RulesError listing them."""
-    assert Rules.preset_names() == ("russian", "polish", "polish-2p")
+    """The five presets are listed; an unknown name raises RulesError listing them."""
+    assert Rules.preset_names() == ("russian", "polish", "polish-2p", "russian-4", "polish-4")
     with pytest.raises(RulesError, match="russian, polish, polish-2p"):
         Rules.preset("czech")
 
@@ -68,7 +68,7 @@ def test_evolve_changes_one_field_and_loses_the_preset_name() -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"players": 4}, "'players' must be 2 to 3, not 4"),
+        ({"players": 5}, "'players' must be 2 to 4, not 5"),
         ({"opening_bid": 103}, "not a multiple of bid_step"),
         ({"cap_base": 90}, "below opening_bid"),
         ({"must_trump": False, "must_overtrump": True}, "must_overtrump needs must_trump"),

@@ -128,6 +128,17 @@ class Samosval(enum.Enum):
     """A score of exactly 555 or −555 after a deal becomes 0."""
 
 
+_SAMOSVAL_SCORES = {(): Samosval.NONE, (555,): Samosval.POSITIVE, (-555, 555): Samosval.BOTH}
+
+
+def _samosval_scores(value: Any) -> Any:
+    """A samosval setting written as the scores that drop to 0, in any order: ``[]``, ``[555]``
+    or ``[555, -555]``; any other value is returned as it is."""
+    if isinstance(value, list) and all(type(score) is int for score in value):
+        return _SAMOSVAL_SCORES.get(tuple(sorted(value)), value)
+    return value
+
+
 class BarrelFallPenalty(enum.Enum):
     """What a player on the barrel loses for failing (or conceding) a contract."""
 
@@ -227,9 +238,9 @@ class Rules:
     """House rule: what the last bolt of a count costs."""
     bolt_counting: BoltCounting = enum_field(BoltCounting, BoltCounting.CUMULATIVE)
     """House rule: whether every bolt counts, or only bolts in a row."""
-    samosval: Samosval = enum_field(Samosval, Samosval.NONE)
+    samosval: Samosval = enum_field(Samosval, Samosval.NONE, also=_samosval_scores)
     """House rule: a score landing exactly on 555 (``positive``), or on 555 or −555 (``both``),
-    after a deal drops to 0."""
+    after a deal drops to 0; a rules file may also give the scores, ``[555, -555]``."""
     redeal_nines: Redeal = enum_field(Redeal, Redeal.NONE)
     """House rule: a hand holding all four nines gets the deal thrown in, when dealt or after
     the exchange."""

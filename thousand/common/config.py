@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -41,10 +41,15 @@ def bool_field(default: bool) -> Any:
     return attrs.field(default=default, validator=_strict_bool)
 
 
-def enum_field(enum_type: type[enum.Enum], default: enum.Enum) -> Any:
-    """A field holding one member of ``enum_type``, also accepted as its string value."""
+def enum_field(
+    enum_type: type[enum.Enum], default: enum.Enum, also: Callable[[Any], Any] | None = None
+) -> Any:
+    """A field holding one member of ``enum_type``, also accepted as its string value (and as
+    whatever ``also`` turns into a member; it returns any other value unchanged)."""
 
     def convert(value: Any) -> Any:
+        if also is not None:
+            value = also(value)
         if isinstance(value, enum_type):
             return value
         try:
