@@ -21,7 +21,6 @@ from open_spiel.python.algorithms import mcts as spiel_mcts  # noqa: E402
 import thousand  # noqa: E402
 from thousand import bluff  # noqa: E402
 from thousand.cards import Card  # noqa: E402
-from thousand.errors import NoWorldError  # noqa: E402
 from thousand.rl.codec import ActionCodec  # noqa: E402
 from thousand.rl.openspiel import GAME_NAMES, register_games  # noqa: E402
 from tournament.runner.run import run_tournament  # noqa: E402
@@ -268,21 +267,6 @@ def play_until(game: Any, rng: random.Random, *, actions: int) -> Any:
     return state
 
 
-def four_seat_worlds() -> bool:
-    """Whether the determiniser samples worlds of a four-seat deal."""
-    state = play_until(pyspiel.load_game("python_thousand_russian_4"), random.Random(1), actions=0)
-    try:
-        state.resample_from_infostate(0, random.Random(1))
-    except (IndexError, NoWorldError, AssertionError):
-        return False
-    return True
-
-
-needs_four_seat_worlds = pytest.mark.skipif(
-    not four_seat_worlds(), reason="the determiniser samples no four-seat worlds yet"
-)
-
-
 @pytest.mark.parametrize(
     ("name", "sitter"), [("python_thousand_russian_4", 3), ("python_thousand_polish_4", 0)]
 )
@@ -343,7 +327,6 @@ def test_the_sitter_sees_nothing_of_the_hands_hidden_from_it() -> None:
     assert one.legal_actions(3) == []
 
 
-@needs_four_seat_worlds
 @pytest.mark.parametrize("name", ["python_thousand_russian_4", "python_thousand_polish_4"])
 def test_resampling_a_four_seat_deal_keeps_what_the_seat_has_seen(name: str) -> None:
     game = pyspiel.load_game(name)
@@ -356,7 +339,6 @@ def test_resampling_a_four_seat_deal_keeps_what_the_seat_has_seen(name: str) -> 
         assert world.engine.hands[world.engine.sitter] == ()
 
 
-@needs_four_seat_worlds
 def test_openspiel_ismcts_plays_a_four_seat_deal() -> None:
     game = pyspiel.load_game("python_thousand_polish_4")
     numbers = np.random.RandomState(6)
