@@ -190,6 +190,36 @@ def test_short_matches_of_every_preset_without_a_fault(preset: str) -> None:
     assert outcome.players == tuple(specs)
 
 
+HOUSE_RULES = {
+    "bolts": 3,
+    "samosval": "both",
+    "redeal_nines": "after_exchange",
+    "redeal_jacks": "dealt",
+    "redeal_weak_hand": 30,
+    "gold_set": 2,
+    "barrel_fall_penalty": "both",
+    "barrel_reset_falls": 2,
+}
+"""Every house rule at once, with a weak-hand limit that throws many deals in."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["russian-4", "polish-4", "russian"])
+def test_house_rules_and_four_seats_do_not_confuse_the_bots(preset: str) -> None:
+    """Search bots and greedy play matches with every house rule on: sitter's bonuses, bolts,
+    throw-ins as dealt and after the exchange, the gold set; no fault, and the records replay."""
+    rules = Rules.from_dict({"preset": preset, **HOUSE_RULES, "max_deals": 12})
+    specs = [f"pimc(steps={SMALL})", f"ismcts(steps={SMALL})", "greedy", "greedy"]
+    thrown = 0
+    for seed in range(3):
+        outcome = thousand.play(specs[: rules.players], rules, seed=seed)
+        assert_clean(outcome)
+        assert isinstance(outcome.record, thousand.Record)
+        assert thousand.replay(outcome.record).result == outcome.result
+        thrown += sum(deal.thrown_in is not None for deal in thousand.replay(outcome.record).deals)
+    assert thrown > 0
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_1000_games_without_a_fault_in_every_phase(players: int) -> None:
