@@ -18,6 +18,7 @@ import pytest
 import thousand
 from tests.browser import browser_page, chromium, file_url, watch_errors  # noqa: F401
 from thousand import RecordError, Rules, bluff
+from thousand.rules import Redeal
 from tournament.frontends.faces import bluff_face, face, sorted_hand
 from tournament.frontends.html_replay import Frame, frames, html_page
 from tournament.frontends.narration import (
@@ -39,7 +40,8 @@ def thousand_game(
     """A game of bots: its record, and every state it went through (the start, then one per
     action)."""
     rules = Rules.preset(preset)
-    bots = ["greedy"] + ["random"] * (rules.players - 1)
+    # The four-seat games are played by random bots.
+    bots = ["greedy" if rules.players < 4 else "random"] + ["random"] * (rules.players - 1)
     states: list[thousand.GameState] = []
     record = thousand.play(
         bots, rules, seed=seed, single_deal=single_deal, watch=states.append
@@ -72,6 +74,7 @@ GAMES: dict[str, Callable[[], tuple[AnyRecord, tuple[Any, ...]]]] = {
     "russian deal": lambda: thousand_game("russian", 5, True),
     "polish deal": lambda: thousand_game("polish", 3, True),
     "polish-2p deal": lambda: thousand_game("polish-2p", 4, True),
+    "russian-4 deal": lambda: thousand_game("russian-4", 2, True),
     "1000? for 3": lambda: bluff_game(3, 0),
     "1000? for 4": lambda: bluff_game(4, 4),
 }
@@ -427,3 +430,52 @@ def test_hostile_names_show_as_text(
     page.click("#next")
     assert page.text_content("#description") == frames(record, names)[1].description
     assert errors == []
+
+
+def test_a_four_seat_frame_marks_the_sitter_and_their_bonus() -> None:
+    record, states = GAMES["russian-4 deal"]()
+    assert isinstance(record, thousand.Record)
+    sitter = states[0].sitter
+    assert sitter is not None
+    steps = frames(record)
+    final = thousand.replay(record).result
+    assert isinstance(final, thousand.DealResult)
+    for step, state in zip(steps, states, strict=True):
+        hand, info = step.view["s"][sitter]
+        assert hand == []
+        assert info.startswith("sits out")
+        rows = dict(step.view["t"])
+        assert rows["Sitting out"] == [f"seat {sitter}"]
+        if state.phase not in (thousand.Phase.AUCTION, thousand.Phase.OVER):
+            assert rows["Sitter's bonus"] == [f"{final.deal_scores[sitter]} for seat {sitter}"]
+    assert steps[-1].view["x"][sitter] == f"deal {final.deal_scores[sitter]:+d}".replace(
+        "deal +0", "deal 0"
+    )
+
+
+def test_thrown_in_deals_show_why_and_keep_one_frame_per_action() -> None:
+    rules = attrs.evolve(
+        Rules.preset("russian"),
+        redeal_weak_hand=40,
+        redeal_nines=Redeal.AFTER_EXCHANGE,
+        max_deals=12,
+    )
+    record = thousand.play(["random"] * 3, rules, seed=8).record
+    assert isinstance(record, thousand.Record)
+    final = thousand.replay(record)
+    steps = frames(record)
+    assert len(steps) == 1 + len(actions_of(record))
+    assert list(steps[-1].scores) == list(final.scores)
+    thrown = [deal for deal in final.deals if deal.thrown_in is not None]
+    told = "\n".join(step.description for step in steps)
+    assert told.count("The deal is thrown in: ") == len(thrown)
+    after_exchange = [step for step in steps if dict(step.view["t"]).get("Thrown in") is not None]
+    assert after_exchange
+    for step in after_exchange:
+        assert "deal thrown in" in step.view["g"]
+        assert all(note.startswith("deal 0") for note in step.view["x"])
+    single = thousand.play(["random"] * 3, rules, seed=0, single_deal=True).record
+    (only,) = frames(single)
+    rows = dict(only.view["t"])
+    assert rows["Auction"] == ["not held"]
+    assert rows["Thrown in"][0].endswith("holds a weak hand as dealt")

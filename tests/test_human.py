@@ -276,3 +276,23 @@ def test_the_scores_show_the_barrel_and_the_lock() -> None:
     locked = thousand.new_deal(polish, layout=LAYOUT, dealer=2, scores=(810, 800, 0))
     text = "\n".join(thousand_table(locked.observation(2), names))
     assert "Scores: anna 810 (above 800: only own contracts count), boris 800, you 0" in text
+
+
+def test_a_four_seat_table_names_the_sitter_and_their_bonus_once_the_talon_is_shown() -> None:
+    rules = attrs.evolve(Rules.preset("russian-4"), bolts=3)
+    state = thousand.new_deal(rules, seed=4, dealer=2)
+    sitter = state.sitter
+    assert sitter == 1
+    names = ["Anna", "Boris", "Clara", "Dora"]
+    seat = state.current_player
+    lines = thousand_table(state.observation(seat), names)
+    assert "Sitting out: Boris" in lines
+    assert not any("Boris" in line for line in lines if line.startswith("Cards in hand"))
+    while state.phase is thousand.Phase.AUCTION:
+        state = state.apply(Pass() if Pass() in state.legal_actions() else state.legal_actions()[0])
+    declarer = state.current_player
+    assert declarer is not None
+    lines = thousand_table(state.observation(declarer), names)
+    bonus = state.observation(declarer).sitter_bonus
+    assert f"Sitting out, Boris scores {bonus} for it" in lines
+    assert any(line.startswith("Talon: ") for line in lines)

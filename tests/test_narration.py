@@ -29,9 +29,11 @@ from thousand import (
 )
 from thousand.actions import Discard, Give
 from thousand.actions import Play as ThousandPlay
+from thousand.rules import Redeal
 from tournament.frontends.narration import (
     bluff_event,
     bluff_start,
+    held,
     replay_lines,
     thousand_event,
     thousand_start,
@@ -49,13 +51,15 @@ EARLY = attrs.evolve(RUSSIAN, marriage_requires_trick=False)
 
 SINGLE_DEALS = [(preset, seed) for preset in Rules.preset_names() for seed in (1, 2, 3, 4)]
 MATCHES = [(preset, seed) for preset in Rules.preset_names() for seed in (1, 2)]
+# The four-seat games are played by random bots.
+FOUR_BOTS = ["random"] * 4
 BLUFF_GAMES = [(players, seed) for players in (2, 3, 4) for seed in (1, 2, 3)]
 
 
 @functools.cache
 def thousand_record(preset: str, seed: int, single_deal: bool) -> Record:
     rules = Rules.preset(preset)
-    bots = ["greedy", "greedy", "random", "random"][: rules.players]
+    bots = ["greedy", "greedy", "random"][: rules.players] if rules.players < 4 else FOUR_BOTS
     record = thousand.play(bots, rules, seed=seed, single_deal=single_deal).record
     assert isinstance(record, Record)
     return record
@@ -200,9 +204,13 @@ def test_match_ends_with_the_winner_and_final_scores(preset: str, seed: int) -> 
     names = NAMES[: record.rules.players]
     lines = replay_lines(record, names)
     assert numbers(lines[-1], "Final scores: ") == list(result.scores)
-    winning = next(line for line in lines if "the match after" in line or "the win" in line)
+    if result.adjudicated:  # random bots at four seats play to the deal limit
+        winning = next(line for line in lines if line.endswith("on the highest score."))
+        assert winning.startswith(f"No one reached {record.rules.target} in {result.deals} deals")
+    else:
+        winning = next(line for line in lines if "the match after" in line or "the win" in line)
+        assert f"after {result.deals} deals" in winning
     assert all(names[seat] in winning for seat in result.winners)
-    assert f"after {result.deals} deals" in winning
     headings = [line for line in lines if line.startswith("Deal ")]
     assert len(headings) == result.deals
 
@@ -662,3 +670,112 @@ def test_a_bluff_game_stopped_by_the_turn_limit_is_adjudicated() -> None:
         "You and Clara share the win after 3 turns.",
         "Cards left: 2, 2, 2",
     ]
+
+
+FOUR_SEATS = ("russian-4", "polish-4")
+# Russian rules with many throw-ins: weak hands as dealt, four nines or jacks after the exchange.
+THROWING = attrs.evolve(
+    RUSSIAN,
+    redeal_weak_hand=40,
+    redeal_nines=Redeal.AFTER_EXCHANGE,
+    redeal_jacks=Redeal.AFTER_EXCHANGE,
+    max_deals=12,
+)
+
+
+@pytest.mark.parametrize("preset", FOUR_SEATS)
+def test_each_deal_names_who_sits_out_and_what_the_talon_gives_them(preset: str) -> None:
+    record = thousand_record(preset, 1, False)
+    final = thousand.replay(record)
+    names = NAMES[:4]
+    deals = by_deal(replay_lines(record, names))
+    assert len(deals) == len(final.deals)
+    for lines, deal in zip(deals, final.deals, strict=True):
+        sitter = deal.layout.sitter
+        assert sitter is not None
+        assert f"  {names[sitter]} sits out this deal." in lines
+        assert not any(line.startswith(f"  {names[sitter]} holds") for line in lines)
+        if deal.contract is not None or deal.conceded:
+            bonus = deal.deal_scores[sitter]
+            assert f"  Sitting out, {names[sitter]} scores {bonus} for it" in " ".join(lines)
+            assert f"  {names[sitter]} sat out: {bonus:+d} for the talon." in lines
+
+
+@pytest.mark.parametrize("preset", FOUR_SEATS)
+def test_the_sitter_is_told_the_deal_plays_on_without_them(preset: str) -> None:
+    record = thousand_record(preset, 2, True)
+    result = thousand.replay(record).result
+    assert isinstance(result, DealResult)
+    sitter = result.layout.sitter
+    assert sitter is not None
+    lines = replay_lines(record, NAMES[:4], viewer=sitter)
+    assert "  You sit out this deal: it plays on without you." in lines
+    assert not any(line.startswith("  You hold") for line in lines)
+    assert thousand_cards(lines) <= {
+        card for states in deal_states(record) for card in thousand_seen(states, sitter)
+    }
+
+
+def test_the_forehand_follows_the_gold_set() -> None:
+    rules = attrs.evolve(RUSSIAN, gold_set=2)
+    record = thousand.play(["greedy"] * 3, rules, seed=3).record
+    committed = [line for line in replay_lines(record, NAMES[:3]) if "is committed to" in line]
+    assert "committed to 120 (a gold-set deal, 1 of 2)" in committed[0]
+    assert "committed to 120 (a gold-set deal, 2 of 2)" in committed[1]
+    assert all("committed to 100;" in line for line in committed[2:])
+
+
+@functools.cache
+def throwing_record(seed: int, single_deal: bool = False) -> Record:
+    record = thousand.play(["random"] * 3, THROWING, seed=seed, single_deal=single_deal).record
+    assert isinstance(record, Record)
+    return record
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_thrown_in_deals_are_told_with_their_reason(seed: int) -> None:
+    record = throwing_record(seed)
+    final = thousand.replay(record)
+    for viewer in (None, 0):
+        lines = replay_lines(record, NAMES[:3], viewer=viewer)
+        deals = by_deal(lines)
+        assert len(deals) == len(final.deals)
+        for told, deal in zip(deals, final.deals, strict=True):
+            thrown = [line for line in told if "The deal is thrown in:" in line]
+            if deal.thrown_in is None:
+                assert not thrown
+                continue
+            name = "you" if viewer == deal.thrown_in.seat else NAMES[deal.thrown_in.seat]
+            verb = "hold" if name == "you" else "holds"
+            assert thrown == [
+                f"  The deal is thrown in: {name} {verb} {held(deal.thrown_in)}, and nobody scores."
+            ]
+        assert numbers(lines[-1], "Final scores: ") == list(final.result.scores)  # type: ignore[union-attr]
+
+
+def test_throw_ins_after_the_exchange_and_as_dealt_are_both_told() -> None:
+    told = "\n".join(
+        line for seed in range(10) for line in replay_lines(throwing_record(seed), NAMES[:3])
+    )
+    assert "a weak hand as dealt, and nobody scores." in told
+    assert re.search(r"holds four (nines|jacks) after the exchange, and nobody scores\.", told)
+
+
+def test_a_single_deal_thrown_in_as_dealt_is_told_with_its_cards() -> None:
+    record = throwing_record(0, single_deal=True)
+    assert record.deals[0].actions == ()
+    lines = replay_lines(record, NAMES[:3])
+    assert lines[2] == "Deal 1, dealt by Anna"
+    assert lines[-3].startswith("  The deal is thrown in: ")
+    assert lines[-1] == "Deal scores: 0, 0, 0"
+    assert len(thousand_cards(lines)) == 24
+
+
+def test_bolts_and_falls_are_counted_aloud() -> None:
+    rules = attrs.evolve(RUSSIAN, bolts=2, barrel_reset_falls=2)
+    lines = replay_lines(thousand.play(["greedy"] * 3, rules, seed=1).record, NAMES[:3])
+    assert any(
+        re.fullmatch(r"  \w+ takes a bolt: 1 of 2 towards a penalty\.", line) for line in lines
+    )
+    assert any(re.fullmatch(r"  \w+ takes a second bolt and loses 120\.", line) for line in lines)
+    assert any(line.startswith("  Bolts: Anna ") for line in lines)

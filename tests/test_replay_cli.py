@@ -7,12 +7,20 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import attrs
 import pytest
 from typer.testing import CliRunner
 
 import thousand
 from tests.test_cli import installed_command
-from tests.test_narration import BLUFF_FACE, THOUSAND_FACE, bluff_seen, deal_states, thousand_seen
+from tests.test_narration import (
+    BLUFF_FACE,
+    FOUR_BOTS,
+    THOUSAND_FACE,
+    bluff_seen,
+    deal_states,
+    thousand_seen,
+)
 from thousand import Card, DealResult, MatchResult, Rules, bluff
 from thousand.games import record_from_json
 from tournament.cli import app
@@ -33,7 +41,7 @@ def recorded(tmp_path: Path, game: str, single_deal: bool, seed: int = 4) -> Pat
         outcome = thousand.play(["greedy", "random", "greedy"], bluff.Rules(players=3), seed=seed)
     else:
         rules = Rules.preset(game)
-        bots = ["greedy", "random", "greedy"][: rules.players]
+        bots = ["greedy", "random", "greedy"][: rules.players] if rules.players < 4 else FOUR_BOTS
         outcome = thousand.play(bots, rules, seed=seed, single_deal=single_deal)
     path = tmp_path / "record.json"
     path.write_text(outcome.record.to_json(), encoding="utf-8")
@@ -157,3 +165,23 @@ def test_installed_entry_point_replays_as_one_seat(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines == replay_lines(thousand.load_record(path), viewer=1)
+
+
+def test_replay_of_a_match_with_thrown_in_deals(tmp_path: Path) -> None:
+    rules = attrs.evolve(Rules.preset("russian-4"), redeal_weak_hand=35, max_deals=10)
+    outcome = thousand.play(FOUR_BOTS, rules, seed=3)
+    path = tmp_path / "record.json"
+    path.write_text(outcome.record.to_json(), encoding="utf-8")
+    final = thousand.replay(thousand.load_record(path))
+    assert any(deal.thrown_in for deal in final.deals)
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("The deal is thrown in: ") == sum(
+        deal.thrown_in is not None for deal in final.deals
+    )
+    assert result.output.count(" sits out this deal.") == len(final.deals)
+    assert numbers_after(result.output, "Final scores: ") == list(final.scores)
+    page = tmp_path / "match.html"
+    result = runner.invoke(app, ["replay", str(path), "--html", str(page)])
+    assert result.exit_code == 0, result.output
+    assert "The deal is thrown in: " in page.read_text(encoding="utf-8")

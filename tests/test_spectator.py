@@ -13,7 +13,7 @@ import attrs
 import pytest
 
 import thousand
-from thousand import Card, Discard, GameState, Give, Phase, Play, Rules, bluff, spectator
+from thousand import Card, Discard, GameState, Give, Phase, Play, Rules, bluff, scoring, spectator
 from thousand.bluff import spectator as bluff_spectator
 from thousand.rules import Endgame
 
@@ -51,7 +51,7 @@ def thousand_public(state: GameState) -> set[Card]:
     musik) once turned up."""
     shown = {action.card for _, action in state.actions if isinstance(action, Play)}
     if state.phase is not Phase.AUCTION:
-        if state.rules.players == 3:
+        if state.rules.players != 2:
             shown.update(state.layout.talon[0])
         elif state.musik:
             shown.update(state.layout.talon[state.musik - 1])
@@ -213,3 +213,66 @@ def test_states_more_than_one_action_apart_are_refused() -> None:
     later = game.apply(game.legal_actions()[0])
     with pytest.raises(ValueError, match="exactly one action"):
         bluff_spectator.between(later, game)
+
+
+FOUR_SEATS = ("russian-4", "polish-4")
+# Russian rules under which most hands are too weak to keep: many deals are thrown in as dealt.
+THROWN_IN = attrs.evolve(Rules.preset("russian"), redeal_weak_hand=40, max_deals=15)
+
+
+@pytest.mark.parametrize("preset", FOUR_SEATS)
+@pytest.mark.parametrize("seed", range(4))
+def test_the_sitter_holds_nothing_and_scores_the_talon_once_shown(preset: str, seed: int) -> None:
+    rules = Rules.preset(preset)
+    states = thousand_playout(rules, seed)
+    for before, after in itertools.pairwise(states):
+        view = spectator.spectate(before)
+        sitter = view.sitter
+        assert sitter == before.layout.sitter
+        assert sitter is not None
+        assert view.hand_sizes[sitter] == 0
+        assert view.player != sitter
+        bonus = scoring.sitter_bonus(rules, sum(card.bit for card in before.layout.talon[0]))
+        assert view.sitter_bonus == (0 if view.phase is Phase.AUCTION else bonus)
+        step, *ended = spectator.between(before, after)
+        if step.trick is not None:
+            assert len(step.trick.cards) == 3
+            assert sitter not in {seat for seat, _ in step.before.trick}
+        if ended:
+            score = ended[0].score
+            assert score.sitter == sitter
+            assert score.deal_scores[sitter] == bonus
+
+
+def test_a_single_deal_thrown_in_as_dealt_is_one_deal_end() -> None:
+    record = thousand.play(["random"] * 3, THROWN_IN, seed=0, single_deal=True).record
+    assert isinstance(record, thousand.Record)
+    (end,) = spectator.steps(record)
+    assert isinstance(end, spectator.DealEnd)
+    assert end.score.thrown_in is not None
+    assert end.score.thrown_in.reason == "weak hand"
+    assert end.score.deal_scores == (0, 0, 0)
+    assert end.after.result == end.score
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_deal_ends_once_even_when_thrown_in_as_dealt(seed: int) -> None:
+    record = thousand.play(["random"] * 3, THROWN_IN, seed=seed).record
+    assert isinstance(record, thousand.Record)
+    told = list(spectator.steps(record))
+    ends = [step for step in told if isinstance(step, spectator.DealEnd)]
+    final = thousand.replay(record)
+    assert [end.score.number for end in ends] == list(range(len(final.deals)))
+    assert [end.score.thrown_in for end in ends] == [deal.thrown_in for deal in final.deals]
+    assert any(end.score.thrown_in for end in ends)
+    scores = final.origin.scores
+    for end in ends:
+        if end.score.thrown_in is not None:
+            assert end.score.scores == scores
+            assert set(end.score.deal_scores) == {0}
+            assert end.after.dealer == end.score.dealer
+        if end.after.result is None:
+            assert end.after.deal_number == end.score.number + 1
+            assert end.after.phase is Phase.AUCTION
+        scores = end.score.scores
+    assert ends[-1].after.result == final.result

@@ -192,6 +192,11 @@ def replay(record: Record, watch: Callable[[GameState], object] | None = None) -
     if watch is not None:
         watch(state)
     for number, deal in enumerate(record.deals):
+        if number < len(state.deals) and state.deals[number].thrown_in and not deal.actions:
+            # Thrown in as dealt: the engine has already dealt the next deal by itself.
+            if deal.layout != state.deals[number].layout:
+                raise RecordError(f"deal {number}: the recorded cards are not the cards dealt")
+            continue
         if state.is_over:
             raise RecordError(f"deal {number}: the game was already over before this deal")
         if state.deal_number != number or state.actions:

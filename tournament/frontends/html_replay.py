@@ -33,6 +33,7 @@ import attrs
 from thousand import (
     DECK,
     Card,
+    Discard,
     GameState,
     Give,
     MatchResult,
@@ -46,12 +47,15 @@ from thousand import (
     spectator,
 )
 from thousand.bluff import spectator as bluff_spectator
+from thousand.rules import Redeal
 from thousand.scoring import meld_points
+from thousand.seating import seating
 from tournament.frontends.faces import bluff_face, face, sorted_hand
 from tournament.frontends.narration import (
     bluff_event,
     bluff_start,
     header,
+    held,
     joined,
     thousand_event,
     thousand_start,
@@ -192,10 +196,14 @@ def _thousand_step(before: GameState, after: GameState, names: list[str]) -> Fra
             taken=step.trick,
         )
     # The engine scores a finished deal and deals the next one in the same step: show the
-    # finished deal (its last trick collected) with the scores it left.
-    action = step.action
-    gone = {action.card} if isinstance(action, Play) else set()
-    hands = tuple(tuple(card for card in hand if card not in gone) for hand in before.hands)
+    # finished deal (its last trick collected, or its last card given where a throw-in ended
+    # it after the exchange) with the scores it left.
+    _, action = after.deals[len(before.deals)].actions[-1]  # its card shown
+    hands = [list(hand) for hand in before.hands]
+    if isinstance(action, Play | Give | Discard) and action.card is not None:
+        hands[step.seat].remove(action.card)
+        if isinstance(action, Give):
+            hands[action.to].append(action.card)
     return _thousand_frame(
         step.after,
         ended[0].after,
@@ -227,19 +235,29 @@ def _thousand_frame(
     rules = table.rules
     players = rules.players
     auction = table.phase is Phase.AUCTION
+    if finished is None and isinstance(table.result, spectator.DealScore):
+        finished = table.result  # a single deal thrown in as dealt: over from the start
+    thrown_in = finished.thrown_in if finished is not None else None
+    unheld = thrown_in is not None and thrown_in.when is Redeal.DEALT  # no auction was held
     seats: list[list[Any]] = []
     for seat in range(players):
         info = []
         if seat == table.dealer:
             info.append("dealer")
-        if auction:
+        if seat == table.sitter:
+            info.append("sits out")
+            if table.talon and rules.sitter_bonus and thrown_in is None:
+                info.append(f"bonus {table.sitter_bonus} for the talon")
+        elif not unheld and auction:
             if seat == table.bidder:
                 info.append(f"high bid {table.bid}")
             elif table.passed[seat]:
                 info.append("passed")
-        elif seat == table.bidder:
+        elif not unheld and seat == table.bidder:
             info.append("declarer")
-        if table.phase is Phase.PLAY or finished is not None:
+        if seat != table.sitter and (
+            table.phase is Phase.PLAY or (finished is not None and thrown_in is None)
+        ):
             tricks = table.tricks_won[seat]
             info.append(f"{tricks} trick{'s' if tricks != 1 else ''}, {table.points[seat]} points")
         hand = [card.index for card in sorted_hand(hands[seat])]
@@ -247,7 +265,9 @@ def _thousand_frame(
     rows = _thousand_rows(table, deal, names, finished, taken)
     next_seat = -1 if finished is not None or following.player is None else following.player
     heading = f"Deal {table.deal_number + 1}, dealt by {names[table.dealer]}"
-    phase = "deal over" if finished is not None else str(table.phase)
+    phase = str(table.phase)
+    if finished is not None:
+        phase = "deal over" if thrown_in is None else "deal thrown in"
     if table.phase is Phase.PLAY and finished is None:
         phase += f", trick {table.trick_number} of {rules.tricks_per_deal}"
     notes = []
@@ -257,7 +277,12 @@ def _thousand_frame(
             note.append(f"deal {_signed(finished.deal_scores[seat])}")
         spent = following.barrel[seat]
         if spent is not None:
-            note.append(f"on the barrel, {spent} of {rules.barrel_deals} deals used")
+            used = f"{spent} of {rules.barrel_deals}" if rules.barrel_deals else str(spent)
+            note.append(f"on the barrel, {used} deals used")
+        if rules.bolts and following.bolts[seat]:
+            note.append(f"bolts {following.bolts[seat]} of {rules.bolts}")
+        if rules.barrel_reset_falls and following.falls[seat]:
+            note.append(f"falls {following.falls[seat]} of {rules.barrel_reset_falls}")
         notes.append(", ".join(note))
     result = following.result
     winners = result.winners if isinstance(result, MatchResult) else ()
@@ -286,8 +311,14 @@ def _thousand_rows(
     rules = table.rules
     auction = table.phase is Phase.AUCTION
     declarer = names[table.bidder]
+    thrown_in = finished.thrown_in if finished is not None else None
     rows: list[Row] = []
-    if auction:
+    if table.sitter is not None:
+        rows.append(["Sitting out", [names[table.sitter]]])
+    if thrown_in is not None and thrown_in.when is Redeal.DEALT:
+        rows.append(["Auction", ["not held"]])
+        auction = True  # the talon stays face down
+    elif auction:
         passed = [names[seat] for seat in range(rules.players) if table.passed[seat]]
         text = f"high bid {table.bid} by {declarer}"
         if passed:
@@ -295,9 +326,12 @@ def _thousand_rows(
         rows.append(["Auction", [text]])
     else:
         rows.append(["Auction", [f"won by {declarer} at {table.bid}"]])
-    if rules.players == 3:
+    if rules.players != 2:
         status = "face down" if auction else f"shown, taken by {declarer}"
         rows.append(["Talon", [*_cards(deal.layout.talon[0]), status]])
+        if table.sitter is not None and rules.sitter_bonus and not auction:
+            bonus = "cancelled" if thrown_in is not None else str(table.sitter_bonus)
+            rows.append(["Sitter's bonus", [f"{bonus} for {names[table.sitter]}"]])
     else:
         for pile, cards in enumerate(deal.layout.talon):
             if table.musik == 0:
@@ -315,7 +349,9 @@ def _thousand_rows(
         rows.append(["Given", gifts])
     if deal.set_aside:
         rows.append(["Laid aside", [*_cards(deal.set_aside), f"by {declarer}"]])
-    if finished is not None and finished.conceded:
+    if thrown_in is not None:
+        rows.append(["Thrown in", [f"{names[thrown_in.seat]} holds {held(thrown_in)}"]])
+    elif finished is not None and finished.conceded:
         rows.append(["Contract", [f"conceded by {declarer}"]])
     elif table.contract is not None:
         rows.append(["Contract", [f"{table.contract} by {declarer}"]])
@@ -338,12 +374,14 @@ def _thousand_rows(
 def _trick_items(table: spectator.Spectator, names: list[str], taken: Trick | None) -> list[Item]:
     """The trick in progress, or the trick just completed and who took it."""
     items: list[Item] = []
-    players = table.rules.players
-    played = (
-        table.trick
-        if taken is None
-        else [((taken.leader + turn) % players, card) for turn, card in enumerate(taken.cards)]
-    )
+    played = list(table.trick)
+    if taken is not None:
+        turn = seating(table.rules, table.dealer).turn
+        seat = taken.leader
+        played = []
+        for card in taken.cards:
+            played.append((seat, card))
+            seat = turn[seat]
     for seat, card in played:
         items += [f"{names[seat]}:", card.index]
     if taken is not None:

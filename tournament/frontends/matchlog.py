@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from thousand import MatchResult, Outcome, bluff, spectator
 from thousand.bluff import spectator as bluff_spectator
 from thousand.record import Record
+from tournament.frontends.narration import held
 from tournament.text import printable, table_lines
 
 __all__ = ["match_log", "standings_lines"]
@@ -51,7 +52,10 @@ def _thousand_lines(record: Record, names: Sequence[str]) -> list[str]:
     for number, deal in enumerate(record.deals):
         lines.append(f"Deal {number + 1}, dealt by {_who(dealers[number], names)}")
         for seat, hand in enumerate(deal.layout.hands):
-            lines.append(f"  {_who(seat, names)} holds {_cards(hand)}")
+            if seat == deal.layout.sitter:
+                lines.append(f"  {_who(seat, names)} sits out")
+            else:
+                lines.append(f"  {_who(seat, names)} holds {_cards(hand)}")
         for pile, cards in enumerate(deal.layout.talon):
             label = "talon" if len(deal.layout.talon) == 1 else f"musik {pile + 1}"
             lines.append(f"  {label}: {_cards(cards)}")
@@ -67,7 +71,9 @@ def _thousand_lines(record: Record, names: Sequence[str]) -> list[str]:
 
 def _deal_summary(result: spectator.DealScore, names: Sequence[str]) -> str:
     declarer = _who(result.declarer, names)
-    if result.conceded:
+    if result.thrown_in is not None:
+        verdict = f"thrown in: {_who(result.thrown_in.seat, names)} held {held(result.thrown_in)}"
+    elif result.conceded:
         verdict = f"{declarer} conceded the bid of {result.bid}"
     else:
         made = "made" if result.made else "failed"
@@ -75,6 +81,9 @@ def _deal_summary(result: spectator.DealScore, names: Sequence[str]) -> str:
             f"{declarer} {made} the contract of {result.contract} "
             f"with {result.points[result.declarer]} points"
         )
+    sitter = result.sitter
+    if sitter is not None and result.deal_scores[sitter]:
+        verdict += f"; {_who(sitter, names)} scored {result.deal_scores[sitter]:+d} sitting out"
     scores = " / ".join(str(score) for score in result.scores)
     return f"{verdict}; scores {scores}"
 

@@ -35,6 +35,8 @@ from thousand import (
     spectator,
 )
 from thousand.bluff import spectator as bluff_spectator
+from thousand.redeals import ThrowIn
+from thousand.rules import BoltCounting, Redeal, Rules
 from thousand.scoring import meld_points
 from tournament.frontends.faces import bluff_face, bluff_faces, face, faces, labelled, who
 from tournament.text import printable
@@ -43,6 +45,7 @@ __all__ = [
     "bluff_event",
     "bluff_start",
     "header",
+    "held",
     "joined",
     "replay_lines",
     "thousand_event",
@@ -154,6 +157,19 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+
+
+def _ordinal(number: int) -> str:
+    """``third`` for 3; ``12th`` past ``ninth``."""
+    if 1 <= number <= len(_ORDINALS):
+        return _ORDINALS[number - 1]
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
+
+
 def _numbers(values: Iterable[int]) -> str:
     return ", ".join(str(value) for value in values)
 
@@ -195,14 +211,51 @@ def thousand_start(
     width: int | None = WIDTH,
 ) -> list[str]:
     """The lines that open the deal ``state`` is at the start of: its number, the dealer, the
-    scores before it, who is on the barrel, and the cards dealt (every hand and the talon or
-    musiki, or only the viewer's hand when there is a viewer)."""
+    scores before it, who is on the barrel, who sits out (four seats), and the cards dealt
+    (every hand and the talon or musiki, or only the viewer's hand when there is a viewer).
+
+    A game whose first deals were thrown in as dealt starts past them (the engine deals again
+    by itself): for its first state those deals are told first, and when they ended the game,
+    its result."""
     rules = state.rules
     voice = _Voice(names, rules.players, viewer, colour)
-    return _fit(_start_lines(state, voice), width)
+    return _fit(_opening_lines(state, voice), width)
 
 
-def _start_lines(state: GameState, voice: _Voice) -> list[str]:
+def _opening_lines(state: GameState, voice: _Voice) -> list[str]:
+    """The game's first state told: any deals thrown in as dealt, then the first deal played
+    (or the result, when those deals ended the game)."""
+    lines: list[str] = []
+    for deal in state.deals if spectator.opening(state) else ():
+        lines.extend([*_thrown_deal_lines(spectator.dealt_again(state, deal), deal, voice), ""])
+    if isinstance(state.result, MatchResult):
+        return [*lines, *_match_lines(state.result, state, voice)]
+    if isinstance(state.result, DealResult):
+        return [*lines, f"Deal scores: {_numbers(state.result.deal_scores)}"]
+    return [*lines, *_start_lines(state, voice)]
+
+
+def _thrown_deal_lines(start: GameState, deal: DealResult, voice: _Voice) -> list[str]:
+    """A deal thrown in as dealt, told from ``start``, its cards as dealt."""
+    assert deal.thrown_in is not None
+    heading, *body = _start_lines(start, voice, committed=False)
+    return [heading, *body, INDENT + _thrown_in_text(deal.thrown_in, voice)]
+
+
+def held(thrown: ThrowIn) -> str:
+    """What the hand that threw a deal in held, and when: ``a weak hand as dealt``, ``four
+    nines after the exchange``."""
+    holding = "a weak hand" if thrown.reason == "weak hand" else thrown.reason
+    moment = "as dealt" if thrown.when is Redeal.DEALT else "after the exchange"
+    return f"{holding} {moment}"
+
+
+def _thrown_in_text(thrown: ThrowIn, voice: _Voice) -> str:
+    holds = voice.says(thrown.seat, "holds", start=False)
+    return f"The deal is thrown in: {holds} {held(thrown)}, and nobody scores."
+
+
+def _start_lines(state: GameState, voice: _Voice, committed: bool = True) -> list[str]:
     rules = state.rules
     body = [f"Scores: {voice.per_seat(state.scores)}"]
     sitting = [
@@ -212,9 +265,16 @@ def _start_lines(state: GameState, voice: _Voice) -> list[str]:
     ]
     if sitting:
         body.append(f"On the barrel: {', '.join(sitting)}")
+    body.extend(_count_lines(rules, state.bolts, state.falls, voice))
+    sitter = state.sitter
+    if sitter is not None:
+        if sitter == voice.viewer:
+            body.append("You sit out this deal: it plays on without you.")
+        else:
+            body.append(f"{voice.says(sitter, 'sits')} out this deal.")
     layout = state.layout
     for seat, hand in enumerate(layout.hands):
-        if voice.sees_all(seat):
+        if seat != sitter and voice.sees_all(seat):
             body.append(f"{voice.says(seat, 'holds')}: {voice.cards(hand, sort=True)}")
     if voice.viewer is None:
         if len(layout.talon) == 1:
@@ -226,14 +286,37 @@ def _start_lines(state: GameState, voice: _Voice) -> list[str]:
             ]
             text = "; ".join(musiki)
             body.append(text[0].upper() + text[1:])
-    forehand = bidding.forehand(state.dealer, rules.players)
-    body.append(
-        f"{voice.says(forehand, 'is')} committed to {rules.opening_bid_of(state.deal_number)}; "
-        f"{voice.name((forehand + 1) % rules.players)} "
-        f"{voice.verb('speaks', (forehand + 1) % rules.players == voice.viewer)} first."
-    )
+    if committed:
+        context = state.context
+        forehand = bidding.forehand(state.dealer, rules.players)
+        first = context.turn[forehand]
+        bid = rules.opening_bid_of(context.scored_deals)
+        gold = ""
+        if context.scored_deals < rules.gold_set:
+            gold = f" (a gold-set deal, {context.scored_deals + 1} of {rules.gold_set})"
+        body.append(
+            f"{voice.says(forehand, 'is')} committed to {bid}{gold}; "
+            f"{voice.name(first)} {voice.verb('speaks', first == voice.viewer)} first."
+        )
     heading = f"Deal {state.deal_number + 1}, dealt by {voice.name(state.dealer)}"
     return [heading, *_indented(body)]
+
+
+def _count_lines(
+    rules: Rules, bolts: Sequence[int], falls: Sequence[int], voice: _Voice
+) -> list[str]:
+    """The bolt and fall counts, where the rules keep them and someone has one."""
+    lines = []
+    if rules.bolts and any(bolts):
+        if rules.bolt_counting is BoltCounting.CONSECUTIVE:
+            rule = f"{rules.bolts} in a row cost {rules.bolt_penalty}"
+        else:
+            rule = f"every {_ordinal(rules.bolts)} costs {rules.bolt_penalty}"
+        lines.append(f"Bolts: {voice.per_seat(bolts)} ({rule})")
+    if rules.barrel_reset_falls and any(falls):
+        rule = f"the {_ordinal(rules.barrel_reset_falls)} sets the score to 0"
+        lines.append(f"Falls from the barrel: {voice.per_seat(falls)} ({rule})")
+    return lines
 
 
 def thousand_event(
@@ -255,12 +338,16 @@ def thousand_event(
     if ended:
         body.extend(_summary_lines(step.before, ended[0].score, voice))
     lines = _indented(body)
-    if after.deal_number != before.deal_number:
-        lines.extend(["", *_start_lines(after, voice)])
-    elif isinstance(after.result, MatchResult):
+    # Deals thrown in as dealt after this one: the engine dealt them again by itself.
+    for deal in after.deals[len(before.deals) + 1 :]:
+        dealt = spectator.dealt_again(after, deal)
+        lines.extend(["", *_thrown_deal_lines(dealt, deal, voice)])
+    if isinstance(after.result, MatchResult):
         lines.extend(["", *_match_lines(after.result, before, voice)])
     elif isinstance(after.result, DealResult):
         lines.extend(["", f"Deal scores: {_numbers(after.result.deal_scores)}"])
+    elif ended:
+        lines.extend(["", *_start_lines(after, voice)])
     return _fit(lines, width)
 
 
@@ -291,7 +378,7 @@ def _action_lines(
         return [f"{says(seat, 'lays')} {shown} aside"]
     if isinstance(action, Contract):
         lines = [f"{says(seat, 'fixes')} the contract at {action.amount}"]
-        if voice.viewer is not None:
+        if voice.viewer is not None and after.hands[voice.viewer]:
             hand = after.hands[voice.viewer]
             lines.append(f"{says(voice.viewer, 'holds')}: {voice.cards(hand, sort=True)}")
         return lines
@@ -303,6 +390,11 @@ def _action_lines(
 
 def _card_gone(before: GameState, after: GameState, seat: int) -> Card:
     """The card that left ``seat``'s hand between the two states (a gift, a card laid aside)."""
+    if len(after.deals) > len(before.deals):  # the deal was thrown in after the exchange
+        _, action = after.deals[len(before.deals)].actions[-1]  # its card shown
+        assert isinstance(action, (Give, Discard))
+        assert action.card is not None
+        return action.card
     (card,) = set(before.hands[seat]) - set(after.hands[seat])
     return card
 
@@ -313,7 +405,16 @@ def _auction_won(table: spectator.Spectator, voice: _Voice) -> list[str]:
     if table.rules.players == 2:
         return [f"{won} and {voice.verb('chooses', declarer == voice.viewer)} a musik."]
     takes = voice.says(declarer, "takes", start=False)
-    return [f"{won}.", f"The talon is shown: {voice.cards(table.talon)}; {takes} it into hand."]
+    lines = [f"{won}.", f"The talon is shown: {voice.cards(table.talon)}; {takes} it into hand."]
+    sitter = table.sitter
+    if sitter is not None and table.rules.sitter_bonus:
+        scores = voice.verb("scores", sitter == voice.viewer)
+        bonus = table.sitter_bonus
+        lines.append(
+            f"Sitting out, {voice.name(sitter)} {scores} {bonus} for it"
+            f"{'' if bonus else ' (no ace and no marriage in it)'}."
+        )
+    return lines
 
 
 def _play_lines(step: spectator.Step, action: Play, voice: _Voice) -> list[str]:
@@ -348,6 +449,8 @@ def _summary_lines(
     it."""
     rules = table.rules
     declarer = deal.declarer
+    if deal.thrown_in is not None:
+        return [_thrown_in_text(deal.thrown_in, voice)]
     lines = []
     if deal.contract is not None:
         points = deal.points[declarer]
@@ -358,6 +461,12 @@ def _summary_lines(
         )
         lines.append(f"Points: {voice.per_seat(deal.points)}")
     lines.append(f"This deal: {voice.per_seat(deal.deal_scores, signed=True)}")
+    if deal.sitter is not None and rules.sitter_bonus:
+        lines.append(
+            f"{voice.subject(deal.sitter)} sat out: "
+            f"{deal.deal_scores[deal.sitter]:+d} for the talon."
+        )
+    lines.extend(_bolt_lines(table, deal, voice))
     for seat in range(rules.players):
         if table.locked[seat] and seat != declarer and deal.deal_scores[seat] != 0:
             lines.append(
@@ -365,7 +474,50 @@ def _summary_lines(
                 f"count: above {rules.lock_threshold} only one's own contracts score."
             )
     lines.extend(_barrel_lines(table, deal, voice))
+    lines.extend(_fall_lines(table, deal, voice))
     lines.append(f"Scores: {voice.per_seat(deal.scores)}")
+    return lines
+
+
+def _bolt_lines(table: spectator.Spectator, deal: spectator.DealScore, voice: _Voice) -> list[str]:
+    """The bolts taken in the deal (a defender scoring nothing) and the penalties they cost."""
+    rules = table.rules
+    if not rules.bolts:
+        return []
+    lines = []
+    for seat, (was, now) in enumerate(zip(table.bolts, deal.bolts, strict=True)):
+        if now == was + 1:
+            lines.append(
+                f"{voice.says(seat, 'takes')} a bolt: {now} of {rules.bolts} towards a penalty."
+            )
+        elif (
+            now == 0
+            and was == rules.bolts - 1
+            and seat != deal.declarer
+            and deal.deal_scores[seat] == -rules.bolt_penalty
+        ):
+            lines.append(
+                f"{voice.says(seat, 'takes')} a {_ordinal(rules.bolts)} bolt and "
+                f"{voice.verb('loses', seat == voice.viewer)} {rules.bolt_penalty}."
+            )
+    return lines
+
+
+def _fall_lines(table: spectator.Spectator, deal: spectator.DealScore, voice: _Voice) -> list[str]:
+    """The falls from the barrel the deal counted, and any that reset a score to 0."""
+    rules = table.rules
+    limit = rules.barrel_reset_falls
+    if not limit:
+        return []
+    lines = []
+    for seat, (was, now) in enumerate(zip(table.falls, deal.falls, strict=True)):
+        if now == was + 1:
+            lines.append(f"That is {voice.possessive(seat)} fall {now} of {limit} from the barrel.")
+        elif now < was:
+            lines.append(
+                f"That is {voice.possessive(seat)} {_ordinal(limit)} fall from the barrel: "
+                f"{voice.possessive(seat)} score goes back to 0."
+            )
     return lines
 
 
@@ -660,7 +812,7 @@ def header(record: Record | bluff.Record, names: Sequence[str]) -> str:
 def _thousand_story(record: Record, voice: _Voice) -> list[str]:
     states: list[GameState] = []
     final = replay(record, watch=states.append)
-    lines = _start_lines(states[0], voice)
+    lines = _opening_lines(states[0], voice)
     for before, after in itertools.pairwise(states):
         lines.extend(thousand_event(before, after, voice.names, voice.viewer, voice.colour))
     if not final.is_over:

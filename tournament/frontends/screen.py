@@ -21,6 +21,7 @@ from thousand import (
     bluff,
 )
 from thousand.actions import Action
+from thousand.rules import BoltCounting
 from thousand.scoring import above_lock
 from thousand.state import Phase
 from tournament.frontends.faces import (
@@ -39,11 +40,14 @@ __all__ = ["action_text", "bluff_action_text", "bluff_table", "menu_lines", "tho
 def thousand_table(
     observation: Observation, names: Sequence[str], colour: bool = False
 ) -> list[str]:
-    """What the observing seat sees of a Thousand deal: scores, the auction, the talon, the
-    contract, trump and marriages, tricks taken, the trick in progress and its own hand."""
+    """What the observing seat sees of a Thousand deal: scores (with bolts and falls where the
+    rules count them), who sits out (four seats), the auction, the talon and the sitter's bonus,
+    the contract, trump and marriages, tricks taken, the trick in progress and its own hand."""
     seat = observation.seat
     rules = observation.rules
     seats = range(rules.players)
+    sitter = observation.sitter
+    playing = [other for other in seats if other != sitter]
 
     def name(other: int) -> str:
         return who(other, names, seat)
@@ -65,12 +69,26 @@ def thousand_table(
             text += f" (above {rules.lock_threshold}: only own contracts count)"
         scores.append(text)
     lines.append("Scores: " + ", ".join(scores))
+    if rules.bolts and any(observation.bolts):
+        counts = ", ".join(labelled(name(other), observation.bolts[other]) for other in seats)
+        row = " in a row" if rules.bolt_counting is BoltCounting.CONSECUTIVE else ""
+        lines.append(f"Bolts: {counts} (a penalty of {rules.bolt_penalty} at {rules.bolts}{row})")
+    if rules.barrel_reset_falls and any(observation.falls):
+        counts = ", ".join(labelled(name(other), observation.falls[other]) for other in seats)
+        lines.append(f"Falls from the barrel: {counts} (back to 0 at {rules.barrel_reset_falls})")
+    if sitter is not None:
+        lines.append(f"Sitting out: {name(sitter)}")
     lines.append("Bids: " + ", ".join(_bids(observation, name)))
     declarer = observation.declarer
     if declarer is not None:
-        label = "Talon" if rules.players == 3 else "Musik"
+        label = "Musik" if rules.players == 2 else "Talon"
         if observation.talon:
             lines.append(f"{label}: {cards(observation.talon)} (taken by {name(declarer)})")
+            if sitter is not None and rules.sitter_bonus:
+                scores_verb = "score" if sitter == seat else "scores"
+                lines.append(
+                    f"Sitting out, {name(sitter)} {scores_verb} {observation.sitter_bonus} for it"
+                )
         contract = observation.contract
         terms = f"contract {contract}" if contract is not None else f"bid {observation.bid}"
         lines.append(f"Declarer: {name(declarer)}, {terms}")
@@ -97,7 +115,7 @@ def thousand_table(
             "Tricks: "
             + ", ".join(
                 labelled(name(other), f"{taken[other]} ({observation.points_taken[other]} points)")
-                for other in seats
+                for other in playing
             )
         )
         if observation.trick:
@@ -106,7 +124,7 @@ def thousand_table(
             )
             lines.append(f"On the table: {played}")
     others = ", ".join(
-        labelled(name(other), observation.hand_sizes[other]) for other in seats if other != seat
+        labelled(name(other), observation.hand_sizes[other]) for other in playing if other != seat
     )
     lines.append(f"Cards in hand: {others}")
     lines.append(f"Your hand: {_grouped(observation.hand, colour)}")
@@ -220,7 +238,7 @@ def _bids(observation: Observation, name: Callable[[int], str]) -> list[str]:
     """Each seat's last bid or pass in the auction, in the order they first spoke (the
     forehand's opening bid first)."""
     forehand = bidding.forehand(observation.dealer, observation.rules.players)
-    said = {forehand: str(observation.rules.opening_bid_of(observation.deal_number))}
+    said = {forehand: str(observation.rules.opening_bid_of(observation.scored_deals))}
     for actor, action in observation.history:
         if isinstance(action, Bid):
             said[actor] = str(action.amount)
