@@ -15,7 +15,6 @@ import thousand
 from tests.test_cli import installed_command
 from tests.test_narration import (
     BLUFF_FACE,
-    FOUR_BOTS,
     THOUSAND_FACE,
     bluff_seen,
     deal_states,
@@ -41,7 +40,7 @@ def recorded(tmp_path: Path, game: str, single_deal: bool, seed: int = 4) -> Pat
         outcome = thousand.play(["greedy", "random", "greedy"], bluff.Rules(players=3), seed=seed)
     else:
         rules = Rules.preset(game)
-        bots = ["greedy", "random", "greedy"][: rules.players] if rules.players < 4 else FOUR_BOTS
+        bots = ["greedy", "random", "greedy", "greedy"][: rules.players]
         outcome = thousand.play(bots, rules, seed=seed, single_deal=single_deal)
     path = tmp_path / "record.json"
     path.write_text(outcome.record.to_json(), encoding="utf-8")
@@ -169,7 +168,7 @@ def test_installed_entry_point_replays_as_one_seat(tmp_path: Path) -> None:
 
 def test_replay_of_a_match_with_thrown_in_deals(tmp_path: Path) -> None:
     rules = attrs.evolve(Rules.preset("russian-4"), redeal_weak_hand=35, max_deals=10)
-    outcome = thousand.play(FOUR_BOTS, rules, seed=3)
+    outcome = thousand.play(["greedy"] * 4, rules, seed=3)
     path = tmp_path / "record.json"
     path.write_text(outcome.record.to_json(), encoding="utf-8")
     final = thousand.replay(thousand.load_record(path))
