@@ -34,6 +34,11 @@ EXPECTED: dict[str, list[str]] = {
         "wins before training: ",
         "wins after training: ",
     ],
+    "house_rules.py": [
+        "russian-4 with bolts, samosval, four nines and the third fall, seed 1",
+        "deal  dealer  sits out  bonus  deal scores",
+        "winner: seat ",
+    ],
     "sampling_bot.py": [
         "sampling bot, 6 deals, 8 worlds per decision",
         "mean deal score: sampling bot ",
