@@ -38,6 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rules = Rules.from_dict({**HOUSE, "max_deals": options.deals})
     print(f"russian-4 with bolts, samosval, four nines and the third fall, seed {options.seed}")
     outcome = thousand.play(["greedy"] * 4, rules, seed=options.seed)
+    assert isinstance(outcome.record, thousand.Record)
     final = thousand.replay(outcome.record)
     print("deal  dealer  sits out  bonus  deal scores           scores                bolts")
     for deal in final.deals:
