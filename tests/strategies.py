@@ -25,15 +25,20 @@ from thousand import (
     new_deal,
     new_match,
 )
+from thousand.rules import Sitter
 
 _RUSSIAN = Rules.preset("russian")
 _POLISH = Rules.preset("polish")
 _POLISH_2P = Rules.preset("polish-2p")
+_RUSSIAN_4 = Rules.preset("russian-4")
+_POLISH_4 = Rules.preset("polish-4")
 
 VARIANTS: dict[str, Rules] = {
     "russian": _RUSSIAN,
     "polish": _POLISH,
     "polish-2p": _POLISH_2P,
+    "russian-4": _RUSSIAN_4,
+    "polish-4": _POLISH_4,
     "russian-concession-free": attrs.evolve(_RUSSIAN, concession=Concession.FREE),
     "russian-overtrump": attrs.evolve(_RUSSIAN, must_overtrump=True),
     "russian-single-barrel": attrs.evolve(_RUSSIAN, barrel_capacity=BarrelCapacity.SINGLE),
@@ -56,10 +61,20 @@ VARIANTS: dict[str, Rules] = {
         marriage_requires_trick=True,
         concession=Concession.PENALTY,
     ),
+    "russian-4-opposite-single-barrel": attrs.evolve(
+        _RUSSIAN_4,
+        sitter=Sitter.OPPOSITE_DEALER,
+        sitter_bonus=0,
+        barrel_capacity=BarrelCapacity.SINGLE,
+    ),
+    "polish-4-right-of-dealer-free": attrs.evolve(
+        _POLISH_4, sitter=Sitter.RIGHT_OF_DEALER, concession=Concession.FREE
+    ),
 }
-"""Named rules configurations: the three presets and variants evolved from them."""
+"""Named rules configurations: the five presets and variants evolved from them."""
 
-PRESET_NAMES: tuple[str, ...] = ("russian", "polish", "polish-2p")
+PRESET_NAMES: tuple[str, ...] = Rules.preset_names()
+"""The built-in presets: three seats, two, and four with one sitting out."""
 
 
 def scaled(factor: float) -> int:
@@ -70,7 +85,7 @@ def scaled(factor: float) -> int:
 
 
 def presets() -> st.SearchStrategy[Rules]:
-    """One of the three built-in presets."""
+    """One of the built-in presets."""
     return st.sampled_from([VARIANTS[name] for name in PRESET_NAMES])
 
 
@@ -79,18 +94,31 @@ def variants() -> st.SearchStrategy[Rules]:
     return st.sampled_from(list(VARIANTS.values()))
 
 
-def layout_from_deck(deck: Sequence[Card], players: int) -> Layout:
-    """Deal a full ordering of the 24 cards: hands first, then the talon (or the two musiki)."""
-    size = 7 if players == 3 else 10
-    hands = [tuple(deck[seat * size : (seat + 1) * size]) for seat in range(players)]
-    rest = tuple(deck[players * size :])
-    talon = [rest] if players == 3 else [rest[:2], rest[2:]]
+def layout_from_deck(deck: Sequence[Card], players: int, sitter: int | None = None) -> Layout:
+    """Deal a full ordering of the 24 cards: hands first, then the talon (or the two musiki).
+    With four seats the ``sitter`` gets no cards and the other three hands are dealt in seat
+    order as at a table of three."""
+    dealt = 2 if players == 2 else 3
+    size = 10 if players == 2 else 7
+    hands = [tuple(deck[seat * size : (seat + 1) * size]) for seat in range(dealt)]
+    if players == 4:
+        assert sitter is not None, "a four-seat layout needs its sitter"
+        hands.insert(sitter, ())
+    rest = tuple(deck[dealt * size :])
+    talon = [rest] if players != 2 else [rest[:2], rest[2:]]
     return Layout(hands=hands, talon=talon)
 
 
-def layouts(players: int) -> st.SearchStrategy[Layout]:
-    """A layout for 2 or 3 players from a random permutation of the deck."""
-    return st.permutations(DECK).map(lambda deck: layout_from_deck(deck, players))
+def layouts(players: int, sitter: int | None = None) -> st.SearchStrategy[Layout]:
+    """A layout for 2, 3 or 4 seats (with four, ``sitter``'s hand empty) from a random
+    permutation of the deck."""
+    return st.permutations(DECK).map(lambda deck: layout_from_deck(deck, players, sitter))
+
+
+def rules_layouts(rules: Rules, dealer: int) -> st.SearchStrategy[Layout]:
+    """A layout for the deal ``dealer`` deals under ``rules`` (the sitter's hand empty)."""
+    sitter = rules.sitter_of(dealer)
+    return layouts(rules.players, None if sitter < 0 else sitter)
 
 
 def start_scores(rules: Rules) -> st.SearchStrategy[tuple[int, ...]]:
@@ -141,8 +169,8 @@ def deals(
 ) -> GameState:
     """The start of a single deal: drawn rules, layout, dealer and (optionally) scores."""
     chosen = draw(variants() if rules is None else rules)
-    layout = draw(layouts(chosen.players))
     dealer = draw(st.integers(0, chosen.players - 1))
+    layout = draw(rules_layouts(chosen, dealer))
     scores = draw(start_scores(chosen)) if with_scores else None
     seed = draw(st.integers(0, 2**32))
     return new_deal(chosen, seed=seed, layout=layout, dealer=dealer, scores=scores)
@@ -163,7 +191,10 @@ def matches(
     seed = draw(st.integers(0, 2**32))
     dealer = draw(st.none() | st.integers(0, chosen.players - 1))
     scores = draw(end_scores(chosen) if near_end else st.none() | start_scores(chosen))
-    layout = draw(st.none() | layouts(chosen.players))
+    layout = None
+    if dealer is not None or chosen.players < 4:
+        # A four-seat layout fits one dealer's sitter only: given with the dealer alone.
+        layout = draw(st.none() | rules_layouts(chosen, dealer or 0))
     return new_match(chosen, seed=seed, dealer=dealer, scores=scores, layout=layout)
 
 

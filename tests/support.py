@@ -44,11 +44,12 @@ def assert_refused(state: Any, action: Any, reason: str) -> None:
 
 
 def shown_talon(state: GameState) -> set[Card]:
-    """The talon (three players) or the chosen musik (two) once shown to the table."""
+    """The talon (three or four seats; the sitter sees it too) or the chosen musik (two) once
+    shown to the table."""
     layout = state.layout
     if state.declarer is None:
         return set()
-    if state.rules.players == 3:
+    if state.rules.players != 2:
         return set(layout.talon[0])
     return set(layout.talon[state.musik - 1]) if state.musik else set()
 

@@ -10,23 +10,28 @@ from thousand import DECK, Layout, Phase, Rules, parse_action
 RUSSIAN = Rules.preset("russian")
 POLISH = Rules.preset("polish")
 POLISH_2P = Rules.preset("polish-2p")
+RUSSIAN_4 = Rules.preset("russian-4")
+POLISH_4 = Rules.preset("polish-4")
 
 
-def layout_around(hand, talon="", seat=1, players=3):
+def layout_around(hand, talon="", seat=1, players=3, sitter=None):
     """A layout where ``seat`` holds ``hand`` (and the talon starts with ``talon``); every other
-    card goes to the other seats in deck order (spades 9..A, clubs, diamonds, hearts)."""
+    card goes to the other seats in deck order (spades 9..A, clubs, diamonds, hearts). With four
+    seats the ``sitter`` gets no cards."""
     fixed = set(thousand.cards(hand)) | set(thousand.cards(talon))
     rest = [card for card in DECK if card not in fixed]
-    size = 7 if players == 3 else 10
+    size = 10 if players == 2 else 7
     hands = []
     for other in range(players):
         if other == seat:
             hands.append(hand)
+        elif other == sitter:
+            hands.append(())
         else:
             hands.append(rest[:size])
             rest = rest[size:]
     talon_cards = [*thousand.cards(talon), *rest]
-    if players == 3:
+    if players != 2:
         return Layout(hands=hands, talon=talon_cards)
     return Layout(hands=hands, talon=[talon_cards[:2], talon_cards[2:]])
 
@@ -139,6 +144,11 @@ ALL_PASS = [
     pytest.param(POLISH, 1, [0, 1], 2, id="polish-dealer-1-forehand-2"),
     pytest.param(POLISH_2P, 0, [0], 1, id="two-players-dealer-0-forehand-1"),
     pytest.param(POLISH_2P, 1, [1], 0, id="two-players-dealer-1-forehand-0"),
+    # Four seats: the sitter (right of the dealer, or the dealer) is skipped.
+    pytest.param(RUSSIAN_4, 0, [2, 0], 1, id="russian-4-dealer-0-sitter-3-forehand-1"),
+    pytest.param(RUSSIAN_4, 3, [1, 3], 0, id="russian-4-dealer-3-sitter-2-forehand-0"),
+    pytest.param(POLISH_4, 0, [2, 3], 1, id="polish-4-dealer-0-sits-out-forehand-1"),
+    pytest.param(POLISH_4, 2, [0, 1], 3, id="polish-4-dealer-2-sits-out-forehand-3"),
 ]
 
 
@@ -146,9 +156,11 @@ ALL_PASS = [
 def test_everybody_else_passes_and_the_forehand_plays_100(rules, dealer, order, forehand):
     """The forehand is committed to 100 without acting; when all others pass it declares 100."""
     players = rules.players
+    sitter = rules.sitter_of(dealer) if players == 4 else None
     # Seat 1's hand is fixed; the rest of the deck goes to the others in deck order.
-    hand = "AH AD TS TC KH QD 9S" if players == 3 else "AH AD TS TC KH QD 9S JS JC JD"
-    layout = layout_around(hand, seat=1, players=players)
+    hand = "AH AD TS TC KH QD 9S" if players != 2 else "AH AD TS TC KH QD 9S JS JC JD"
+    seat = 1 if sitter != 1 else 0
+    layout = layout_around(hand, seat=seat, players=players, sitter=sitter)
     state = thousand.new_deal(rules, layout=layout, dealer=dealer)
     assert state.bid == 100
     assert state.declarer is None
@@ -159,10 +171,11 @@ def test_everybody_else_passes_and_the_forehand_plays_100(rules, dealer, order, 
         state = play(state, "pass")
     assert seen == order
     assert forehand not in seen
+    assert sitter not in seen
     assert state.declarer == forehand
     assert state.bid == 100
     assert [seat for seat, _ in state.actions] == order
-    if players == 3:
+    if players != 2:
         assert state.phase is Phase.EXCHANGE
         assert state.current_player == forehand
         assert len(state.hands[forehand]) == 10
@@ -207,13 +220,29 @@ AUCTIONS = [
     pytest.param(
         POLISH_2P, ["bid 110", "bid 120", "pass"], [1, 0, 1], 0, 120, id="two-players-raise"
     ),
+    # E1 (HOUSE-RULES.md 4.12): dealer 2, sitter 1, forehand 3; the order is 3, 0, 2, 3, ...
+    pytest.param(RUSSIAN_4, ["bid 105", "pass", "pass"], [0, 2, 3], 0, 105, id="e1-four-seats"),
+    pytest.param(
+        RUSSIAN_4,
+        ["bid 105", "bid 110", "bid 120", "pass", "pass"],
+        [0, 2, 3, 0, 2],
+        3,
+        120,
+        id="four-seats-the-sitter-is-skipped",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("rules", "texts", "order", "declarer", "bid"), AUCTIONS)
 def test_a_pass_is_final_and_the_last_bidder_declares(rules, texts, order, declarer, bid):
     """Turns go clockwise skipping passed seats; the auction ends when all but one have passed."""
-    if rules.players == 3:
+    if rules.players == 4:
+        layout = Layout(
+            hands=["AC TC KC QC JC 9S TS", "", "TD KD QD JD KS QS JS", "AH TH KH QH JH 9D 9C"],
+            talon="AS AD 9H",
+        )
+        dealer = 2
+    elif rules.players == 3:
         # Seats 0 and 2 hold the hearts and diamonds marriages, so every bid here is legal.
         layout = Layout(
             hands=["KH QH AS TS KS 9C JC", "AH TH JH 9H AD TD 9D", "KD QD AC TC KC QC QS"],

@@ -1,4 +1,4 @@
-"""One conformance suite for both games of the library: Thousand (the three presets, through
+"""One conformance suite for both games of the library: Thousand (the five presets, through
 ``thousand.new_match``) and 1000? (2, 3, 4 and 6 players, through ``thousand.bluff.new_game``).
 
 Each game is seen through a small adapter (:class:`Game`): how to start it from a seed, its record
@@ -128,12 +128,12 @@ def thousand_candidates(state: thousand.GameState) -> list[object]:
 
 
 def thousand_knowable(state: thousand.GameState) -> list[set[str]]:
-    """Per seat: its dealt hand, the talon once shown to it (RULES.md 1.4), the card given to it
-    and every card played to a trick in this deal."""
+    """Per seat: its dealt hand, the talon once shown to it (RULES.md 1.4; to the sitter too,
+    HOUSE-RULES.md 4.1), the card given to it and every card played to a trick in this deal."""
     layout = state.layout
     public: set[thousand.Card] = set()
     if state.phase is not thousand.Phase.AUCTION:
-        if state.rules.players == 3:
+        if state.rules.players != 2:
             public |= set(layout.talon[0])
         elif state.musik:
             public |= set(layout.talon[state.musik - 1])

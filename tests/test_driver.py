@@ -898,7 +898,9 @@ def test_thousand_match_observations_survive_json(variant: str, seed: int) -> No
 
 def test_every_preset_is_covered() -> None:
     """The preset names the observation tests draw from are the library's presets."""
-    assert {Rules.preset(name) for name in PRESET_NAMES} == {RUSSIAN, POLISH, POLISH_2P}
+    assert Rules.preset_names() == PRESET_NAMES
+    assert {RUSSIAN, POLISH, POLISH_2P} < {Rules.preset(name) for name in PRESET_NAMES}
+    assert {Rules.preset(name).players for name in PRESET_NAMES} == {2, 3, 4}
 
 
 @st.composite

@@ -31,7 +31,9 @@ def test_matches_near_the_target_end_with_a_winner(name: str) -> None:
     rules = Rules.preset(name)
     start = rules.barrel_threshold if rules.endgame is Endgame.BARREL else rules.target - 10
     won = 0
-    for seed in range(10):
+    # At a table of four everyone starts on the barrel and a seat sits out each deal: wins by
+    # this policy are rarer, so more matches are played.
+    for seed in range(10 if rules.players < 4 else 20):
         rng = random.Random(seed)
         state = new_match(rules, seed=seed, scores=[start] * rules.players)
         while not state.is_over:
@@ -86,6 +88,6 @@ def test_seed_fixes_dealer_and_layouts() -> None:
         for seed in range(10):
             one, two = new_match(rules, seed=seed), new_match(rules, seed=seed)
             assert one == two
-            assert one.layout == Layout.from_seed(rules.players, seed, 0)
+            assert one.layout == Layout.from_seed(rules.players, seed, 0, one.sitter)
         layouts = {new_match(rules, seed=seed, dealer=0).layout for seed in range(20)}
         assert len(layouts) == 20

@@ -35,7 +35,9 @@ def test_two_player_layout_has_two_musiki() -> None:
         (HANDS_3P, "QS JS", "one talon of 3 cards"),
         ([HANDS_3P[0], HANDS_3P[1], "KC QC JC 9C AS TS AH"], "QS JS 9S", "dealt twice: AH"),
         (HANDS_3P, "QS JS XX", "bad card in layout"),
-        (["AH"], "QS", "2, 3 or 4 hands"),
+        (["AH"], "QS", "2, 3 or 4 hands, not 1"),
+        ([*HANDS_3P, "9D"], "QS JS 9S", "exactly one hand empty"),
+        ([*HANDS_3P[:2], "", ""], "QS JS 9S", "exactly one hand empty"),
     ],
 )
 def test_bad_layouts_raise_layout_error(hands: list[str], talon: str, message: str) -> None:

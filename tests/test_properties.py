@@ -2,7 +2,9 @@
 
 The checks below rebuild each deal from its layout and actions with an independent model of the
 rules (:class:`Umpire`), written from the rule book, and compare it with the engine's states,
-legal actions and results.
+legal actions and results. The model knows the four-seat table (HOUSE-RULES.md 4.1) and the
+house rules that change a deal's course or its scoring: bolts, falls from the barrel, the
+samosval, the gold set and throw-ins (4.2-4.6, 4.9).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import itertools
 import random
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import NamedTuple
 
 import attrs
 import pytest
@@ -50,15 +53,23 @@ from thousand import (
     new_match,
     replay,
 )
+from thousand.redeals import ThrowIn
+from thousand.rules import (
+    BarrelFallPenalty,
+    BoltCounting,
+    Redeal,
+    Samosval,
+    Sitter,
+)
 
 from .strategies import (
     VARIANTS,
     deals,
     draw_action,
     layout_from_deck,
-    layouts,
     matches,
     random_playout,
+    rules_layouts,
     scaled,
     seeded_playout,
     start_scores,
@@ -108,6 +119,56 @@ def marriages_in(rules: Rules, hand: Iterable[Card]) -> int:
 def meld_value(rules: Rules, meld: str) -> int:
     """What a declared meld scores: a suit letter for a marriage, ``"aces"`` for the four aces."""
     return rules.ace_marriage if meld == "aces" else MARRIAGE[meld]
+
+
+SITTER_STEP = {Sitter.DEALER: 0, Sitter.RIGHT_OF_DEALER: -1, Sitter.OPPOSITE_DEALER: 2}
+"""HOUSE-RULES.md 4.1: the sitter is seat dealer, dealer - 1 or dealer + 2 (mod 4)."""
+
+
+def sitter_seat(rules: Rules, dealer: int) -> int | None:
+    """The seat sitting out the deal ``dealer`` deals (four seats), else ``None``."""
+    if rules.players < 4:
+        return None
+    return (dealer + SITTER_STEP[rules.sitter]) % 4
+
+
+def active_seats(rules: Rules, dealer: int) -> list[int]:
+    """The seats taking part in the deal, clockwise from the forehand (the dealer's left)."""
+    n = rules.players
+    sitter = sitter_seat(rules, dealer)
+    return [seat for seat in ((dealer + 1 + step) % n for step in range(n)) if seat != sitter]
+
+
+def sitter_bonus(rules: Rules, talon: Iterable[Card]) -> int:
+    """HOUSE-RULES.md 4.1: ``sitter_bonus`` per ace in the talon, plus the talon's marriage."""
+    names = {str(card) for card in talon}
+    aces = sum(rank_of(card) == "A" for card in talon)
+    pairs = sum(points for suit, points in MARRIAGE.items() if {"K" + suit, "Q" + suit} <= names)
+    return rules.sitter_bonus * aces + pairs if rules.sitter_bonus else 0
+
+
+def opening_of(rules: Rules, deals: Sequence[DealResult]) -> int:
+    """The compulsory bid after ``deals``: ``cap_base`` in the gold set's scored deals."""
+    scored = sum(deal.thrown_in is None for deal in deals)
+    return rules.cap_base if scored < rules.gold_set else rules.opening_bid
+
+
+def qualifying_hand(
+    rules: Rules, hands: Sequence[Iterable[Card]], order: Sequence[int], when: Redeal
+) -> tuple[int, str] | None:
+    """HOUSE-RULES.md 4.4: the first hand clockwise from the forehand that calls for a throw-in
+    at the check point ``when``, with the reason (nines, then jacks, then a weak hand)."""
+    for seat in order:
+        hand = set(hands[seat])
+        ranks = [rank_of(card) for card in hand]
+        if rules.redeal_nines is when and ranks.count("9") == 4:
+            return seat, "four nines"
+        if rules.redeal_jacks is when and ranks.count("J") == 4:
+            return seat, "four jacks"
+        worth = card_points(hand) + marriages_in(rules, hand)
+        if when is Redeal.DEALT and rules.redeal_weak_hand and worth < rules.redeal_weak_hand:
+            return seat, "weak hand"
+    return None
 
 
 def mask(cards: Iterable[Card]) -> int:
@@ -175,18 +236,25 @@ class Umpire:
     (:meth:`step`), and compares its card zones with a state (:meth:`compare`).
     """
 
-    def __init__(self, rules: Rules, layout: Layout, dealer: int) -> None:
+    def __init__(
+        self, rules: Rules, layout: Layout, dealer: int, opening: int | None = None
+    ) -> None:
         self.rules = rules
         self.players = n = rules.players
         self.layout = layout
         self.dealer = dealer
+        self.sitter = sitter_seat(rules, dealer)
+        self.order = active_seats(rules, dealer)
+        """The seats taking part, clockwise from the forehand."""
         self.hands = [set(hand) for hand in layout.hands]
+        if self.sitter is not None:
+            assert not self.hands[self.sitter], "the sitter was dealt cards"
         self.piles = [set(pile) for pile in layout.talon]
         self.phase = "auction"
-        self.bid = rules.opening_bid
-        self.bidder = (dealer + 1) % n
+        self.bid = rules.opening_bid if opening is None else opening
+        self.bidder = self.order[0]
         self.passed: set[int] = set()
-        self.to_act = (dealer + 2) % n
+        self.to_act = self.order[1]
         self.musik = 0
         self.received: dict[int, Card] = {}
         self.set_aside: set[Card] = set()
@@ -199,11 +267,13 @@ class Umpire:
         self.melds: list[tuple[int, str]] = []
         self.last_winner: int | None = None
         self.log: list[tuple[int, Action]] = []
+        self.thrown_in: tuple[int, str] | None = None
+        """After the exchange: the hand and reason that threw the deal in."""
 
     @classmethod
     def of(cls, state: GameState) -> Umpire:
         """An umpire at the start of the state's deal, brought up to the state's actions."""
-        umpire = cls(state.rules, state.layout, state.dealer)
+        umpire = cls(state.rules, state.layout, state.dealer, opening_of(state.rules, state.deals))
         for seat, action in state.actions:
             umpire.step(seat, action)
         return umpire
@@ -225,7 +295,7 @@ class Umpire:
         if self.phase == "exchange":
             if self.players == 2:
                 return {Discard(card) for card in hand}
-            waiting = [s for s in range(3) if s != seat and s not in self.received]
+            waiting = [s for s in self.order if s != seat and s not in self.received]
             return {Give(card, to) for card in hand for to in waiting}
         if self.phase == "contract":
             top = max(self.bid, self.ceiling)
@@ -269,6 +339,7 @@ class Umpire:
         rules = self.rules
         where = f"{self.phase}, action {len(self.log)} ({action} by seat {seat})"
         assert seat == self.to_act, f"{where}: seat {self.to_act} was to act"
+        assert seat != self.sitter, f"{where}: the sitter acted"
         assert action in self.allowed(), f"{where}: the rule book does not allow it"
         self.log.append((seat, action))
         if self.phase == "auction":
@@ -282,11 +353,11 @@ class Umpire:
                 self.bid, self.bidder = action.amount, seat
             else:
                 self.passed.add(seat)
-            if len(self.passed) == self.players - 1:
-                (last,) = set(range(self.players)) - self.passed
+            if len(self.passed) == len(self.order) - 1:
+                (last,) = set(self.order) - self.passed
                 assert last == self.bidder, f"{where}: the last bidder is not the declarer"
                 self.to_act = last
-                if self.players == 3:
+                if self.players != 2:
                     self.hands[last] |= self.piles[0]
                     self.piles[0] = set()
                     self.phase = "exchange"
@@ -305,13 +376,13 @@ class Umpire:
             self.hands[action.to].add(action.card)
             self.received[action.to] = action.card
             if len(self.received) == 2:
-                self.phase = "contract"
+                self._exchanged()
         elif isinstance(action, Discard):
             assert action.card is not None
             self.hands[seat].remove(action.card)
             self.set_aside.add(action.card)
             if len(self.set_aside) == 2:
-                self.phase = "contract"
+                self._exchanged()
         elif isinstance(action, Contract):
             assert action.amount >= self.bid, f"{where}: contract below the winning bid"
             self.contract = action.amount
@@ -323,10 +394,19 @@ class Umpire:
             assert isinstance(action, Play)
             self._play(seat, action)
 
+    def _exchanged(self) -> None:
+        """The exchange is over: the contract follows, unless a hand throws the deal in."""
+        self.thrown_in = qualifying_hand(self.rules, self.hands, self.order, Redeal.AFTER_EXCHANGE)
+        self.phase = "contract" if self.thrown_in is None else "over"
+
+    def _next_active(self, seat: int) -> int:
+        """The next seat taking part, clockwise."""
+        return self.order[(self.order.index(seat) + 1) % len(self.order)]
+
     def _next_bidder(self, seat: int) -> int:
-        seat = (seat + 1) % self.players
+        seat = self._next_active(seat)
         while seat in self.passed:
-            seat = (seat + 1) % self.players
+            seat = self._next_active(seat)
         return seat
 
     def _play(self, seat: int, action: Play) -> None:
@@ -338,8 +418,8 @@ class Umpire:
         elif action.aces:
             self.melds.append((seat, "aces"))
         self.trick.append((seat, card))
-        if len(self.trick) < self.players:
-            self.to_act = (seat + 1) % self.players
+        if len(self.trick) < len(self.order):
+            self.to_act = self._next_active(seat)
             return
         winner = trick_winner(self.trick, self.trump)
         self.won[winner] |= {card for _, card in self.trick}
@@ -454,7 +534,8 @@ def check_auction(state: GameState) -> None:
     """The deal's auction so far: raises in steps above the previous bid within the real hand's
     ceiling, passes final, and the contract at least the winning bid."""
     rules = state.rules
-    bid, passed = rules.opening_bid, set()
+    # Once the game is over, the last of the deals is the state's own.
+    bid, passed = opening_of(rules, state.deals[:-1] if state.is_over else state.deals), set()
     hands = state.layout.hands
     for seat, action in state.actions:
         if isinstance(action, Bid):
@@ -477,19 +558,48 @@ def check_auction(state: GameState) -> None:
 # Invariants 2, 6, 7, 8 ---------------------------------------------------------------------
 
 
+class Before(NamedTuple):
+    """The match before a deal: what its end-of-deal steps start from."""
+
+    scores: tuple[int, ...]
+    barrel: tuple[int | None, ...]
+    bolts: tuple[int, ...]
+    falls: tuple[int, ...]
+
+
+def before_of(state: GameState) -> Before:
+    """The match before the state's deal."""
+    return Before(state.scores, state.barrel, state.bolts, state.falls)
+
+
+def fresh(scores: tuple[int, ...], barrel: tuple[int | None, ...]) -> Before:
+    """Scores and barrel places with no bolt or fall counted."""
+    zeros = (0,) * len(scores)
+    return Before(scores, barrel, zeros, zeros)
+
+
 def check_deal_result(
     result: DealResult,
     umpire: Umpire,
     scores: tuple[int, ...],
     barrel: tuple[int | None, ...],
+    before: Before | None = None,
 ) -> None:
     """A finished deal against the umpire's model: actions, points, deal scores, endgame."""
     rules = umpire.rules
+    before = before or fresh(scores, barrel)
     assert umpire.phase == "over"
     assert list(result.actions) == umpire.log
     assert result.layout == umpire.layout
+    assert result.dealer == umpire.dealer
     assert result.declarer == umpire.bidder
     assert result.bid == umpire.bid
+    if umpire.thrown_in is not None:
+        check_thrown_in(result, before)
+        seat, reason = umpire.thrown_in
+        assert result.thrown_in == ThrowIn(seat, reason, Redeal.AFTER_EXCHANGE)
+        return
+    assert result.thrown_in is None
     assert result.contract == (None if umpire.conceded else umpire.contract)
     assert result.conceded == umpire.conceded
     melds = sum(meld_value(rules, meld) for _, meld in umpire.melds)
@@ -506,64 +616,163 @@ def check_deal_result(
         credited = aside if rules.players == 2 and rules.set_aside is not SetAside.NOBODY else 0
         assert sum(result.points) - melds == cards_won + credited
         assert list(result.points) == umpire.points()
-    check_deal_scores(result, rules)
-    check_endgame(result, rules, scores, barrel)
+    check_deal_scores(result, rules, before)
+    check_endgame(result, rules, *before)
 
 
-def check_deal_scores(result: DealResult, rules: Rules) -> None:
-    """Invariant 6: the declarer scores ±contract or the concession value; defenders score
-    their rounded points, non-negative multiples of the rounding step."""
-    declarer = result.declarer
-    for seat, score in enumerate(result.deal_scores):
-        if seat == declarer:
+def check_thrown_in(result: DealResult, before: Before) -> None:
+    """HOUSE-RULES.md 4.4: a thrown-in deal scores nothing and moves no score or counter."""
+    assert result.thrown_in is not None
+    assert result.contract is None
+    assert not result.conceded
+    assert not result.made
+    assert set(result.points) == set(result.deal_scores) == {0}
+    assert (result.scores, result.barrel) == (before.scores, before.barrel)
+    assert (result.bolts, result.falls) == (before.bolts, before.falls)
+
+
+def step_one_scores(result: DealResult, rules: Rules) -> list[int]:
+    """HOUSE-RULES.md 4.9 step 1 (RULES.md 1.6): the declarer's ±contract or concession value,
+    the defenders' rounded points or concession shares, the sitter's bonus."""
+    sitter = sitter_seat(rules, result.dealer)
+    scores = []
+    for seat in range(rules.players):
+        if seat == result.declarer:
             if result.conceded:
-                penalty = rules.concession is Concession.PENALTY
-                assert score == (-result.bid if penalty else 0)
+                score = -result.bid if rules.concession is Concession.PENALTY else 0
             else:
                 assert result.contract is not None
                 made = result.points[seat] >= result.contract
-                assert score == (result.contract if made else -result.contract)
-                assert result.made == made
+                score = result.contract if made else -result.contract
+        elif seat == sitter:
+            score = sitter_bonus(rules, result.layout.talon[0])
         elif result.conceded:
-            assert score == concession_share(result.bid)
+            score = concession_share(result.bid)
         else:
+            score = round_half_up(result.points[seat], rules.rounding)
+        scores.append(score)
+    return scores
+
+
+def locked(rules: Rules, score: int) -> bool:
+    """Whether a seat with this score before the deal is above the lock."""
+    return rules.endgame is Endgame.LOCK and score > rules.lock_threshold
+
+
+def bolt_step(
+    result: DealResult, rules: Rules, before: Before, step_one: Sequence[int]
+) -> tuple[list[int], tuple[int, ...]]:
+    """HOUSE-RULES.md 4.2, step 2: an active defender scoring exactly 0 at step 1 records a
+    bolt (not on the barrel, not above the lock before the deal); the count reaching ``bolts``
+    costs ``bolt_penalty`` and starts again; ``consecutive`` counting starts again after a
+    deal taken part in without a bolt. The deal scores after it and the counts."""
+    deal, counts = list(step_one), list(before.bolts)
+    if not rules.bolts:
+        return deal, tuple(counts)
+    for seat in active_seats(rules, result.dealer):
+        if before.barrel[seat] is not None or locked(rules, before.scores[seat]):
+            continue
+        if seat != result.declarer and step_one[seat] == 0:
+            counts[seat] += 1
+            if counts[seat] == rules.bolts:
+                deal[seat] -= rules.bolt_penalty
+                counts[seat] = 0
+        elif rules.bolt_counting is BoltCounting.CONSECUTIVE:
+            counts[seat] = 0
+    return deal, tuple(counts)
+
+
+def check_deal_scores(result: DealResult, rules: Rules, before: Before | None = None) -> None:
+    """Invariant 6: the declarer scores ±contract or the concession value; defenders score
+    their rounded points, non-negative multiples of the rounding step; the sitter its bonus
+    (Part 4 invariant 3); bolt penalties (with ``before``) come off after that."""
+    declarer = result.declarer
+    sitter = sitter_seat(rules, result.dealer)
+    step_one = step_one_scores(result, rules)
+    for seat, score in enumerate(step_one):
+        if seat == declarer and not result.conceded:
+            assert result.made == (score > 0)
+        elif seat != declarer:
             assert score >= 0
-            assert score % rules.rounding == 0
-            assert score == round_half_up(result.points[seat], rules.rounding)
+            if seat != sitter and not result.conceded:
+                assert score % rules.rounding == 0
+    if before is None:
+        assert not rules.bolts, "bolts need the counts before the deal"
+        assert list(result.deal_scores) == step_one
+        return
+    deal, counts = bolt_step(result, rules, before, step_one)
+    assert list(result.deal_scores) == deal
+    assert result.bolts == counts
 
 
 def check_endgame(
-    result: DealResult, rules: Rules, scores: tuple[int, ...], barrel: tuple[int | None, ...]
+    result: DealResult,
+    rules: Rules,
+    scores: tuple[int, ...],
+    barrel: tuple[int | None, ...],
+    bolts: tuple[int, ...] | None = None,
+    falls: tuple[int, ...] | None = None,
 ) -> None:
-    """The scores after the deal under the rules' endgame (invariant 7 for the barrel)."""
+    """The scores after the deal under the rules' endgame (invariant 7 for the barrel), then
+    the samosval (Part 4 invariant 7); the fall counts."""
+    zeros = (0,) * rules.players
+    before = Before(scores, barrel, bolts or zeros, falls or zeros)
     deal = result.deal_scores
     seats = range(rules.players)
+    expected_falls = before.falls
     if rules.endgame is Endgame.NONE:
-        assert result.scores == tuple(scores[s] + deal[s] for s in seats)
-        return
-    if rules.endgame is Endgame.LOCK:
-        locked = [s != result.declarer and scores[s] > rules.lock_threshold for s in seats]
-        assert result.scores == tuple(scores[s] + (0 if locked[s] else deal[s]) for s in seats)
+        after = tuple(scores[s] + deal[s] for s in seats)
+        places = barrel
+    elif rules.endgame is Endgame.LOCK:
+        counted = [s == result.declarer or not locked(rules, scores[s]) for s in seats]
+        after = tuple(scores[s] + (deal[s] if counted[s] else 0) for s in seats)
+        places = barrel
+    else:
+        after, places, expected_falls = barrel_scores(result, rules, before)
+    after, places = samosval(rules, after, places)
+    assert (result.scores, result.barrel) == (after, places)
+    if falls is not None:
+        assert result.falls == expected_falls
+    for score in result.scores:
+        if rules.samosval is not Samosval.NONE:
+            assert score != 555
+        if rules.samosval is Samosval.BOTH:
+            assert score != -555
+    if rules.endgame is not Endgame.BARREL:
         return
     threshold, target = rules.barrel_threshold, rules.target
     for seat in seats:
         score, place = result.scores[seat], result.barrel[seat]
         assert not threshold < score < target, f"seat {seat} at {score} after deal {result.number}"
         assert (place is not None) == (score == threshold)
-        assert place is None or 0 <= place < rules.barrel_deals
+        assert place is None or 0 <= place < (rules.barrel_deals or place + 1)
     if rules.barrel_capacity is BarrelCapacity.SINGLE and sum(p is not None for p in barrel) <= 1:
         assert sum(place is not None for place in result.barrel) <= 1
-    expected = barrel_scores(result, rules, scores, barrel)
-    assert (result.scores, result.barrel) == expected
+
+
+def samosval(
+    rules: Rules, scores: tuple[int, ...], barrel: tuple[int | None, ...]
+) -> tuple[tuple[int, ...], tuple[int | None, ...]]:
+    """HOUSE-RULES.md 4.3, step 4: a score of exactly 555 (or -555 under ``both``) becomes 0,
+    and such a seat is off the barrel."""
+    if rules.samosval is Samosval.NONE:
+        return scores, barrel
+    hit = {555, -555} if rules.samosval is Samosval.BOTH else {555}
+    return (
+        tuple(0 if score in hit else score for score in scores),
+        tuple(None if score in hit else place for score, place in zip(scores, barrel, strict=True)),
+    )
 
 
 def barrel_scores(
-    result: DealResult, rules: Rules, scores: tuple[int, ...], barrel: tuple[int | None, ...]
-) -> tuple[tuple[int, ...], tuple[int | None, ...]]:
-    """Scores and barrel places after a deal, from RULES.md 1.7."""
+    result: DealResult, rules: Rules, before: Before
+) -> tuple[tuple[int, ...], tuple[int | None, ...], tuple[int, ...]]:
+    """Scores, barrel places and fall counts after a deal, from RULES.md 1.7 and HOUSE-RULES.md
+    4.6: what a failed contract on the barrel costs, the barrel without a time limit, and the
+    reset at the ``barrel_reset_falls``-th fall."""
     threshold = rules.barrel_threshold
-    after, places = list(scores), list(barrel)
-    mounted = []
+    after, places = list(before.scores), list(before.barrel)
+    mounted, fallen = [], []
     for seat in range(rules.players):
         place = places[seat]
         if place is None:
@@ -574,17 +783,25 @@ def barrel_scores(
             continue
         if seat == result.declarer:
             if result.conceded or not result.made:
-                after[seat] -= result.bid if result.conceded else result.contract or 0
+                lost = result.bid if result.conceded else result.contract or 0
+                cost = {
+                    BarrelFallPenalty.CONTRACT: lost,
+                    BarrelFallPenalty.PENALTY: rules.barrel_penalty,
+                    BarrelFallPenalty.BOTH: lost + rules.barrel_penalty,
+                }[rules.barrel_fall_penalty]
+                after[seat] -= cost
                 places[seat] = None
+                fallen.append(seat)
                 continue
             assert result.contract is not None
             if threshold + result.contract >= rules.target:
                 after[seat] += result.contract
                 places[seat] = None
                 continue
-        if place + 1 >= rules.barrel_deals:
+        if rules.barrel_deals and place + 1 >= rules.barrel_deals:
             after[seat] -= rules.barrel_penalty
             places[seat] = None
+            fallen.append(seat)
         else:
             places[seat] = place + 1
     if rules.barrel_capacity is BarrelCapacity.SINGLE and mounted:
@@ -592,7 +809,14 @@ def barrel_scores(
             if places[seat] is not None and (len(mounted) > 1 or seat not in mounted):
                 after[seat] -= rules.barrel_penalty
                 places[seat] = None
-    return tuple(after), tuple(places)
+                fallen.append(seat)
+    falls = list(before.falls)
+    if rules.barrel_reset_falls:
+        for seat in fallen:
+            falls[seat] += 1
+            if falls[seat] == rules.barrel_reset_falls:
+                after[seat], falls[seat] = 0, 0
+    return tuple(after), tuple(places), tuple(falls)
 
 
 def check_match_end(state: GameState) -> None:
@@ -653,6 +877,49 @@ def snapshot(state: GameState) -> tuple[object, ...]:
     return tuple(getattr(state, name) for name in GAME_FIELDS)
 
 
+def dealer_after(rules: Rules, deal: DealResult) -> int:
+    """Who deals after ``deal``: the same dealer after a throw-in, else the next seat left."""
+    return deal.dealer if deal.thrown_in else (deal.dealer + 1) % rules.players
+
+
+def start_of_match(state: GameState) -> Before:
+    """The match before its first deal, from how it began."""
+    rules, scores = state.rules, state.origin.scores
+    on_barrel = rules.endgame is Endgame.BARREL
+    barrel = tuple(0 if on_barrel and score == rules.barrel_threshold else None for score in scores)
+    return fresh(scores, barrel)
+
+
+def check_thrown_in_as_dealt(rules: Rules, deal: DealResult, dealer: int, before: Before) -> None:
+    """HOUSE-RULES.md 4.4 (Part 4 invariant 8): a deal thrown in as dealt takes no action, is
+    dealt by ``dealer``, changes nothing, and names the first qualifying hand."""
+    assert deal.thrown_in is not None
+    assert deal.thrown_in.when is Redeal.DEALT
+    assert deal.actions == ()
+    assert deal.dealer == dealer
+    check_thrown_in(deal, before)
+    found = qualifying_hand(rules, deal.layout.hands, active_seats(rules, dealer), Redeal.DEALT)
+    assert found is not None, f"deal {deal.number} was thrown in, but no hand qualifies"
+    assert deal.thrown_in == ThrowIn(*found, Redeal.DEALT)
+
+
+def check_deal_start(state: GameState, previous: DealResult | None) -> None:
+    """A deal being played: dealt by the right seat from the match after the previous deal,
+    the sitter's hand empty, and no hand qualifying for a throw-in as dealt."""
+    rules = state.rules
+    if previous is not None:
+        assert state.deal_number == previous.number + 1
+        assert state.dealer == dealer_after(rules, previous)
+        after = Before(previous.scores, previous.barrel, previous.bolts, previous.falls)
+        assert before_of(state) == after
+    sitter = sitter_seat(rules, state.dealer)
+    assert state.sitter == sitter
+    if sitter is not None:
+        assert not state.layout.hands[sitter]
+    order = active_seats(rules, state.dealer)
+    assert qualifying_hand(rules, state.layout.hands, order, Redeal.DEALT) is None
+
+
 class Referee:
     """Plays actions on a state and checks every invariant on every transition and state."""
 
@@ -660,6 +927,14 @@ class Referee:
         self.state = state
         self.deep = deep
         self.umpire = Umpire.of(state)
+        # A state reached by the engine alone: the deals it threw in as dealt.
+        before, dealer = start_of_match(state), state.origin.dealer
+        for deal in state.deals:
+            check_thrown_in_as_dealt(state.rules, deal, dealer, before)
+        self.stale = bool(state.deals) and state.is_over
+        """Whether the game ended on a deal thrown in as dealt (no umpire follows it)."""
+        if not state.is_over:
+            check_deal_start(state, state.deals[-1] if state.deals else None)
         self.check(state)
 
     def apply(self, action: Action) -> GameState:
@@ -677,19 +952,29 @@ class Referee:
             assert before == deep
         self.umpire.step(seat, action)
         check_trump_change(before, action, after)
-        if len(after.deals) > len(before.deals):
-            (result,) = after.deals[len(before.deals) :]
-            if after.is_over:
+        new = after.deals[len(before.deals) :]
+        if new:
+            result, *skipped = new
+            if after.is_over and not skipped:
                 self.umpire.compare(after)
-            check_deal_result(result, self.umpire, before.scores, before.barrel)
+            check_deal_result(result, self.umpire, before.scores, before.barrel, before_of(before))
+            previous = result
+            for deal in skipped:
+                after_previous = Before(
+                    previous.scores, previous.barrel, previous.bolts, previous.falls
+                )
+                check_thrown_in_as_dealt(
+                    after.rules, deal, dealer_after(after.rules, previous), after_previous
+                )
+                previous = deal
             check_match_end(after)
             if not after.is_over:
-                assert after.deal_number == before.deal_number + 1
-                assert after.dealer == (before.dealer + 1) % after.rules.players
-                assert (after.scores, after.barrel) == (result.scores, result.barrel)
-                self.umpire = Umpire(after.rules, after.layout, after.dealer)
+                check_deal_start(after, previous)
+                opening = opening_of(after.rules, after.deals)
+                self.umpire = Umpire(after.rules, after.layout, after.dealer, opening)
             elif after.origin.single_deal:
                 assert after.result == result
+            self.stale = bool(skipped) and after.is_over
         self.state = after
         self.check(after)
         return after
@@ -699,7 +984,8 @@ class Referee:
         check_conservation(state)
         check_trump(state)
         check_auction(state)
-        self.umpire.compare(state)
+        if not self.stale:
+            self.umpire.compare(state)
         if state.is_over:
             assert state.legal_actions() == ()
             assert state.current_player is None
@@ -708,6 +994,7 @@ class Referee:
             assert legal
             assert len(set(legal)) == len(legal)
             assert set(legal) == self.umpire.allowed(), "legal actions differ from the rule book"
+            assert state.current_player != sitter_seat(state.rules, state.dealer)
 
 
 def leaning_choice(state: GameState, rng: random.Random) -> Action:
@@ -793,8 +1080,10 @@ def test_auction_and_contract(start: GameState, data: st.DataObject) -> None:
         if isinstance(action, Contract):
             assert state.contract == action.amount >= state.bid
         check_auction(state)
-    forehand = (start.dealer + 1) % start.rules.players
-    if all(isinstance(a, Pass) for _, a in state.actions[: start.rules.players - 1]):
+    order = active_seats(start.rules, start.dealer)
+    forehand = order[0]
+    assert forehand == (start.dealer + 1) % start.rules.players
+    if all(isinstance(a, Pass) for _, a in state.actions[: len(order) - 1]):
         assert state.declarer == forehand
         assert state.bid == start.rules.opening_bid
 
@@ -838,12 +1127,13 @@ def trick_situations(draw: st.DrawFn) -> tuple[GameState, Umpire]:
         marriage_declaration=draw(st.sampled_from(MarriageDeclaration)),
         ace_marriage=draw(st.sampled_from([0, 200])),
     )
-    if focus == "overtrump":
+    if focus == "overtrump" and rules.players == 2:
         rules = attrs.evolve(rules, players=3, set_aside=SetAside.NOBODY)
     players = rules.players
+    active = 2 if players == 2 else 3
     played = {"lead": 0, "overtrump": 2}.get(focus)
     if played is None:
-        played = draw(st.integers(1, players - 1))
+        played = draw(st.integers(1, active - 1))
     trick = draw(st.lists(st.sampled_from(DECK), min_size=played, max_size=played, unique=True))
     suits = sorted({suit_of(card) for card in trick[1:]}) or list("SCDH")
     trump = draw(st.none() | st.sampled_from("SCDH") | st.sampled_from(suits))
@@ -880,7 +1170,12 @@ def trick_situations(draw: st.DrawFn) -> tuple[GameState, Umpire]:
     has_won = draw(st.booleans())
     seat = played
     won = {deck[-1]} if has_won else set()
-    start = new_deal(rules, layout=layout_from_deck(deck, players), dealer=players - 1)
+    # The dealer whose sitter (four seats) is the last seat: seats 0, 1, 2 play in order.
+    dealer = players - 1
+    if players == 4:
+        dealer = next(d for d in range(4) if sitter_seat(rules, d) == 3)
+    layout = layout_from_deck(deck, players, sitter_seat(rules, dealer))
+    start = new_deal(rules, layout=layout, dealer=dealer)
     state = attrs.evolve(
         start,
         phase=Phase.PLAY,
@@ -893,7 +1188,7 @@ def trick_situations(draw: st.DrawFn) -> tuple[GameState, Umpire]:
         taken_masks=tuple(mask(won) if s == seat else 0 for s in range(players)),
         trump_suit=-1 if trump is None else "SCDH".index(trump),
     )
-    umpire = Umpire(rules, start.layout, players - 1)
+    umpire = Umpire(rules, start.layout, dealer)
     umpire.phase, umpire.to_act, umpire.trump = "play", seat, trump
     umpire.hands = [set(hand) if s == seat else set() for s in range(players)]
     umpire.trick = list(enumerate(trick))
@@ -1056,7 +1351,7 @@ def visible_cards(state: GameState, seat: int) -> set[Card]:
     chosen musik once shown, every played card, cards it gave, received or laid aside."""
     layout = state.layout
     seen = set(layout.hands[seat])
-    if state.rules.players == 3 and state.phase is not Phase.AUCTION:
+    if state.rules.players != 2 and state.phase is not Phase.AUCTION:
         seen |= set(layout.talon[0])
     for actor, action in state.actions:
         if isinstance(action, Take):
@@ -1219,7 +1514,7 @@ class ThousandMachine(RuleBasedStateMachine):
         state = self.referee.state
         if state.is_over:
             rules = data.draw(st.sampled_from(list(VARIANTS.values())), label="rules")
-            layout = data.draw(layouts(rules.players), label="layout")
+            layout = data.draw(rules_layouts(rules, 0), label="layout")
             scores = data.draw(start_scores(rules), label="scores")
             self.referee = Referee(new_deal(rules, layout=layout, seed=1, scores=scores))
             return

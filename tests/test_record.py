@@ -14,10 +14,12 @@ import attrs
 import pytest
 
 from thousand import (
+    DealResult,
     GameState,
     Layout,
     MatchResult,
     Record,
+    RecordedDeal,
     RecordError,
     Rules,
     dump_record,
@@ -26,8 +28,11 @@ from thousand import (
     new_match,
     replay,
 )
+from thousand.redeals import ThrowIn
+from thousand.rules import Redeal
 
 from .strategies import PRESET_NAMES, VARIANTS
+from .support import play
 
 LAYOUT_3 = Layout(
     hands=["AH TH KH QH JH 9H AD", "TD KD QD JD 9D AC TC", "KC QC JC 9C AS TS KS"],
@@ -55,20 +60,35 @@ def short_match(name: str, seed: int, max_deals: int = 3) -> GameState:
     return play_out(new_match(rules, seed=seed), seed)
 
 
+def layout_for(rules: Rules, dealer: int) -> Layout:
+    """A hand-given layout for the rules' table: ``LAYOUT_2`` for two seats, ``LAYOUT_3`` for
+    three, and for four ``LAYOUT_3``'s hands with an empty one for the seat that sits out."""
+    if rules.players == 2:
+        return LAYOUT_2
+    if rules.players == 3:
+        return LAYOUT_3
+    hands = list(LAYOUT_3.hands)
+    hands.insert(rules.sitter_of(dealer), ())
+    return Layout(hands=hands, talon=LAYOUT_3.talon)
+
+
 def sample_states() -> list[GameState]:
     """Finished and unfinished matches and deals of every preset, some started by hand."""
     states = []
     for number, name in enumerate(PRESET_NAMES):
         rules = Rules.preset(name)
-        layout = LAYOUT_3 if rules.players == 3 else LAYOUT_2
-        scores = [700, 0, 120][: rules.players]
+        scores = [700, 0, 120, 45][: rules.players]
         states += [
             short_match(name, number),
             play_out(new_match(rules, seed=number), number, limit=70),
             play_out(new_deal(rules, seed=number), number),
             play_out(new_deal(rules, seed=number, dealer=1), number, limit=9),
-            play_out(new_match(rules, seed=5, dealer=1, scores=scores, layout=layout), 5, 60),
-            play_out(new_deal(rules, seed=5, layout=layout, scores=scores), 5),
+            play_out(
+                new_match(rules, seed=5, dealer=1, scores=scores, layout=layout_for(rules, 1)),
+                5,
+                60,
+            ),
+            play_out(new_deal(rules, seed=5, layout=layout_for(rules, 0), scores=scores), 5),
             new_match(rules, seed=number),
         ]
     return states
@@ -183,8 +203,8 @@ def test_replay_of_matches_started_with_scores_and_layout() -> None:
     """A match started from given scores, dealer and first layout keeps them in its record."""
     for name in PRESET_NAMES:
         rules = Rules.preset(name)
-        layout = LAYOUT_3 if rules.players == 3 else LAYOUT_2
-        scores = [880, 500, -120][: rules.players]
+        layout = layout_for(rules, 1)
+        scores = [880, 500, -120, 0][: rules.players]
         state = play_out(new_match(rules, seed=11, dealer=1, scores=scores, layout=layout), 11)
         record = Record.from_json(Record.from_state(state).to_json())
         assert record.start_layout == layout
@@ -207,10 +227,141 @@ def test_replay_of_every_prefix() -> None:
             state = state.apply(rng.choice(state.legal_actions()))
 
 
+# Throw-ins (HOUSE-RULES.md 4.4) -------------------------------------------------------------
+
+WEAK = attrs.evolve(Rules.preset("russian"), redeal_weak_hand=28)
+"""Throws in about a third of the deals as dealt (a hand worth less than 28)."""
+NINES = attrs.evolve(Rules.preset("russian"), redeal_nines=Redeal.AFTER_EXCHANGE)
+# E6 b): dealer 0, forehand 1; seat 2 holds three nines and the talon the fourth.
+NINES_LAYOUT = Layout(
+    hands=["AC TC KC QC JC QS JS", "TH QH JH AD TD JD KS", "9S 9C 9D AS TS KD QD"],
+    talon="9H AH KH",
+)
+NINES_ACTIONS = ("pass", "bid 105", "bid 110", "pass", "give 9H 2", "give JD 0")
+
+
+def thrown_in_as_dealt(deals: tuple[DealResult, ...]) -> list[DealResult]:
+    """The deals of a match the engine threw in as dealt."""
+    return [deal for deal in deals if deal.thrown_in and deal.thrown_in.when is Redeal.DEALT]
+
+
+def test_records_keep_deals_thrown_in_as_dealt_without_actions() -> None:
+    """Random matches with many weak hands: every deal thrown in as dealt is in the record with
+    its cards and no action, and the record replays (through JSON) to the same state."""
+    thrown = played = 0
+    for seed in range(6):
+        state = play_out(new_match(attrs.evolve(WEAK, max_deals=6), seed=seed), seed)
+        record = Record.from_json(Record.from_state(state).to_json())
+        assert len(record.deals) == len(state.deals) == 6
+        for recorded, deal in zip(record.deals, state.deals, strict=True):
+            assert recorded.layout == deal.layout
+            assert recorded.actions == deal.actions
+            assert (recorded.actions == ()) == (deal in thrown_in_as_dealt(state.deals))
+        thrown += len(thrown_in_as_dealt(state.deals))
+        played += sum(deal.thrown_in is None for deal in state.deals)
+        again = replay(record)
+        assert again == state
+        assert again.deals == state.deals
+        assert Record.from_state(again).to_json() == Record.from_state(state).to_json()
+    assert thrown >= 6
+    assert played >= 6
+
+
+def test_every_prefix_of_a_match_with_throw_ins_replays() -> None:
+    """Also a prefix ending just after throw-ins (the engine already dealt the next deal) or at
+    the start of a match whose first deals were thrown in."""
+    rng = random.Random(4)
+    state = new_match(attrs.evolve(WEAK, max_deals=5), seed=4)
+    assert state.deal_number == 2  # the first two deals of seed 4 are thrown in
+    while True:
+        assert replay(Record.from_json(Record.from_state(state).to_json())) == state
+        if state.is_over:
+            break
+        state = state.apply(rng.choice(state.legal_actions()))
+    assert thrown_in_as_dealt(state.deals)
+
+
+def test_a_single_deal_thrown_in_as_dealt() -> None:
+    """E7: a hand worth 11 under a threshold of 13. The deal is over before any action; its
+    record holds the cards alone and replays to the thrown-in result."""
+    rules = attrs.evolve(Rules.preset("russian"), redeal_weak_hand=13)
+    layout = Layout(
+        hands=["AH TH AD TD KD QD AC", "9S 9C JD JH QC 9D KH", "TC KC JC AS TS KS QS"],
+        talon="QH JS 9H",
+    )
+    state = new_deal(rules, seed=3, layout=layout)
+    assert state.is_over
+    result = state.result
+    assert isinstance(result, DealResult)
+    assert result.thrown_in == ThrowIn(1, "weak hand", Redeal.DEALT)
+    record = Record.from_state(state)
+    assert record.deals == (RecordedDeal(layout, ()),)
+    assert record.result == {"deal_scores": [0, 0, 0], "scores": [0, 0, 0]}
+    seen: list[GameState] = []
+    assert replay(Record.from_json(record.to_json()), watch=seen.append) == state
+    assert seen == [state]
+
+
+def test_a_deal_thrown_in_after_the_exchange_ends_with_its_last_give() -> None:
+    """E6 b): the declarer passes the fourth nine to seat 2; the deal ends with that give and
+    the same dealer deals the next. The record holds the deal's actions, and replay checks
+    that the engine throws it in."""
+    state = play(new_match(NINES, seed=6, dealer=0, layout=NINES_LAYOUT), *NINES_ACTIONS)
+    (deal,) = state.deals
+    assert deal.thrown_in == ThrowIn(2, "four nines", Redeal.AFTER_EXCHANGE)
+    assert (state.deal_number, state.dealer, state.actions) == (1, 0, ())
+    record = Record.from_state(state)
+    assert [str(action) for _, action in record.deals[0].actions] == list(NINES_ACTIONS)
+    assert record.deals[1] == RecordedDeal(state.layout, ())
+    seen: list[GameState] = []
+    assert replay(Record.from_json(record.to_json()), watch=seen.append) == state
+    assert len(seen) == len(NINES_ACTIONS) + 1
+    finished = play_out(state, 6)
+    assert replay(Record.from_json(Record.from_state(finished).to_json())) == finished
+    single = play(new_deal(NINES, seed=6, layout=NINES_LAYOUT), *NINES_ACTIONS)
+    assert single.is_over
+    assert replay(Record.from_json(Record.from_state(single).to_json())) == single
+
+
+def test_a_throw_in_after_the_exchange_that_the_engine_does_not_make_is_refused() -> None:
+    """The declarer keeps the nine in the tampered record: no throw-in, so the deal's actions
+    no longer finish it; without its last give the deal is not over either."""
+    state = play(new_match(NINES, seed=6, dealer=0, layout=NINES_LAYOUT), *NINES_ACTIONS)
+    data = record_data(state)
+    data["deals"][0]["actions"][-2:] = [[1, "give 9H 0"], [1, "give JD 2"]]
+    assert_rejected(data, "deal 1:", "did not finish")
+    data = record_data(state)
+    del data["deals"][0]["actions"][-1]
+    assert_rejected(data, "deal 1:", "did not finish")
+
+
+def test_actions_in_a_deal_thrown_in_as_dealt_are_refused() -> None:
+    """A deal the engine throws in as dealt takes no action: a record giving it one, other
+    cards, or leaving it out does not replay; nor does a record claiming throw-ins under rules
+    that make none."""
+    state = play_out(new_match(attrs.evolve(WEAK, max_deals=4), seed=4), 4)
+    number = state.deals.index(thrown_in_as_dealt(state.deals)[0])
+    played = next(deal for deal in state.deals if deal.thrown_in is None)
+    data = record_data(state)
+    data["deals"][number]["actions"] = [[1, "pass"]]
+    assert_rejected(data, f"deal {number}:", "thrown in", "as dealt", "1")
+    data = record_data(state)
+    data["deals"][number]["layout"] = played.layout.to_dict()
+    assert_rejected(data, f"deal {number}:", "not the cards of this deal")
+    data = record_data(state)
+    del data["deals"][number]
+    with pytest.raises(RecordError):
+        replay(Record.from_json(json.dumps(data)))
+    data = record_data(state)
+    data["rules"].pop("redeal_weak_hand")
+    assert_rejected(data, "did not finish")
+
+
 # Tampering --------------------------------------------------------------------------------
 
 FINISHED = short_match("russian", 1, max_deals=3)
 FINISHED_2P = short_match("polish-2p", 2, max_deals=2)
+FINISHED_4P = short_match("russian-4", 3, max_deals=3)
 BY_HAND = play_out(new_match(Rules.preset("polish"), seed=4, layout=LAYOUT_3), 4, limit=40)
 DEAL = play_out(new_deal(Rules.preset("russian"), seed=8), 8)
 
@@ -233,11 +384,13 @@ def assert_rejected(data: Any, *phrases: str) -> RecordError:
 
 def test_untampered_records_replay() -> None:
     """The records tampered with below replay when left alone."""
-    for state in (FINISHED, FINISHED_2P, BY_HAND, DEAL):
+    for state in (FINISHED, FINISHED_2P, FINISHED_4P, BY_HAND, DEAL):
         assert replay(Record.from_json(json.dumps(record_data(state)))) == state
 
 
-@pytest.mark.parametrize("state", [FINISHED, FINISHED_2P, DEAL], ids=["3p", "2p", "deal"])
+@pytest.mark.parametrize(
+    "state", [FINISHED, FINISHED_2P, FINISHED_4P, DEAL], ids=["3p", "2p", "4p", "deal"]
+)
 def test_changed_action_is_named(state: GameState) -> None:
     """An action changed to one the rules forbid is reported with its deal and position."""
     data = record_data(state)
@@ -275,7 +428,9 @@ def test_action_replaced_by_another_legal_one_is_caught() -> None:
         state = state.apply(DEAL.actions[position][1])
 
 
-@pytest.mark.parametrize("state", [FINISHED, FINISHED_2P, DEAL], ids=["3p", "2p", "deal"])
+@pytest.mark.parametrize(
+    "state", [FINISHED, FINISHED_2P, FINISHED_4P, DEAL], ids=["3p", "2p", "4p", "deal"]
+)
 def test_changed_seat_is_named(state: GameState) -> None:
     """An action credited to the wrong seat is reported with its deal and position."""
     players = state.rules.players
@@ -295,13 +450,15 @@ def swap_cards(layout: dict[str, list[str]], first: int, second: int) -> None:
     layout["hands"] = [" ".join(hand) for hand in hands]
 
 
-@pytest.mark.parametrize("state", [FINISHED, FINISHED_2P], ids=["3p", "2p"])
+@pytest.mark.parametrize("state", [FINISHED, FINISHED_2P, FINISHED_4P], ids=["3p", "2p", "4p"])
 def test_changed_layout_is_named(state: GameState) -> None:
     """A layout with exchanged cards is reported as not this deal's cards, naming the deal."""
     data = record_data(state)
     for number in range(len(data["deals"])):
         copy = json.loads(json.dumps(data))
-        swap_cards(copy["deals"][number]["layout"], 0, 1)
+        layout = copy["deals"][number]["layout"]
+        first, second = [seat for seat, hand in enumerate(layout["hands"]) if hand][:2]
+        swap_cards(layout, first, second)
         assert_rejected(copy, f"deal {number}:", "not the cards of this deal")
         copy = json.loads(json.dumps(data))
         swap_with_talon(copy["deals"][number]["layout"])
@@ -309,10 +466,12 @@ def test_changed_layout_is_named(state: GameState) -> None:
 
 
 def swap_with_talon(layout: dict[str, list[str]]) -> None:
-    """Exchange the first card of hand 0 with the first card of the last talon pile."""
-    hand, pile = layout["hands"][0].split(), layout["talon"][-1].split()
+    """Exchange the first card of the first dealt hand with the first card of the last talon
+    pile."""
+    seat = next(seat for seat, hand in enumerate(layout["hands"]) if hand)
+    hand, pile = layout["hands"][seat].split(), layout["talon"][-1].split()
     hand[0], pile[0] = pile[0], hand[0]
-    layout["hands"][0], layout["talon"][-1] = " ".join(hand), " ".join(pile)
+    layout["hands"][seat], layout["talon"][-1] = " ".join(hand), " ".join(pile)
 
 
 def test_invalid_layout_is_named() -> None:

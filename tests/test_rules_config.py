@@ -15,6 +15,7 @@ from thousand import (
     SetAside,
     Settlement,
 )
+from thousand.rules import Sitter
 
 PRESET_TABLE = {
     "russian": dict(
@@ -39,12 +40,30 @@ PRESET_TABLE = {
         endgame=Endgame.LOCK, lock_threshold=800, settlement=Settlement.NONE,
         set_aside=SetAside.NOBODY, target=1000, max_deals=400,
     ),
+    "russian-4": dict(
+        players=4, sitter=Sitter.RIGHT_OF_DEALER, sitter_bonus=40, opening_bid=100, bid_step=5,
+        cap_base=120, concession=Concession.PENALTY, must_beat=False, must_trump=True,
+        must_overtrump=False, marriage_requires_trick=True,
+        marriage_declaration=MarriageDeclaration.OPTIONAL, ace_marriage=200, rounding=5,
+        endgame=Endgame.BARREL, barrel_threshold=880, barrel_deals=3,
+        barrel_capacity=BarrelCapacity.MULTIPLE, settlement=Settlement.SHORTFALL,
+        set_aside=SetAside.NOBODY, target=1000, max_deals=400,
+    ),
+    "polish-4": dict(
+        players=4, sitter=Sitter.DEALER, sitter_bonus=50, opening_bid=100, bid_step=10,
+        cap_base=120, concession=Concession.NONE, must_beat=True, must_trump=True,
+        must_overtrump=False, marriage_requires_trick=False,
+        marriage_declaration=MarriageDeclaration.AUTOMATIC, ace_marriage=0, rounding=10,
+        endgame=Endgame.LOCK, lock_threshold=800, settlement=Settlement.NONE,
+        set_aside=SetAside.NOBODY, target=1000, max_deals=400,
+    ),
 }  # fmt: skip
 
 
 @pytest.mark.parametrize("name", sorted(PRESET_TABLE))
 def test_presets_match_the_rule_book_table(name: str) -> None:
-    """Each preset has the values of the RULES.md 1.8 table."""
+    """Each preset has the values of the RULES.md 1.8 table (the four-seat ones: HOUSE-RULES.md
+    4.10)."""
     rules = Rules.preset(name)
     for field, value in PRESET_TABLE[name].items():
         assert getattr(rules, field) == value, field
@@ -54,7 +73,7 @@ def test_presets_match_the_rule_book_table(name: str) -> None:
 def test_preset_names_and_unknown_preset() -> None:
     """The five presets are listed; an unknown name raises RulesError listing them."""
     assert Rules.preset_names() == ("russian", "polish", "polish-2p", "russian-4", "polish-4")
-    with pytest.raises(RulesError, match="russian, polish, polish-2p"):
+    with pytest.raises(RulesError, match="russian, polish, polish-2p, russian-4, polish-4"):
         Rules.preset("czech")
 
 
@@ -69,6 +88,9 @@ def test_evolve_changes_one_field_and_loses_the_preset_name() -> None:
     ("changes", "message"),
     [
         ({"players": 5}, "'players' must be 2 to 4, not 5"),
+        ({"players": 1}, "'players' must be 2 to 4, not 1"),
+        ({"sitter": Sitter.OPPOSITE_DEALER}, "sitter applies to four seats only"),
+        ({"sitter_bonus": 40}, "sitter_bonus applies to four seats only"),
         ({"opening_bid": 103}, "not a multiple of bid_step"),
         ({"cap_base": 90}, "below opening_bid"),
         ({"must_trump": False, "must_overtrump": True}, "must_overtrump needs must_trump"),

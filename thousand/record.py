@@ -42,7 +42,7 @@ from thousand.engine import new_deal, new_match
 from thousand.errors import RecordError, ThousandError
 from thousand.layout import Layout
 from thousand.results import DealResult, MatchResult
-from thousand.rules import Rules
+from thousand.rules import Redeal, Rules
 from thousand.state import GameState
 
 __all__ = ["FORMAT", "VERSION", "Record", "RecordedDeal", "dump_record", "load_record", "replay"]
@@ -52,7 +52,9 @@ FORMAT = "thousand-record"
 
 @attrs.frozen
 class RecordedDeal:
-    """One deal of a record: its layout and its actions as ``(seat, action)``."""
+    """One deal of a record: its layout and its actions as ``(seat, action)`` (none for a deal
+    thrown in as dealt, which the engine skips by itself; a deal thrown in after the exchange
+    ends with its last give or discard)."""
 
     layout: Layout
     actions: tuple[tuple[int, Action], ...]
@@ -175,8 +177,9 @@ def replay(record: Record, watch: Callable[[GameState], object] | None = None) -
 
     Raises:
         RecordError: a layout that the seed does not produce, an action that is illegal or taken
-            by the wrong seat, or a result that differs from the recorded one; the message names
-            the deal and the action.
+            by the wrong seat, actions recorded for a deal the engine threw in as dealt, or a
+            result that differs from the recorded one; the message names the deal and the
+            action.
     """
     start = new_deal if record.single_deal else new_match
     try:
@@ -192,10 +195,8 @@ def replay(record: Record, watch: Callable[[GameState], object] | None = None) -
     if watch is not None:
         watch(state)
     for number, deal in enumerate(record.deals):
-        if number < len(state.deals) and state.deals[number].thrown_in and not deal.actions:
-            # Thrown in as dealt: the engine has already dealt the next deal by itself.
-            if deal.layout != state.deals[number].layout:
-                raise RecordError(f"deal {number}: the recorded cards are not the cards dealt")
+        if number < len(state.deals):
+            _check_thrown_in_as_dealt(number, deal, state.deals[number])
             continue
         if state.is_over:
             raise RecordError(f"deal {number}: the game was already over before this deal")
@@ -206,6 +207,21 @@ def replay(record: Record, watch: Callable[[GameState], object] | None = None) -
         state = replay_actions(f"deal {number}, ", state, deal.actions, watch)
     check_result(record.result, result_summary(state.result))
     return state
+
+
+def _check_thrown_in_as_dealt(number: int, deal: RecordedDeal, result: DealResult) -> None:
+    """A deal the engine finished before any action can only be one thrown in as dealt (it then
+    dealt the next deal by itself); its record holds its cards and no action."""
+    if deal.layout != result.layout:
+        raise RecordError(f"deal {number}: the recorded cards are not the cards of this deal")
+    thrown = result.thrown_in
+    if thrown is None or thrown.when is not Redeal.DEALT:
+        raise RecordError(f"deal {number}: the engine finished this deal before its first action")
+    if deal.actions:
+        raise RecordError(
+            f"deal {number}: {thrown}, so it has no action, but the record gives it "
+            f"{len(deal.actions)}"
+        )
 
 
 def dump_record(record: Record, target: str | os.PathLike[str] | IO[str]) -> None:
