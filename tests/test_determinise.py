@@ -131,7 +131,8 @@ def check_world(world: GameState, observation: Observation, truth: GameState) ->
     assert sorted(now + list(world.trick_cards)) == list(range(24))
     dealt = [card.index for pile in (*world.layout.hands, *world.layout.talon) for card in pile]
     assert sorted(dealt) == list(range(24))
-    assert [len(hand) for hand in world.layout.hands] == [rules.hand_size] * rules.players
+    sizes = [0 if seat == truth.sitter else rules.hand_size for seat in range(rules.players)]
+    assert [len(hand) for hand in world.layout.hands] == sizes
     # (c) Legal: the deal replayed from the world's layout is the world, action by action, and
     # the hidden cards of the history are filled in.
     replayed = deal_as_dealt(world)
@@ -256,8 +257,8 @@ def test_worlds_fit_random_deals(name: str, data: st.DataObject) -> None:
 @settings(max_examples=scaled(0.2), deadline=None)
 @given(
     seed=st.integers(0, 2**32),
-    dealer=st.integers(0, 2),
-    greedy=st.lists(st.booleans(), min_size=3, max_size=3).filter(any),
+    dealer=st.integers(0, 3),
+    greedy=st.lists(st.booleans(), min_size=4, max_size=4).filter(lambda flags: any(flags[:3])),
     deck=st.permutations(DECK),
 )
 def test_worlds_fit_greedy_deals(
@@ -266,8 +267,10 @@ def test_worlds_fit_greedy_deals(
     """The same checks along deals played mostly by the ``greedy`` bot: higher bids, contracts,
     marriages and card-counting play."""
     rules = VARIANTS[name]
-    layout = layout_from_deck(deck, rules.players)
-    state = new_deal(rules, seed=seed, layout=layout, dealer=dealer % rules.players)
+    dealer %= rules.players
+    sitter = rules.sitter_of(dealer)
+    layout = layout_from_deck(deck, rules.players, None if sitter < 0 else sitter)
+    state = new_deal(rules, seed=seed, layout=layout, dealer=dealer)
     states = greedy_playout(state, seed, greedy)
     check_states(states, random.Random(seed), continue_from=len(states) // 2)
 
@@ -794,7 +797,8 @@ def test_true_cards_come_up_late_in_the_deal(name: str, seed: int) -> None:
     rng = random.Random(seed)
     state = new_deal(rules, seed=seed)
     while not state.is_over and (
-        state.phase is not Phase.PLAY or sum(state.hand_masks).bit_count() > 3 * rules.players
+        state.phase is not Phase.PLAY
+        or sum(state.hand_masks).bit_count() > 3 * rules.active_players
     ):
         state = state.apply(rng.choice(state.legal_actions()))
     assert not state.is_over, "the deal should reach its last tricks"
@@ -809,8 +813,8 @@ def test_true_cards_come_up_late_in_the_deal(name: str, seed: int) -> None:
             for world in sampled:
                 union |= world.hand_masks[other]
             assert state.hand_masks[other] & ~union == 0
-        if rules.players == 3:
-            others = [other for other in range(3) if other != seat]
+        if rules.players != 2:
+            others = [other for other in state.context.active if other != seat]
             placements = {tuple(world.hand_masks[o] for o in others) for world in sampled}
             assert tuple(state.hand_masks[o] for o in others) in placements
         else:

@@ -221,7 +221,8 @@ class Determiniser:
                     gave[declarer] |= observation.received.bit
                     received[seat] |= observation.received.bit
                 for receiver in self._hidden_to:
-                    given = self._unseen_give(receiver, current, gave[declarer], rng)
+                    last = receiver == self._hidden_to[-1]
+                    given = self._unseen_give(receiver, current, gave[declarer], rng, last)
                     if given is None:
                         return None
                     gave[declarer] |= given
@@ -315,11 +316,13 @@ class Determiniser:
         return options
 
     def _unseen_give(
-        self, receiver: int, current: Sequence[int], gave: int, rng: random.Random
+        self, receiver: int, current: Sequence[int], gave: int, rng: random.Random, last: bool
     ) -> int | None:
         """The card the declarer gave ``receiver``, unseen by this seat: a talon card if the
-        receiver holds or played one, else any card it has held since, as long as both hands as
-        dealt allow the bids made with them (``gave``: the declarer's other gifts). Every such
+        receiver holds or played one, else any card it has held since, as long as the
+        receiver's hand as dealt allows the bids made with it, and, for the ``last`` unseen
+        gift, the declarer's too (``gave``: the declarer's other gifts; the seat sitting out saw
+        neither gift, and the declarer's hand is known only once both are placed). Every such
         card is as likely; ``None`` when there is none."""
         declarer = self._declarer
         assert declarer is not None
@@ -330,7 +333,9 @@ class Determiniser:
         rules = self.rules
         kept = (current[declarer] | self._played_by[declarer] | gave) & ~self._talon
         need_receiver = self._bids[receiver] if self._bids[receiver] > rules.cap_base else 0
-        need_declarer = self._bids[declarer] if self._bids[declarer] > rules.cap_base else 0
+        need_declarer = (
+            self._bids[declarer] if last and self._bids[declarer] > rules.cap_base else 0
+        )
         choices = [
             index
             for index in _shuffled(from_talon or had, rng)
