@@ -119,7 +119,7 @@ def test_a_match_of_four_bots_is_played_under_russian_4() -> None:
     dealer's right, is dealt nothing."""
     result = runner.invoke(app, ["match", *RANDOMS, "--deal", "--seed", "1"])
     assert result.exit_code == 0, result.output
-    assert "  seat 3 (random#4) holds nothing" in result.output.splitlines()[:6]
+    assert "  seat 3 (random#4) sits out" in result.output.splitlines()[:6]
     five = runner.invoke(app, ["match", *RANDOMS, "random", "--seed", "1"])
     assert five.exit_code == 2
     one_line_error(five.output, "Thousand is played by 2, 3 or 4 players, not 5")
