@@ -14,7 +14,7 @@ import random
 from collections import Counter
 
 import attrs
-from hypothesis import event, given, note, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from thousand import (
@@ -31,17 +31,15 @@ from thousand.rules import BarrelFallPenalty, BoltCounting, Redeal, Samosval, Si
 
 from .strategies import rules_layouts, scaled, start_scores
 from .test_properties import (
-    ALL_CARDS,
     Before,
     Referee,
     active_seats,
     check_conservation,
+    hidden_twins,
     sitter_bonus,
     sitter_seat,
     start_of_match,
     step_one_scores,
-    twin_states,
-    visible_cards,
 )
 
 
@@ -274,26 +272,7 @@ def test_the_sitter_sees_only_what_is_public(data: st.DataObject, rules: Rules) 
     states = [start]
     while not states[-1].is_over and len(states) <= limit:
         states.append(states[-1].apply(rng.choice(states[-1].legal_actions())))
-    hidden = sorted(ALL_CARDS - visible_cards(states[-1], sitter), key=lambda card: card.index)
-    note(f"hidden from the sitter {sitter}: {' '.join(map(str, hidden))}")
-    twins = None
-    for _ in range(4):
-        order = data.draw(st.permutations(hidden), label="exchange of hidden cards")
-        if order == hidden and len(hidden) > 1:
-            shift = data.draw(st.integers(1, len(hidden) - 1), label="rotation of hidden cards")
-            order = hidden[shift:] + hidden[:shift]
-        twins = twin_states(states, dict(zip(hidden, order, strict=True)))
-        if twins is not None:
-            break
-        if len(hidden) >= 2:
-            # A smaller change: two hidden cards exchanged.
-            first, second = data.draw(
-                st.lists(st.sampled_from(hidden), min_size=2, max_size=2, unique=True),
-                label="two hidden cards",
-            )
-            twins = twin_states(states, {first: second, second: first})
-            if twins is not None:
-                break
+    twins = hidden_twins(data, states, sitter)
     if twins is None:
         event("no exchange keeps the actions legal")
         return

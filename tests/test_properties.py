@@ -1420,6 +1420,30 @@ def twin_states(states: list[GameState], mapping: dict[Card, Card]) -> list[Game
     return twins
 
 
+def hidden_twins(data: st.DataObject, states: list[GameState], seat: int) -> list[GameState] | None:
+    """The same states with cards ``seat`` cannot see exchanged (a few tries: a permutation of
+    all of them, then two of them), the actions still legal; ``None`` if none was found."""
+    hidden = sorted(ALL_CARDS - visible_cards(states[-1], seat), key=lambda card: card.index)
+    note(f"hidden from seat {seat}: {' '.join(map(str, hidden))}")
+    for _ in range(4):
+        order = data.draw(st.permutations(hidden), label="exchange of hidden cards")
+        if order == hidden and len(hidden) > 1:
+            shift = data.draw(st.integers(1, len(hidden) - 1), label="rotation of hidden cards")
+            order = hidden[shift:] + hidden[:shift]
+        twins = twin_states(states, dict(zip(hidden, order, strict=True)))
+        if twins is not None:
+            return twins
+        if len(hidden) >= 2:
+            first, second = data.draw(
+                st.lists(st.sampled_from(hidden), min_size=2, max_size=2, unique=True),
+                label="two hidden cards",
+            )
+            twins = twin_states(states, {first: second, second: first})
+            if twins is not None:
+                return twins
+    return None
+
+
 @pytest.mark.slow
 @given(start=deals(), data=st.data())
 @settings(max_examples=scaled(4))
@@ -1430,25 +1454,7 @@ def test_observation_ignores_hidden_cards(start: GameState, data: st.DataObject)
     if states[-1].is_over:
         states.pop()
     seat = data.draw(st.integers(0, start.rules.players - 1), label="observer")
-    hidden = sorted(ALL_CARDS - visible_cards(states[-1], seat), key=lambda card: card.index)
-    note(f"hidden from seat {seat}: {' '.join(map(str, hidden))}")
-    twins = None
-    for _ in range(4):
-        order = data.draw(st.permutations(hidden), label="exchange of hidden cards")
-        if order == hidden and len(hidden) > 1:
-            shift = data.draw(st.integers(1, len(hidden) - 1), label="rotation of hidden cards")
-            order = hidden[shift:] + hidden[:shift]
-        twins = twin_states(states, dict(zip(hidden, order, strict=True)))
-        if twins is not None:
-            break
-        if len(hidden) >= 2:
-            first, second = data.draw(
-                st.lists(st.sampled_from(hidden), min_size=2, max_size=2, unique=True),
-                label="two hidden cards",
-            )
-            twins = twin_states(states, {first: second, second: first})
-            if twins is not None:
-                break
+    twins = hidden_twins(data, states, seat)
     event("twin found" if twins is not None else "no twin keeps the actions legal")
     if twins is None:
         return

@@ -315,23 +315,7 @@ def _end_deal(state: GameState, conceded: bool) -> GameState:
     points = scoring.deal_points(state)
     deal = scoring.deal_scores(state, points, conceded)
     standing = scoring.end_of_deal(state, deal, points, conceded)
-    result = _deal_result(
-        number=context.deal_number,
-        dealer=context.dealer,
-        layout=context.layout,
-        declarer=state.bidder,
-        bid=state.bid,
-        contract=None if conceded else state.contract_amount,
-        points=points,
-        deal_scores=standing.deal_scores,
-        scores=standing.scores,
-        barrel=standing.barrel,
-        history=state.history,
-        exchanged=state.exchanged,
-        bolts=standing.bolts,
-        falls=standing.falls,
-        thrown_in=None,
-    )
+    result = _result(state, None if conceded else state.contract_amount, points, standing, None)
     return _deal_from(
         _after_deal(state, result, (context.dealer + 1) % rules.players, context.scored_deals + 1)
     )
@@ -341,25 +325,41 @@ def _thrown_in(state: GameState, thrown: ThrowIn, deal_next: bool) -> GameState:
     """The deal is thrown in: it scores nothing, no counter moves, and the same dealer deals the
     next deal number (the game ends instead after a single deal or at ``max_deals``)."""
     context = state.context
-    result = _deal_result(
+    nothing = (0,) * state.rules.players
+    unchanged = scoring.Standing(
+        nothing, context.scores, context.barrel, context.bolts, context.falls
+    )
+    result = _result(state, None, nothing, unchanged, thrown)
+    after = _after_deal(state, result, context.dealer, context.scored_deals)
+    return _deal_from(after) if deal_next else after
+
+
+def _result(
+    state: GameState,
+    contract: int | None,
+    points: tuple[int, ...],
+    standing: scoring.Standing,
+    thrown_in: ThrowIn | None,
+) -> DealResult:
+    """The result of ``state``'s deal, just finished: what it scored, and the match after it."""
+    context = state.context
+    return _deal_result(
         number=context.deal_number,
         dealer=context.dealer,
         layout=context.layout,
         declarer=state.bidder,
         bid=state.bid,
-        contract=None,
-        points=(0,) * state.rules.players,
-        deal_scores=(0,) * state.rules.players,
-        scores=context.scores,
-        barrel=context.barrel,
+        contract=contract,
+        points=points,
+        deal_scores=standing.deal_scores,
+        scores=standing.scores,
+        barrel=standing.barrel,
         history=state.history,
         exchanged=state.exchanged,
-        bolts=context.bolts,
-        falls=context.falls,
-        thrown_in=thrown,
+        bolts=standing.bolts,
+        falls=standing.falls,
+        thrown_in=thrown_in,
     )
-    after = _after_deal(state, result, context.dealer, context.scored_deals)
-    return _deal_from(after) if deal_next else after
 
 
 def _after_deal(state: GameState, result: DealResult, dealer: int, scored_deals: int) -> GameState:
