@@ -382,10 +382,12 @@ class Observation(View):
         """The observation written by :meth:`to_dict`, with ``rules`` when they were left out
         (raises ``KeyError``, ``TypeError`` or ``ValueError`` on malformed data)."""
         card = Card.parse
-        seats = len(data["scores"])
+        if rules is None:
+            rules = Rules.from_dict(data["rules"])
+        seats = rules.players
         return cls.from_fields(
             seat=int(data["seat"]),
-            rules=rules if rules is not None else Rules.from_dict(data["rules"]),
+            rules=rules,
             phase=Phase(data["phase"]),
             current_player=_optional_int(data["current_player"]),
             dealer=int(data["dealer"]),
@@ -416,7 +418,11 @@ class Observation(View):
             trump=None if data["trump"] is None else Suit("SCDH".index(data["trump"])),
             history=tuple((int(seat), parse_action(text)) for seat, text in data["history"]),
             legal_actions=tuple(parse_action(text) for text in data["legal_actions"]),
-            active=tuple(int(seat) for seat in data.get("active", _clockwise(data, seats))),
+            active=(
+                tuple(int(seat) for seat in data["active"])
+                if "active" in data
+                else _clockwise(int(data["dealer"]), seats)
+            ),
             sitter=_optional_int(data.get("sitter")),
             sitter_bonus=int(data.get("sitter_bonus", 0)),
             bolts=tuple(int(count) for count in data.get("bolts", (0,) * seats)),
@@ -425,9 +431,9 @@ class Observation(View):
         )
 
 
-def _clockwise(data: dict[str, Any], seats: int) -> tuple[int, ...]:
+def _clockwise(dealer: int, seats: int) -> tuple[int, ...]:
     """Every seat clockwise from the forehand: what ``active`` is without a seat sitting out."""
-    forehand = (int(data["dealer"]) + 1) % seats
+    forehand = (dealer + 1) % seats
     return tuple((forehand + step) % seats for step in range(seats))
 
 
