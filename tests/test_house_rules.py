@@ -26,6 +26,7 @@ from thousand import (
     RulesError,
     Samosval,
     Sitter,
+    scoring,
 )
 from thousand.engine import start_of_deal
 from thousand.redeals import ThrowIn, hand_worth
@@ -729,3 +730,20 @@ def test_a_rules_file_may_give_the_samosval_as_its_scores(
     assert Rules.from_dict(rules.to_dict()) == rules
     with pytest.raises(RulesError, match=r"\[-555\] is not a Samosval setting"):
         Rules.from_json('{"preset": "russian", "samosval": [-555]}')
+
+
+def test_the_end_of_deal_steps_are_a_pure_function() -> None:
+    """§4.11 item 12: scoring a finished deal twice gives the same standing, the one the engine
+    recorded, and changes nothing (E1's concession, with bolts on)."""
+    rules = attrs.evolve(RUSSIAN_4, bolts=1, samosval=Samosval.BOTH)
+    state = thousand.new_match(rules, seed=1, dealer=2, layout=E1)
+    state = play(state, "bid 105", "pass", "pass", "give 9S 2", "give TS 3")
+    kept = attrs.evolve(state)
+    points = scoring.deal_points(state)
+    deal = scoring.deal_scores(state, points, conceded=True)
+    standing = scoring.end_of_deal(state, deal, points, True)
+    assert scoring.end_of_deal(state, deal, points, True) == standing
+    assert state == kept
+    recorded = play(state, "concede").deals[0]
+    assert standing.deal_scores == recorded.deal_scores == (-105, 80, 55, 55)
+    assert (standing.scores, standing.bolts) == (recorded.scores, recorded.bolts)
