@@ -99,10 +99,10 @@ def test_evolve_changes_one_field_and_loses_the_preset_name() -> None:
         ({"endgame": Endgame.LOCK, "lock_threshold": 1200}, "must be below target"),
         ({"bid_step": 0}, "'bid_step' must be 1 to 100, not 0"),
         ({"ace_marriage": -1}, "'ace_marriage' must be 0 to 1,000, not -1"),
-        ({"rounding": "5"}, "must be a whole number"),
+        ({"rounding": "5"}, "'rounding' must be a whole number, not \"5\""),
         ({"must_beat": 1}, "must be true or false"),
         ({"concession": "sometimes"}, "not a Concession setting"),
-        ({"max_deals": True}, "must be a whole number"),
+        ({"max_deals": True}, "'max_deals' must be a whole number, not true"),
     ],
 )
 def test_invalid_combinations_raise_at_construction(

@@ -13,14 +13,26 @@ import attrs
 from thousand.errors import RulesError, ThousandError
 
 
+def _as_written(value: Any) -> str:
+    """A value as a rules file writes it (JSON), or as Python shows it when JSON cannot."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def _strict_int(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RulesError(f"rules field '{attribute.name}' must be a whole number, not {value!r}")
+        raise RulesError(
+            f"rules field '{attribute.name}' must be a whole number, not {_as_written(value)}"
+        )
 
 
 def _strict_bool(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if not isinstance(value, bool):
-        raise RulesError(f"rules field '{attribute.name}' must be true or false, not {value!r}")
+        raise RulesError(
+            f"rules field '{attribute.name}' must be true or false, not {_as_written(value)}"
+        )
 
 
 def int_field(default: int, low: int, high: int) -> Any:
