@@ -55,6 +55,7 @@ __all__ = [
     "game_named",
     "game_observed",
     "game_of",
+    "ordinal",
     "record_from_json",
 ]
 
@@ -235,7 +236,7 @@ class ThousandGame(Game[GameState, Observation, Action, Rules, Record]):
     def seat_role(self, seat: int, players: int) -> str:
         if seat == 0:
             return "dealer"
-        return "forehand" if seat == 1 else f"{_ordinal(seat)} hand"
+        return "forehand" if seat == 1 else f"{ordinal(seat)} hand"
 
     def start(
         self, rules: Rules, *, seed: int, layout: object, dealer: int | None, single_deal: bool
@@ -332,7 +333,7 @@ class BluffGame(Game[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, 
     def seat_role(self, seat: int, players: int) -> str:
         if seat == 0:
             return "dealer" if players == 2 else "dealer, plays last"
-        return f"plays {_ordinal(seat)}"
+        return f"plays {ordinal(seat)}"
 
     def start(
         self,
@@ -399,8 +400,17 @@ class BluffGame(Game[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, 
         return bluff.Determiniser(observation).sample
 
 
-def _ordinal(number: int) -> str:
-    return ("first", "second", "third", "fourth", "fifth")[number - 1]
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+
+
+def ordinal(number: int) -> str:
+    """``third`` for 3, in words up to ``ninth``; ``12th``, ``21st`` beyond."""
+    if 1 <= number <= len(_ORDINALS):
+        return _ORDINALS[number - 1]
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
 
 
 THOUSAND = ThousandGame()

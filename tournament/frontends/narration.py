@@ -35,6 +35,7 @@ from thousand import (
     spectator,
 )
 from thousand.bluff import spectator as bluff_spectator
+from thousand.games import ordinal
 from thousand.redeals import ThrowIn
 from thousand.rules import BoltCounting, Redeal, Rules
 from thousand.scoring import meld_points
@@ -155,19 +156,6 @@ def joined(words: Sequence[str]) -> str:
 
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
-
-
-def _ordinal(number: int) -> str:
-    """``third`` for 3; ``12th`` past ``ninth``."""
-    if 1 <= number <= len(_ORDINALS):
-        return _ORDINALS[number - 1]
-    suffix = (
-        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    )
-    return f"{number}{suffix}"
 
 
 def _numbers(values: Iterable[int]) -> str:
@@ -311,10 +299,10 @@ def _count_lines(
         if rules.bolt_counting is BoltCounting.CONSECUTIVE:
             rule = f"{rules.bolts} in a row cost {rules.bolt_penalty}"
         else:
-            rule = f"every {_ordinal(rules.bolts)} costs {rules.bolt_penalty}"
+            rule = f"every {ordinal(rules.bolts)} costs {rules.bolt_penalty}"
         lines.append(f"Bolts: {voice.per_seat(bolts)} ({rule})")
     if rules.barrel_reset_falls and any(falls):
-        rule = f"the {_ordinal(rules.barrel_reset_falls)} sets the score to 0"
+        rule = f"the {ordinal(rules.barrel_reset_falls)} sets the score to 0"
         lines.append(f"Falls from the barrel: {voice.per_seat(falls)} ({rule})")
     return lines
 
@@ -497,7 +485,7 @@ def _bolt_lines(table: spectator.Spectator, deal: spectator.DealScore, voice: _V
             and deal.deal_scores[seat] == -rules.bolt_penalty
         ):
             lines.append(
-                f"{voice.says(seat, 'takes')} a {_ordinal(rules.bolts)} bolt and "
+                f"{voice.says(seat, 'takes')} a {ordinal(rules.bolts)} bolt and "
                 f"{voice.verb('loses', seat == voice.viewer)} {rules.bolt_penalty}."
             )
     return lines
@@ -515,7 +503,7 @@ def _fall_lines(table: spectator.Spectator, deal: spectator.DealScore, voice: _V
             lines.append(f"That is {voice.possessive(seat)} fall {now} of {limit} from the barrel.")
         elif now < was:
             lines.append(
-                f"That is {voice.possessive(seat)} {_ordinal(limit)} fall from the barrel: "
+                f"That is {voice.possessive(seat)} {ordinal(limit)} fall from the barrel: "
                 f"{voice.possessive(seat)} score goes back to 0."
             )
     return lines
