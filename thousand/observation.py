@@ -170,7 +170,20 @@ class Observation(View):
     @field
     def hand_sizes(self) -> tuple[int, ...]:
         """How many cards each seat holds."""
-        sizes = [self.rules.hand_size] * self.rules.players
+        known = self._known
+        rules: Rules = known[_RULES]
+        if known[_PHASE] is Phase.PLAY:
+            # The exchange is over: each seat taking part began the play with a card per
+            # trick, and has played one to each finished trick and perhaps to this one.
+            active = known[_ACTIVE]
+            finished = sum(mask.bit_count() for mask in known[_TAKEN_MASKS]) // len(active)
+            sizes = [0] * rules.players
+            for seat in active:
+                sizes[seat] = rules.tricks_per_deal - finished
+            for seat, _ in trick_seats(active, known[_PLAYER], known[_TRICK_CARDS]):
+                sizes[seat] -= 1
+            return tuple(sizes)
+        sizes = [rules.hand_size] * rules.players
         if self.sitter is not None:
             sizes[self.sitter] = 0
         declarer = self.declarer
