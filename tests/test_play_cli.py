@@ -77,6 +77,18 @@ class Terminal:
     def type(self, text: str) -> None:
         os.write(self.fd, text.encode() + b"\n")
 
+    def interrupt(self, patience: float = 5.0) -> None:
+        """Press Ctrl-C, and again while the program has not ended after ``patience`` seconds, as
+        a person would: a Ctrl-C pressed the instant the prompt appears can reach the line
+        editor before it waits for input, and is then lost (a race of readline, not the game's)."""
+        for _ in range(3):
+            os.write(self.fd, b"\x03")
+            try:
+                self.read_until(lambda text: False, patience)
+            except AssertionError:
+                continue
+            return
+
     def wait(self, timeout: float = 60.0) -> int:
         """The program's exit code, once it ends (its output read to the end)."""
         self.read_until(lambda text: False, timeout)
@@ -233,7 +245,7 @@ def test_ctrl_c_saves_a_record_of_the_game_so_far(tmp_path: Path, game: str) -> 
         assert terminal.next_prompt() is not None
         terminal.type("1")
     assert terminal.next_prompt() is not None
-    os.write(terminal.fd, b"\x03")
+    terminal.interrupt()
     assert terminal.wait() == 130
     assert "Traceback" not in terminal.output
     assert f"The game so far is saved in {record_path}" in terminal.output
