@@ -143,7 +143,7 @@ class Misdeed(NamedTuple):
 MISDEEDS = {
     "raises": Misdeed(raises, Status.ERROR, {}, "raised RuntimeError: the bot broke"),
     # Interrupted at the limit: an answer that came late would say "took 5.0... s, more than".
-    "sleeps": Misdeed(sleeps, Status.TIMEOUT, {"time_limit": 0.05}, "took more than 0.050 s"),
+    "sleeps": Misdeed(sleeps, Status.TIMEOUT, {"time_limit": 0.5}, "took more than 0.500 s"),
     "illegal": Misdeed(illegal, Status.ILLEGAL, {}, "not one of its legal actions"),
     "text": Misdeed(
         lambda observation: str(observation.legal_actions[0]),
