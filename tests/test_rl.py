@@ -10,6 +10,7 @@ import shlex
 import subprocess
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -170,8 +171,11 @@ def test_pettingzoo_seed_test(rules: str, options: dict[str, Any]) -> None:
         seed_test(lambda: pettingzoo_env(rules, **options), num_cycles=100)
 
 
-def play_out(env: TableEnv, seed: int) -> dict[str, float]:
-    """A whole game with random legal actions; each agent's total reward."""
+def play_out(
+    env: TableEnv, seed: int, each: Callable[[str, Any], None] | None = None
+) -> dict[str, float]:
+    """A whole game with random legal actions; each agent's total reward. ``each`` sees every
+    agent asked to act, with its observation, before it acts."""
     rng = random.Random(seed)
     env.reset(seed=seed)
     totals = dict.fromkeys(env.possible_agents, 0.0)
@@ -181,6 +185,8 @@ def play_out(env: TableEnv, seed: int) -> dict[str, float]:
         if terminated or truncated:
             env.step(None)
             continue
+        if each is not None:
+            each(agent, observation)
         legal = np.flatnonzero(observation["action_mask"])
         env.step(int(rng.choice(legal)))
     return totals
@@ -469,21 +475,15 @@ def test_nobody_sitting_out_is_asked_to_act() -> None:
     """A four-seat match: the agent selected is never the deal's sitter, each seat sits out in
     turn, and the rewards add up to the final scores."""
     env = pettingzoo_env("polish-4")
-    env.reset(seed=2)
-    rng = random.Random(2)
-    totals = dict.fromkeys(env.possible_agents, 0.0)
     sitters = set()
-    for agent in env.agent_iter():
-        observation, reward, terminated, truncated, _ = env.last()
-        totals[agent] += reward
-        if terminated or truncated:
-            env.step(None)
-            continue
+
+    def asked(agent: str, observation: Any) -> None:
         state = env.table.state
         sitters.add(state.sitter)
         assert agent != f"seat_{state.sitter}"
         assert observation["action_mask"].any()
-        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+
+    totals = play_out(env, 2, asked)
     assert sitters == {0, 1, 2, 3}
     assert list(totals.values()) == list(env.table.state.result.scores)
 

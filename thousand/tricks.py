@@ -182,11 +182,10 @@ def play(state: GameState, action: Play) -> GameState:
         melds = (*melds, (seat, ACES))
     trick = (*state.trick_cards, index)
     history = (state.history, seat, action)
-    active = state.context.active
+    context = state.context
+    active = context.active
     if len(trick) < len(active):
-        return _next_card(
-            state, state.context.turn[seat], tuple(hands), trick, melds, trump, history
-        )
+        return _next_card(state, context.turn[seat], tuple(hands), trick, melds, trump, history)
     winner = active[(active.index(seat) + 1 + trick_winner(trick, trump)) % len(active)]
     taken = list(state.taken_masks)
     for card in trick:
