@@ -2,10 +2,10 @@
 
 Each bot plays in one seat of whole games against ``greedy`` bots (Thousand: single ``russian``
 deals, the bot's seat rotating; 1000?: 3-player games), and every call of its ``act`` is timed.
-The script prints, per bot and phase, the number of decisions, the median and the 95th
-percentile; for the search bots also the simulated actions per second of thinking (steps/s), the
-figure a faster engine raises. Only decisions with a real choice count (a single legal action is
-answered at once by every bot, and is left out).
+The script prints, per bot and phase, the number of decisions, the median, the 95th
+percentile and the mean; for the search bots also the simulated actions per second of thinking
+(steps/s), the figure a faster engine raises. Only decisions with a real choice count (a single
+legal action is answered at once by every bot, and is left out).
 
     python benchmarks/bots.py [--deals 20] [--games 10] [--bots random,greedy,pimc,ismcts]
 """
@@ -13,6 +13,7 @@ answered at once by every bot, and is left out).
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import time
 from collections import defaultdict
@@ -20,6 +21,7 @@ from typing import Any
 
 from thousand import Rules, bluff, load_player, play
 from thousand.bots import GreedyPlayer
+from thousand.bots.search import search_for
 
 
 class Timed:
@@ -41,6 +43,8 @@ class Timed:
         if len(observation.legal_actions) > 1:
             self.times[str(observation.phase)].append(spent)
             budget = getattr(self.inner, "budget", None)
+            if search_for(observation).shapes_deal(observation):
+                budget = getattr(self.inner, "deal_budget", budget)
             if budget is not None:
                 self.steps[0] += budget.spent
                 self.steps[1] += spent
@@ -81,10 +85,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=20, help="Thousand deals per bot")
     parser.add_argument("--games", type=int, default=10, help="1000? games per bot")
-    parser.add_argument("--bots", default="random,greedy,pimc,ismcts")
+    parser.add_argument(
+        "--bots",
+        default="random,greedy,pimc,ismcts",
+        help="bot specs, separated by commas (options in parentheses may hold commas too)",
+    )
     args = parser.parse_args()
-    print(f"{'bot':<10} {'game':<20} {'phase':<14} {'decisions':>9} {'median':>10} {'p95':>10}")
-    for spec in args.bots.split(","):
+    print(
+        f"{'bot':<10} {'game':<20} {'phase':<14} {'decisions':>9} {'median':>10} {'p95':>10} "
+        f"{'mean':>10}"
+    )
+    for spec in re.split(r",(?![^()]*\))", args.bots):
         everything: list[float] = []
         found, steps = measure(spec, args.deals, args.games)
         for game, phases in found.items():
@@ -93,12 +104,14 @@ def main() -> None:
                 print(
                     f"{spec:<10} {game:<20} {phase:<14} {len(times):>9} "
                     f"{statistics.median(times) * 1000:>8.2f}ms "
-                    f"{percentile(times, 0.95) * 1000:>8.2f}ms"
+                    f"{percentile(times, 0.95) * 1000:>8.2f}ms "
+                    f"{statistics.mean(times) * 1000:>8.2f}ms"
                 )
         print(
             f"{spec:<10} {'both':<20} {'all':<14} {len(everything):>9} "
             f"{statistics.median(everything) * 1000:>8.2f}ms "
-            f"{percentile(everything, 0.95) * 1000:>8.2f}ms"
+            f"{percentile(everything, 0.95) * 1000:>8.2f}ms "
+            f"{statistics.mean(everything) * 1000:>8.2f}ms"
         )
         for game, (simulated, seconds) in steps.items():
             if seconds:

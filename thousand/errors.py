@@ -67,6 +67,10 @@ class NoWorldError(ThousandError, ValueError):
     the observation cannot have come from a real game."""
 
 
+class ModelError(ThousandError, ValueError):
+    """A file of a bot's learned models that cannot be read or is not such a file."""
+
+
 class BotSpecError(ThousandError, ValueError):
     """A bot spec that names no bot that can be loaded (see :func:`thousand.load_player`)."""
 

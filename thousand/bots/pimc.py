@@ -7,21 +7,29 @@ shared out by successive halving: every candidate is tried in a first batch of w
 half goes on to the next batch, and so on, so that close calls get the most playouts. Every world
 tries all the remaining candidates, which makes their comparison fairer than separate samples.
 
-It decides every phase this way: bids (pass or raise), the musik, the cards to give or lay aside,
-the contract or a concession, the cards to play; in 1000? plays, bluffs and challenges.
+It decides every phase this way: bids (pass or raise), the cards to give or lay aside, the
+contract or a concession, the cards to play; in 1000? plays, bluffs and challenges. The few
+decisions that shape a Thousand deal (bids, exchange, contract) get a larger budget than the cards
+played, and a bid starts from a learned estimate of the raise's worth
+(:mod:`thousand.bots.auction_value`), counted as the sampled worlds it is worth.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+from thousand.bots.auction_value import AuctionValues
 from thousand.bots.search import Budget, Search, SearchPlayer, playout
 
 __all__ = ["PimcPlayer"]
 
 DEFAULT_STEPS = 1000
+DEAL_SHARE = 10
+"""How many times the budget of a card played the search spends on a decision that shapes the
+deal: there are only about two of them a deal for each seat, and they matter most."""
 
 
 class PimcPlayer(SearchPlayer):
@@ -30,21 +38,44 @@ class PimcPlayer(SearchPlayer):
     Args:
         steps: simulated actions per decision (the default keeps the median decision well
             under 100 ms on one core).
+        deal_steps: simulated actions for each Thousand decision that shapes the deal: a bid,
+            a card given or laid aside, the contract (by default ten times ``steps``).
         seconds: think this long per decision instead (decisions then depend on the machine);
             the first playout is always finished, so a decision takes at least that long.
+        deal_seconds: the same for the decisions that shape the deal (by default ten times
+            ``seconds``).
+        bidding: a file of bidding models (``thousand train-bidding``) to use instead of the
+            shipped ones, say for rules of one's own.
     """
 
-    def __init__(self, steps: int = DEFAULT_STEPS, seconds: float | None = None) -> None:
+    def __init__(
+        self,
+        steps: int = DEFAULT_STEPS,
+        deal_steps: int | None = None,
+        seconds: float | None = None,
+        deal_seconds: float | None = None,
+        bidding: str | None = None,
+    ) -> None:
         self.budget = Budget(steps, seconds)
+        if deal_seconds is None and seconds is not None:
+            deal_seconds = seconds * DEAL_SHARE
+        self.deal_budget = Budget(deal_steps or steps * DEAL_SHARE, deal_seconds)
+        self.bidding = None if bidding is None else AuctionValues.load(Path(bidding))
 
     def search(self, game: Search, observation: Any, choices: Sequence[Any]) -> object:
         """The candidate action with the best average playout over sampled worlds."""
         sample = game.worlds(observation)
         seat = observation.seat
         rng = self.rng
-        budget = self.budget
-        totals = [0.0] * len(choices)
-        weights = [0.0] * len(choices)
+        budget = self.deal_budget if game.shapes_deal(observation) else self.budget
+        prior = game.prior(observation, choices, self.bidding)
+        if prior is None:
+            totals = [0.0] * len(choices)
+            weights = [0.0] * len(choices)
+        else:
+            values, worlds = prior
+            totals = [value * worlds for value in values]
+            weights = [worlds] * len(choices)
         alive = list(range(len(choices)))
         rounds = (len(choices) - 1).bit_length()
 

@@ -16,16 +16,17 @@ import attrs
 
 from thousand import bluff
 from thousand.actions import Bid, Pass
-from thousand.bots import bluff_strategy, thousand_strategy
+from thousand.bots import auction_value, bluff_strategy, thousand_strategy
 from thousand.determinise import Determiniser
 from thousand.engine import deal_as_dealt
 from thousand.errors import NoWorldError
 from thousand.games import BLUFF, THOUSAND, AnyGame, game_observed
 from thousand.observation import Observation
+from thousand.rules import Rules
 from thousand.state import GameState, Phase
 from thousand.table.players import SeatedPlayer
 
-__all__ = ["Budget", "Search", "SearchPlayer", "playout", "search_for"]
+__all__ = ["Budget", "Search", "SearchPlayer", "playout", "search_for", "train_bidding"]
 
 BLUFF_PLAYOUT = 16
 """A 1000? playout is stopped after this many actions and judged by the cards in hand (a
@@ -36,6 +37,9 @@ OTHERS_STRAY = 0.2
 """How much less likely a world is for each action another seat took there that the greedy
 strategy would not have taken."""
 PASS = Pass()
+SHAPING = frozenset((Phase.AUCTION, Phase.EXCHANGE, Phase.CONTRACT))
+"""The Thousand phases whose few decisions shape the whole deal: the bids, the cards given or laid
+aside, and the contract or concession."""
 _UNUSED = random.Random(0)
 """The greedy strategy draws only to pick between unseen musiki, which the weighing skips."""
 
@@ -73,6 +77,19 @@ class Search:
         constant (1 when their actions say nothing of their cards)."""
         return 1.0
 
+    def shapes_deal(self, observation: Any) -> bool:
+        """Whether the decision is one of the few that shape a whole deal (the search bots give
+        those a larger budget)."""
+        return False
+
+    def prior(
+        self, observation: Any, choices: Sequence[Any], model: Any
+    ) -> tuple[tuple[float, ...], float] | None:
+        """A learned estimate of each choice's value (up to a constant), and how many sampled
+        worlds it is worth; ``None`` where there is none. ``model`` is the bot's set of models,
+        ``None`` for the shipped one."""
+        return None
+
 
 class ThousandSearch(Search):
     """Thousand: the world is the rest of the deal; a seat values its score gain against the
@@ -105,11 +122,45 @@ class ThousandSearch(Search):
 
     def choices(self, where: Any, legal: Sequence[Any]) -> Sequence[Any]:
         # In the auction, raising by one step now or passing are the real choices: a higher
-        # bid can be made on a later turn.
-        return legal[:2] if where.phase is Phase.AUCTION else legal
+        # bid can be made on a later turn. Both musiki are unseen, so either is as good.
+        if where.phase is Phase.AUCTION:
+            return legal[:2]
+        return legal[:1] if where.phase is Phase.MUSIK else legal
 
     def greedy(self, observation: Observation, rng: random.Random) -> Any:
         return thousand_strategy.choose(observation, rng)
+
+    def shapes_deal(self, observation: Observation) -> bool:
+        return observation.phase in SHAPING
+
+    def prior(
+        self,
+        observation: Observation,
+        choices: Sequence[Any],
+        model: auction_value.AuctionValues | None,
+    ) -> tuple[tuple[float, ...], float] | None:
+        # The model knows a seat off the barrel and below the lock choosing between a pass and
+        # a raise of one step, as in the deals it was fitted to.
+        if observation.phase is not Phase.AUCTION or tuple(choices[:1]) != (PASS,):
+            return None
+        if len(choices) != 2 or not thousand_strategy.defence_counts(observation):
+            return None
+        fitted = (model or auction_value.shipped()).for_rules(observation.rules)
+        if fitted is None:
+            return None
+        return (0.0, fitted.advantage(observation, choices[1].amount)), fitted.worlds
+
+    def outcomes(
+        self, observation: Observation, choices: Sequence[Any], rng: random.Random
+    ) -> tuple[float, ...]:
+        """Each choice played out in one world sampled for ``observation``, valued for the
+        observer (how the bidding models are trained)."""
+        world = self.worlds(observation)(rng)
+        seat = observation.seat
+        return tuple(
+            self.values(playout(self, world.apply(choice), rng, seat)[0], observation)[seat]
+            for choice in choices
+        )
 
     def policy(self, state: GameState, rng: random.Random, seat: int) -> Any:
         # The searching seat's bid is the one being tried: in the playout it bids no higher.
@@ -214,7 +265,8 @@ class BluffSearch(Search):
         return _against_average(worth, 1.0)
 
 
-SEARCHES: dict[AnyGame, Search] = {THOUSAND: ThousandSearch(), BLUFF: BluffSearch()}
+THOUSAND_SEARCH = ThousandSearch()
+SEARCHES: dict[AnyGame, Search] = {THOUSAND: THOUSAND_SEARCH, BLUFF: BluffSearch()}
 """Each game's treatment by the bots."""
 
 
@@ -225,6 +277,14 @@ def search_for(observation: object) -> Search:
         TypeError: it is not an observation of either game.
     """
     return SEARCHES[game_observed(observation)]
+
+
+def train_bidding(rules: Rules, *, seed: int, decisions: int) -> auction_value.AuctionValue:
+    """The bidding model for ``rules``, fitted to ``decisions`` simulated bid decisions, each
+    played out as the search bots play it out."""
+    return auction_value.train(
+        rules, seed=seed, decisions=decisions, playouts=THOUSAND_SEARCH.outcomes
+    )
 
 
 def _against_average(gains: Sequence[float], scale: float) -> tuple[float, ...]:

@@ -35,7 +35,7 @@ from thousand.scoring import above_lock, concession_share
 from thousand.state import Phase
 from thousand.tricks import above, beats
 
-__all__ = ["bidding_estimate", "choose", "evaluate"]
+__all__ = ["bidding_estimate", "choose", "defence_counts", "evaluate"]
 
 # The hand evaluation. A card wins a trick for sure when no higher card of its suit is out against
 # it; otherwise its chance depends on how many higher cards are out against how many the hand
@@ -193,7 +193,7 @@ def _chance(estimate: float, amount: int, spread: float) -> float:
     return 1.0 / (1.0 + math.exp((amount - estimate) / spread))
 
 
-def _defence_counts(observation: Observation) -> bool:
+def defence_counts(observation: Observation) -> bool:
     """Whether the seat's defence points would count: not on the barrel, nor above the lock."""
     rules = observation.rules
     seat = observation.seat
@@ -222,7 +222,7 @@ def _auction(observation: Observation, legal: Sequence[Action]) -> Action:
     if bids:
         estimate = bidding_estimate(observation.rules, mask_of(observation.hand))
         amount = max(bids[0].amount, _needed(observation))
-        wanted = _BID_CONFIDENCE if _defence_counts(observation) else _STUCK_CONFIDENCE
+        wanted = _BID_CONFIDENCE if defence_counts(observation) else _STUCK_CONFIDENCE
         if _chance(estimate, amount, _BID_SPREAD) >= wanted:
             return bids[0]
     return Pass()
