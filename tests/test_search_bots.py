@@ -646,7 +646,7 @@ def test_bids_a_strong_hand_and_passes_a_weak_one() -> None:
     for seed in range(3):
         assert choice(PimcPlayer(steps=300), strong, seed) == Bid(105)
         assert choice(PimcPlayer(steps=300), weak, seed) == Pass()
-        assert choice(IsmctsPlayer(steps=300), strong, seed) == Bid(105)
+        assert choice(IsmctsPlayer(steps=1000), strong, seed) == Bid(105)
 
 
 @pytest.mark.parametrize("bot", BOTS)

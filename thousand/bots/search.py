@@ -18,7 +18,6 @@ from thousand import bluff
 from thousand.actions import Bid, Pass
 from thousand.bots import auction_value, bluff_strategy, thousand_strategy
 from thousand.determinise import Determiniser
-from thousand.engine import deal_as_dealt
 from thousand.errors import NoWorldError
 from thousand.games import BLUFF, THOUSAND, AnyGame, game_observed
 from thousand.observation import Observation
@@ -34,14 +33,12 @@ three-player game takes about 40 actions from the deal): more, shorter playouts 
 BLUFF_CHOICES = 2
 """The cards a 1000? search considers playing face down."""
 OTHERS_STRAY = 0.2
-"""How much less likely a world is for each action another seat took there that the greedy
-strategy would not have taken."""
+"""How much less likely a world is for each bid or pass of another seat in Thousand (each card
+played face down in 1000?) that the greedy strategy would not have made there."""
 PASS = Pass()
 SHAPING = frozenset((Phase.AUCTION, Phase.EXCHANGE, Phase.CONTRACT))
 """The Thousand phases whose few decisions shape the whole deal: the bids, the cards given or laid
 aside, and the contract or concession."""
-_UNUSED = random.Random(0)
-"""The greedy strategy draws only to pick between unseen musiki, which the weighing skips."""
 
 
 class Search:
@@ -163,27 +160,13 @@ class ThousandSearch(Search):
         )
 
     def policy(self, state: GameState, rng: random.Random, seat: int) -> Any:
-        # The searching seat's bid is the one being tried: in the playout it bids no higher.
+        # A sampled deal is played out with every hand in view. The searching seat's bid is the
+        # one being tried: in the playout it bids no higher.
+        if state.phase is Phase.PLAY:
+            return thousand_strategy.play_in_view(state)
         if state.phase is Phase.AUCTION and state.player == seat:
             return PASS
         return thousand_strategy.choose(state.observation(state.player), rng)
-
-    def weight(self, world: GameState, start: Observation) -> float:
-        # The other seats are taken to play like the greedy strategy, but not always (their
-        # bids are read when the world is drawn).
-        state = deal_as_dealt(world)
-        weight = 1.0
-        for actor, action in world.actions:
-            if (
-                actor != start.seat
-                and state.phase is not Phase.MUSIK
-                and state.phase is not Phase.AUCTION
-                and len(state.legal_actions()) > 1
-                and thousand_strategy.choose(state.observation(actor), _UNUSED) != action
-            ):
-                weight *= OTHERS_STRAY
-            state = state.apply(action)
-        return weight
 
     def values(self, state: GameState, start: Observation) -> tuple[float, ...]:
         result = state.result

@@ -32,10 +32,10 @@ from thousand.marriages import MARRIAGE_POINTS
 from thousand.observation import Observation
 from thousand.rules import Concession, Rules, SetAside
 from thousand.scoring import above_lock, concession_share
-from thousand.state import Phase
+from thousand.state import GameState, Phase
 from thousand.tricks import above, beats
 
-__all__ = ["bidding_estimate", "choose", "defence_counts", "evaluate"]
+__all__ = ["bidding_estimate", "choose", "defence_counts", "evaluate", "play_in_view"]
 
 # The hand evaluation. A card wins a trick for sure when no higher card of its suit is out against
 # it; otherwise its chance depends on how many higher cards are out against how many the hand
@@ -338,6 +338,32 @@ class _Deal:
         self.lacks = lacks
         self.known = known
 
+    @classmethod
+    def in_view(cls, state: GameState) -> _Deal:
+        """What the seat to play would know if every hand were face up: each other seat holds
+        exactly its cards."""
+        deal = cls.__new__(cls)
+        rules = state.rules
+        seat = deal.seat = state.player
+        hand = deal.hand = state.hand_masks[seat]
+        deal.aces = bool(rules.ace_marriage) and hand & ACES_MASK == ACES_MASK
+        active = state.context.active
+        deal.partner = -1
+        if len(active) == 3 and state.bidder != seat:
+            deal.partner = next(other for other in active if other not in (seat, state.bidder))
+        at = active.index(seat)
+        deal.order = active[at + 1 :] + active[:at]
+        deal.trump = state.trump_suit
+        deal.known = [0] * rules.players
+        out = 0
+        for other in deal.order:
+            deal.known[other] = state.hand_masks[other]
+            out |= state.hand_masks[other]
+        deal.out = out
+        deal.lacks = [FULL_MASK & ~cards for cards in deal.known]
+        deal.chance = [0.0] * rules.players
+        return deal
+
     def holds_any(self, seat: int, cards: int) -> float:
         """The chance that ``seat`` holds at least one of ``cards``."""
         if self.known[seat] & cards:
@@ -396,7 +422,22 @@ def _play(observation: Observation, legal: Sequence[Action]) -> Action:
     deal = _Deal(observation)
     if observation.trick:
         return _follow(observation.trick, deal, [play.card for play in plays])
-    return _lead(observation, deal, plays)
+    return _lead(observation.declarer, deal, plays)
+
+
+def play_in_view(state: GameState) -> Action:
+    """The greedy trick play of the seat to play in ``state`` with every hand face up: how the
+    search bots' playouts play a sampled deal, where every hand is known. It plays by the same
+    rules of thumb, judging each card by the cards truly out against it rather than by chances,
+    and it needs no reading of the deal so far, which makes it about twice as fast."""
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    plays = [action for action in legal if isinstance(action, Play)]
+    deal = _Deal.in_view(state)
+    if state.trick_cards:
+        return _follow(state.trick, deal, [play.card for play in plays])
+    return _lead(state.bidder, deal, plays)
 
 
 def _follow(trick: Sequence[tuple[int, Card]], deal: _Deal, cards: list[Card]) -> Action:
@@ -441,7 +482,7 @@ def _follow(trick: Sequence[tuple[int, Card]], deal: _Deal, cards: list[Card]) -
     return Play(min(cards, key=lambda card: (card.points + deal.keep_value(card), card.rank)))
 
 
-def _lead(observation: Observation, deal: _Deal, plays: list[Play]) -> Action:
+def _lead(declarer: int | None, deal: _Deal, plays: list[Play]) -> Action:
     """Declare the four aces, or the most valuable marriage (leading its queen), when able; else
     lead the card with the best expected gain: winners are cashed, the declarer draws trumps, and
     otherwise a low card goes."""
@@ -452,7 +493,7 @@ def _lead(observation: Observation, deal: _Deal, plays: list[Play]) -> Action:
     if marriages:
         return max(marriages, key=lambda play: (play.card.suit, -play.card.rank))
     drawing = (
-        observation.declarer == deal.seat
+        declarer == deal.seat
         and deal.trump >= 0
         and bool(deal.out & SUIT_MASKS[deal.trump])
     )
