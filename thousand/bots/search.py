@@ -25,7 +25,15 @@ from thousand.rules import Rules
 from thousand.state import GameState, Phase
 from thousand.table.players import SeatedPlayer
 
-__all__ = ["Budget", "Search", "SearchPlayer", "playout", "search_for", "train_bidding"]
+__all__ = [
+    "BluffSearch",
+    "Budget",
+    "Search",
+    "SearchPlayer",
+    "playout",
+    "search_for",
+    "train_bidding",
+]
 
 BLUFF_PLAYOUT = 16
 """A 1000? playout is stopped after this many actions and judged by the cards in hand (a
