@@ -231,11 +231,11 @@ def test_the_decisions_that_shape_a_deal_get_the_larger_budget(
     assert 40 <= spent[3][1] < 400
 
 
-def test_by_default_a_decision_that_shapes_the_deal_gets_five_times_the_budget() -> None:
-    player = PimcPlayer(steps=70, seconds=0.2)
-    assert (player.deal_budget.steps, player.deal_budget.seconds) == (350, 1.0)
+def test_by_default_a_decision_that_shapes_the_deal_gets_six_times_the_budget() -> None:
+    player = PimcPlayer(steps=70, seconds=0.25)
+    assert (player.deal_budget.steps, player.deal_budget.seconds) == (420, 1.5)
     default = PimcPlayer()
-    assert (default.budget.steps, default.deal_budget.steps) == (2000, 10_000)
+    assert (default.budget.steps, default.deal_budget.steps) == (2500, 15_000)
     assert default.bluff_budget.steps == 1000
     assert PimcPlayer(steps=70).bluff_budget.steps == 70
 

@@ -378,6 +378,7 @@ def train_bidding(
         typer.Option(
             "--rules",
             "-r",
+            metavar="RULES",
             help="A preset or a rules JSON file to train for; repeat for several "
             "(default: every preset).",
         ),

@@ -26,10 +26,10 @@ from thousand.bots.search import BluffSearch, Budget, Search, SearchPlayer, play
 
 __all__ = ["PimcPlayer"]
 
-DEFAULT_STEPS = 2000
+DEFAULT_STEPS = 2500
 BLUFF_STEPS = 1000
 """The default budget in 1000?, whose playouts cost about three times as much a step."""
-DEAL_SHARE = 5
+DEAL_SHARE = 6
 """How many times the budget of a card played the search spends on a decision that shapes the
 deal: there are only about two of them a deal for each seat, and they matter most."""
 
@@ -38,13 +38,13 @@ class PimcPlayer(SearchPlayer):
     """Perfect-information Monte Carlo: samples worlds, plays each action out, keeps the best.
 
     Args:
-        steps: simulated actions per decision (by default 2000 in Thousand and 1000 in 1000?,
-            which keeps the median decision near 40 and 50 ms on one core).
+        steps: simulated actions per decision (by default 2500 in Thousand and 1000 in 1000?,
+            which keeps the median decision under 50 ms on one core).
         deal_steps: simulated actions for each Thousand decision that shapes the deal: a bid,
-            a card given or laid aside, the contract (by default five times ``steps``).
+            a card given or laid aside, the contract (by default six times ``steps``).
         seconds: think this long per decision instead (decisions then depend on the machine);
             the first playout is always finished, so a decision takes at least that long.
-        deal_seconds: the same for the decisions that shape the deal (by default five times
+        deal_seconds: the same for the decisions that shape the deal (by default six times
             ``seconds``).
         bidding: a file of bidding models (``thousand train-bidding``) to use instead of the
             shipped ones, say for rules of one's own.
