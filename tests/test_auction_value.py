@@ -152,7 +152,7 @@ def test_the_shipped_model_values_a_strong_hand_above_a_weak_one() -> None:
     state = auction()
     strong = model.advantage(state.observation(2), 105)
     weak = model.advantage(state.observation(1), 105)
-    assert strong > 0 > weak
+    assert strong > weak + 0.5
 
 
 # How pimc uses them

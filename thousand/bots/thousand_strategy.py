@@ -492,11 +492,7 @@ def _lead(declarer: int | None, deal: _Deal, plays: list[Play]) -> Action:
     marriages = [play for play in plays if play.marriage]
     if marriages:
         return max(marriages, key=lambda play: (play.card.suit, -play.card.rank))
-    drawing = (
-        declarer == deal.seat
-        and deal.trump >= 0
-        and bool(deal.out & SUIT_MASKS[deal.trump])
-    )
+    drawing = declarer == deal.seat and deal.trump >= 0 and bool(deal.out & SUIT_MASKS[deal.trump])
     capture = _CAPTURE[len(deal.order) + 1] * _LEAD_CAPTURE
 
     def value(play: Play) -> float:
