@@ -240,6 +240,12 @@ def test_by_default_a_decision_that_shapes_the_deal_gets_six_times_the_budget() 
     assert PimcPlayer(steps=70).bluff_budget.steps == 70
 
 
+@pytest.mark.parametrize("budget", [{"deal_steps": 0}, {"deal_seconds": -1.0}])
+def test_an_empty_deal_budget_is_refused(budget: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="budget"):
+        PimcPlayer(**budget)
+
+
 def test_either_musik_is_taken_without_a_search() -> None:
     """Both musiki are unseen, so the first is as good as the other."""
     state = new_deal(Rules.preset("polish-2p"), seed=3)

@@ -62,7 +62,9 @@ class PimcPlayer(SearchPlayer):
         self.bluff_budget = Budget(BLUFF_STEPS if steps is None else steps, seconds)
         if deal_seconds is None and seconds is not None:
             deal_seconds = seconds * DEAL_SHARE
-        self.deal_budget = Budget(deal_steps or self.budget.steps * DEAL_SHARE, deal_seconds)
+        if deal_steps is None:
+            deal_steps = self.budget.steps * DEAL_SHARE
+        self.deal_budget = Budget(deal_steps, deal_seconds)
         self.bidding = None if bidding is None else AuctionValues.load(Path(bidding))
 
     def search(self, game: Search, observation: Any, choices: Sequence[Any]) -> object:
