@@ -21,7 +21,7 @@ from typing import Any
 
 from thousand import Rules, bluff, load_player, play
 from thousand.bots import GreedyPlayer
-from thousand.bots.search import BluffSearch, search_for
+from thousand.bots.search import search_for
 
 
 class Timed:
@@ -42,13 +42,9 @@ class Timed:
         spent = time.perf_counter() - begin
         if len(observation.legal_actions) > 1:
             self.times[str(observation.phase)].append(spent)
-            game = search_for(observation)
-            budget = None
-            if game.shapes_deal(observation):
-                budget = getattr(self.inner, "deal_budget", None)
-            elif isinstance(game, BluffSearch):
-                budget = getattr(self.inner, "bluff_budget", None)
-            budget = budget or getattr(self.inner, "budget", None)
+            budget = getattr(self.inner, "budget", None)
+            if hasattr(self.inner, "budget_for"):
+                budget = self.inner.budget_for(search_for(observation), observation)
             if budget is not None:
                 self.steps[0] += budget.spent
                 self.steps[1] += spent

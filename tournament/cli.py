@@ -391,8 +391,10 @@ def train_bidding(
         Path, typer.Option("--out", "-o", help="Where to save the models (JSON).")
     ] = Path("bidding.json"),
 ) -> None:
-    """Fit the search bots' bidding models to simulated deals and save them; pimc uses a file
-    of its own with pimc(bidding=FILE). The shipped models come from the defaults."""
+    """Fit pimc's bidding models to simulated deals and save them.
+
+    pimc uses a file of its own with pimc(bidding=FILE); the shipped models come from the
+    defaults."""
     from thousand import Rules
     from thousand.bots.auction_value import AuctionValues
     from thousand.bots.search import train_bidding as fit

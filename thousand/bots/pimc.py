@@ -67,15 +67,19 @@ class PimcPlayer(SearchPlayer):
         self.deal_budget = Budget(deal_steps, deal_seconds)
         self.bidding = None if bidding is None else AuctionValues.load(Path(bidding))
 
+    def budget_for(self, game: Search, observation: Any) -> Budget:
+        """The budget a decision is searched with: 1000?'s, a Thousand decision that shapes the
+        deal's, or a card's."""
+        if isinstance(game, BluffSearch):
+            return self.bluff_budget
+        return self.deal_budget if game.shapes_deal(observation) else self.budget
+
     def search(self, game: Search, observation: Any, choices: Sequence[Any]) -> object:
         """The candidate action with the best average playout over sampled worlds."""
         sample = game.worlds(observation)
         seat = observation.seat
         rng = self.rng
-        if isinstance(game, BluffSearch):
-            budget = self.bluff_budget
-        else:
-            budget = self.deal_budget if game.shapes_deal(observation) else self.budget
+        budget = self.budget_for(game, observation)
         prior = game.prior(observation, choices, self.bidding)
         if prior is None:
             totals = [0.0] * len(choices)

@@ -307,16 +307,9 @@ class _Deal:
     def __init__(self, observation: Observation) -> None:
         rules = observation.rules
         players = rules.players
-        seat = self.seat = observation.seat
-        hand = self.hand = mask_of(observation.hand)
-        self.aces = bool(rules.ace_marriage) and hand & ACES_MASK == ACES_MASK
-        declarer = observation.declarer
-        self.partner = -1
-        active = observation.active
-        if len(active) == 3 and declarer is not None and declarer != seat:
-            self.partner = next(other for other in active if other not in (seat, declarer))
-        at = active.index(seat)
-        self.order = active[at + 1 :] + active[:at]
+        seat = observation.seat
+        hand = mask_of(observation.hand)
+        self._seat(rules, seat, hand, observation.active, observation.declarer)
         deductions = deduce(observation)
         played = deductions.played
         lacks = list(deductions.lacks)
@@ -338,21 +331,28 @@ class _Deal:
         self.lacks = lacks
         self.known = known
 
+    def _seat(
+        self, rules: Rules, seat: int, hand: int, active: tuple[int, ...], declarer: int | None
+    ) -> None:
+        """The seat's own part: its hand, whether it holds the four aces, its partner against
+        the declarer (at a table of three) and the others in playing order."""
+        self.seat = seat
+        self.hand = hand
+        self.aces = bool(rules.ace_marriage) and hand & ACES_MASK == ACES_MASK
+        self.partner = -1
+        if len(active) == 3 and declarer is not None and declarer != seat:
+            self.partner = next(other for other in active if other not in (seat, declarer))
+        at = active.index(seat)
+        self.order = active[at + 1 :] + active[:at]
+
     @classmethod
     def in_view(cls, state: GameState) -> _Deal:
         """What the seat to play would know if every hand were face up: each other seat holds
         exactly its cards."""
         deal = cls.__new__(cls)
         rules = state.rules
-        seat = deal.seat = state.player
-        hand = deal.hand = state.hand_masks[seat]
-        deal.aces = bool(rules.ace_marriage) and hand & ACES_MASK == ACES_MASK
-        active = state.context.active
-        deal.partner = -1
-        if len(active) == 3 and state.bidder != seat:
-            deal.partner = next(other for other in active if other not in (seat, state.bidder))
-        at = active.index(seat)
-        deal.order = active[at + 1 :] + active[:at]
+        seat = state.player
+        deal._seat(rules, seat, state.hand_masks[seat], state.context.active, state.bidder)
         deal.trump = state.trump_suit
         deal.known = [0] * rules.players
         out = 0
