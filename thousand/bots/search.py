@@ -115,11 +115,18 @@ class ThousandSearch(Search):
             if isinstance(action, Bid):
                 bid = amount
 
+        # Late in a deal the same hands come up again and again: each is judged once.
+        estimates: dict[int, float] = {}
+
         def likelihood(dealt: tuple[int, ...]) -> float:
             # The other bidders are taken to bid as the greedy strategy does, but not always.
             chance = 1.0
             for actor, amount, bids in auction:
-                if thousand_strategy.would_bid(rules, dealt[actor], amount) != bids:
+                hand = dealt[actor]
+                estimate = estimates.get(hand)
+                if estimate is None:
+                    estimate = estimates[hand] = thousand_strategy.bidding_estimate(rules, hand)
+                if thousand_strategy.bids_with(estimate, amount) != bids:
                     chance *= OTHERS_STRAY
             return chance
 

@@ -212,7 +212,12 @@ def _needed(observation: Observation) -> int:
 def would_bid(rules: Rules, hand: int, amount: int) -> bool:
     """Whether this strategy, holding ``hand`` as dealt, bids ``amount`` when defending counts
     (off the barrel and below the lock)."""
-    return _chance(bidding_estimate(rules, hand), amount, _BID_SPREAD) >= _BID_CONFIDENCE
+    return bids_with(bidding_estimate(rules, hand), amount)
+
+
+def bids_with(estimate: float, amount: int) -> bool:
+    """:func:`would_bid` for a hand whose :func:`bidding_estimate` is ``estimate``."""
+    return _chance(estimate, amount, _BID_SPREAD) >= _BID_CONFIDENCE
 
 
 def _auction(observation: Observation, legal: Sequence[Action]) -> Action:
@@ -421,7 +426,7 @@ def _play(observation: Observation, legal: Sequence[Action]) -> Action:
     plays = [action for action in legal if isinstance(action, Play)]
     deal = _Deal(observation)
     if observation.trick:
-        return _follow(observation.trick, deal, [play.card for play in plays])
+        return _follow(observation.trick, deal, plays)
     return _lead(observation.declarer, deal, plays)
 
 
@@ -436,13 +441,16 @@ def play_in_view(state: GameState) -> Action:
     plays = [action for action in legal if isinstance(action, Play)]
     deal = _Deal.in_view(state)
     if state.trick_cards:
-        return _follow(state.trick, deal, [play.card for play in plays])
+        return _follow(state.trick, deal, plays)
     return _lead(state.bidder, deal, plays)
 
 
-def _follow(trick: Sequence[tuple[int, Card]], deal: _Deal, cards: list[Card]) -> Action:
+def _follow(trick: Sequence[tuple[int, Card]], deal: _Deal, plays: list[Play]) -> Action:
     """Feed points to a partner who is winning the trick safely; else win the trick with the card
-    that gains most when winning is worth it; else play the cheapest card."""
+    that gains most when winning is worth it; else play the cheapest card (one of ``plays``, the
+    engine's own actions, which it takes without looking them up)."""
+    cards = [play.card for play in plays]
+    play_of = {play.card: play for play in plays}
     trump = deal.trump
     led = trick[0][1].suit
     best_seat, best = trick[0]
@@ -461,7 +469,8 @@ def _follow(trick: Sequence[tuple[int, Card]], deal: _Deal, cards: list[Card]) -
 
     partner_wins = best_seat == deal.partner
     if partner_wins and lost_to_them(best) < _SAFE:
-        return Play(max(cards, key=lambda card: (card.points - deal.keep_value(card), card.rank)))
+        fed = max(cards, key=lambda card: (card.points - deal.keep_value(card), card.rank))
+        return play_of[fed]
     choice: Card | None = None
     best_gain = 0.0
     for card in sorted(cards, key=lambda card: card.rank):
@@ -478,8 +487,8 @@ def _follow(trick: Sequence[tuple[int, Card]], deal: _Deal, cards: list[Card]) -
         if choice is None or gain > best_gain:
             choice, best_gain = card, gain
     if choice is not None and (best_gain > 0 or not opponents_after):
-        return Play(choice)
-    return Play(min(cards, key=lambda card: (card.points + deal.keep_value(card), card.rank)))
+        return play_of[choice]
+    return play_of[min(cards, key=lambda card: (card.points + deal.keep_value(card), card.rank))]
 
 
 def _lead(declarer: int | None, deal: _Deal, plays: list[Play]) -> Action:
