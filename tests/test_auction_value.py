@@ -231,11 +231,12 @@ def test_the_decisions_that_shape_a_deal_get_the_larger_budget(
     assert 40 <= spent[3][1] < 400
 
 
-def test_by_default_a_decision_that_shapes_the_deal_gets_six_times_the_budget() -> None:
+def test_by_default_a_decision_that_shapes_the_deal_gets_two_and_a_half_times_the_budget() -> None:
     player = PimcPlayer(steps=70, seconds=0.25)
-    assert (player.deal_budget.steps, player.deal_budget.seconds) == (420, 1.5)
+    assert (player.deal_budget.steps, player.deal_budget.seconds) == (175, 0.625)
+    assert PimcPlayer(steps=1).deal_budget.steps == 2
     default = PimcPlayer()
-    assert (default.budget.steps, default.deal_budget.steps) == (2500, 15_000)
+    assert (default.budget.steps, default.deal_budget.steps) == (3000, 7500)
     assert default.bluff_budget.steps == 1000
     assert PimcPlayer(steps=70).bluff_budget.steps == 70
 

@@ -373,7 +373,7 @@ def test_an_empty_budget_is_refused(bot: SearchBot, budget: dict[str, Any]) -> N
         bot(**budget)
 
 
-@pytest.mark.parametrize(("bot", "steps"), [(PimcPlayer, 2500), (IsmctsPlayer, 1000)])
+@pytest.mark.parametrize(("bot", "steps"), [(PimcPlayer, 3000), (IsmctsPlayer, 1000)])
 def test_default_budget(bot: SearchBot, steps: int) -> None:
     player = bot()
     assert (player.budget.steps, player.budget.seconds) == (steps, None)
@@ -722,9 +722,9 @@ def test_spec_options_set_the_budget() -> None:
     [
         ("  pimc ( steps = 70 , seconds = 0.25 )  ", 70, 0.25),
         ("pimc(steps=70,)", 70, None),
-        ("pimc()", 2500, None),
-        ("pimc(seconds=none)", 2500, None),
-        ("pimc", 2500, None),
+        ("pimc()", 3000, None),
+        ("pimc(seconds=none)", 3000, None),
+        ("pimc", 3000, None),
     ],
 )
 def test_spec_options_tolerate_spaces_and_read_values(

@@ -26,26 +26,28 @@ from thousand.bots.search import BluffSearch, Budget, Search, SearchPlayer, play
 
 __all__ = ["PimcPlayer"]
 
-DEFAULT_STEPS = 2500
+DEFAULT_STEPS = 3000
 BLUFF_STEPS = 1000
 """The default budget in 1000?, whose playouts cost about three times as much a step."""
-DEAL_SHARE = 6
+DEAL_SHARE = 2.5
 """How many times the budget of a card played the search spends on a decision that shapes the
-deal: there are only about two of them a deal for each seat, and they matter most."""
+deal: there are only about two of them a deal for each seat, they matter most, and each of their
+playouts is a whole deal."""
 
 
 class PimcPlayer(SearchPlayer):
     """Perfect-information Monte Carlo: samples worlds, plays each action out, keeps the best.
 
     Args:
-        steps: simulated actions per decision (by default 2500 in Thousand and 1000 in 1000?,
-            which keeps the median decision under 50 ms on one core).
+        steps: simulated actions per decision (by default 3000 in Thousand and 1000 in 1000?,
+            which keeps the median decision near 50 ms on one core).
         deal_steps: simulated actions for each Thousand decision that shapes the deal: a bid,
-            a card given or laid aside, the contract (by default six times ``steps``).
+            a card given or laid aside, the contract (by default two and a half times
+            ``steps``).
         seconds: think this long per decision instead (decisions then depend on the machine);
             the first playout is always finished, so a decision takes at least that long.
-        deal_seconds: the same for the decisions that shape the deal (by default six times
-            ``seconds``).
+        deal_seconds: the same for the decisions that shape the deal (by default two and a half
+            times ``seconds``).
         bidding: a file of bidding models (``thousand train-bidding``) to use instead of the
             shipped ones, say for rules of one's own.
     """
@@ -63,7 +65,7 @@ class PimcPlayer(SearchPlayer):
         if deal_seconds is None and seconds is not None:
             deal_seconds = seconds * DEAL_SHARE
         if deal_steps is None:
-            deal_steps = self.budget.steps * DEAL_SHARE
+            deal_steps = round(self.budget.steps * DEAL_SHARE)
         self.deal_budget = Budget(deal_steps, deal_seconds)
         self.bidding = None if bidding is None else AuctionValues.load(Path(bidding))
 
