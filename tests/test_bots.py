@@ -31,7 +31,7 @@ from thousand import (
     new_match,
     parse_action,
 )
-from thousand.bots import GreedyPlayer, RandomPlayer
+from thousand.bots import GreedyPlayer, RandomPlayer, thousand_strategy
 
 RUSSIAN = Rules.preset("russian")
 
@@ -422,3 +422,44 @@ def test_greedy_beats_random_in_duplicate_play():
     )
     mean, half = strength.interval(climbing.values)
     assert mean - half > 0.5
+
+
+# Thousand: the trick play with every hand face up (the search bots' playouts) ----------------
+
+
+def test_face_up_play_throws_points_to_a_partner_who_cannot_be_beaten():
+    """The partner-feeding deal above, every hand in view: seat 0 plays last, so nobody can
+    take the trick from its partner's ace, and it adds its ten of diamonds."""
+    hands = ["TD 9D JC 9C QH JH 9H", "KS QS AC TC KC QC AD", "AS TS 9S JS KD QD AH"]
+    state = act(
+        deal(hands, "KH TH JD"),
+        "pass",
+        "pass",
+        "give JD 0",
+        "give KH 2",
+        "contract 100",
+        "play KS",
+        "play AS",
+    )
+    assert thousand_strategy.play_in_view(state) == Play(Card.parse("TD"))
+
+
+@pytest.mark.parametrize("preset", Rules.preset_names())
+def test_trick_play_answers_with_the_engines_own_actions(preset):
+    """In the trick play, greedy and its face-up variant return one of the state's own legal
+    actions (the very object), which the engine takes without looking it up."""
+    rules = Rules.preset(preset)
+    checked = 0
+    for seed in range(6):
+        state = new_deal(rules, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            observation = state.observation(state.current_player)
+            answer = thousand_strategy.choose(observation, rng)
+            if state.phase is Phase.PLAY:
+                legal = state.legal_actions()
+                assert any(answer is own for own in observation.legal_actions)
+                assert any(thousand_strategy.play_in_view(state) is own for own in legal)
+                checked += 1
+            state = state.apply(answer)
+    assert checked > 20
