@@ -228,10 +228,11 @@ def test_wins_a_trick_with_the_cheaper_of_two_winners():
     assert greedy_choice(trick_deal()) == Play(Card.parse("TS"))
 
 
-def test_throws_points_to_a_partner_winning_the_trick():
-    """Seat 2 wins with the ace of spades; seat 0, its partner and void in spades, adds its ten."""
+def partner_wins_with_the_ace_of_spades():
+    """Seat 1 declares and leads the king of spades, seat 2 takes it with the ace; seat 0, its
+    partner and void in spades, plays last."""
     hands = ["TD 9D JC 9C QH JH 9H", "KS QS AC TC KC QC AD", "AS TS 9S JS KD QD AH"]
-    state = act(
+    return act(
         deal(hands, "KH TH JD"),
         "pass",
         "pass",
@@ -241,7 +242,11 @@ def test_throws_points_to_a_partner_winning_the_trick():
         "play KS",
         "play AS",
     )
-    assert greedy_choice(state) == Play(Card.parse("TD"))
+
+
+def test_throws_points_to_a_partner_winning_the_trick():
+    """Seat 2 wins with the ace of spades; seat 0, its partner and void in spades, adds its ten."""
+    assert greedy_choice(partner_wins_with_the_ace_of_spades()) == Play(Card.parse("TD"))
 
 
 def test_discards_its_cheapest_card_when_it_cannot_win():
@@ -430,17 +435,7 @@ def test_greedy_beats_random_in_duplicate_play():
 def test_face_up_play_throws_points_to_a_partner_who_cannot_be_beaten():
     """The partner-feeding deal above, every hand in view: seat 0 plays last, so nobody can
     take the trick from its partner's ace, and it adds its ten of diamonds."""
-    hands = ["TD 9D JC 9C QH JH 9H", "KS QS AC TC KC QC AD", "AS TS 9S JS KD QD AH"]
-    state = act(
-        deal(hands, "KH TH JD"),
-        "pass",
-        "pass",
-        "give JD 0",
-        "give KH 2",
-        "contract 100",
-        "play KS",
-        "play AS",
-    )
+    state = partner_wins_with_the_ace_of_spades()
     assert thousand_strategy.play_in_view(state) == Play(Card.parse("TD"))
 
 

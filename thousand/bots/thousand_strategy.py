@@ -423,11 +423,7 @@ class _Deal:
 
 
 def _play(observation: Observation, legal: Sequence[Action]) -> Action:
-    plays = [action for action in legal if isinstance(action, Play)]
-    deal = _Deal(observation)
-    if observation.trick:
-        return _follow(observation.trick, deal, plays)
-    return _lead(observation.declarer, deal, plays)
+    return _card(_Deal(observation), observation.trick, observation.declarer, legal)
 
 
 def play_in_view(state: GameState) -> Action:
@@ -438,11 +434,20 @@ def play_in_view(state: GameState) -> Action:
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
+    return _card(_Deal.in_view(state), state.trick, state.bidder, legal)
+
+
+def _card(
+    deal: _Deal,
+    trick: Sequence[tuple[int, Card]],
+    declarer: int | None,
+    legal: Sequence[Action],
+) -> Action:
+    """Follow to the trick, or lead to a new one, as ``deal`` sees it."""
     plays = [action for action in legal if isinstance(action, Play)]
-    deal = _Deal.in_view(state)
-    if state.trick_cards:
-        return _follow(state.trick, deal, plays)
-    return _lead(state.bidder, deal, plays)
+    if trick:
+        return _follow(trick, deal, plays)
+    return _lead(declarer, deal, plays)
 
 
 def _follow(trick: Sequence[tuple[int, Card]], deal: _Deal, plays: list[Play]) -> Action:
