@@ -37,7 +37,8 @@ AnyRecord = thousand.Record | bluff.Record
 def thousand_game(
     preset: str, seed: int, single_deal: bool
 ) -> tuple[thousand.Record, tuple[thousand.GameState, ...]]:
-    """A game of bots: its record, and every state it went through (the start, then one per
+    """A game of bots: its record (without the players' names, so that the page calls the
+    seats ``seat 0``, ``seat 1``...), and every state it went through (the start, then one per
     action)."""
     rules = Rules.preset(preset)
     # The four-seat games are played by random bots.
@@ -47,7 +48,7 @@ def thousand_game(
         bots, rules, seed=seed, single_deal=single_deal, watch=states.append
     ).record
     assert isinstance(record, thousand.Record)
-    return record, tuple(states)
+    return attrs.evolve(record, players=None), tuple(states)
 
 
 def thousand_record(preset: str, seed: int, single_deal: bool) -> thousand.Record:
@@ -60,7 +61,7 @@ def bluff_game(players: int, seed: int) -> tuple[bluff.Record, tuple[bluff.State
     rules = bluff.Rules(players=players)
     record = thousand.play(["random"] * players, rules, seed=seed, watch=states.append).record
     assert isinstance(record, bluff.Record)
-    return record, tuple(states)
+    return attrs.evolve(record, players=None), tuple(states)
 
 
 def bluff_record(players: int, seed: int) -> bluff.Record:

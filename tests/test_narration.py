@@ -229,8 +229,8 @@ def test_bluff_game_ends_with_the_winner_and_cards_left(players: int, seed: int)
         assert f"after {result.turns} turns" in lines[-2]
 
 
-def test_default_names_are_the_seats() -> None:
-    lines = replay_lines(thousand_record("russian", 1, True))
+def test_default_names_are_the_seats_in_a_record_without_names() -> None:
+    lines = replay_lines(attrs.evolve(thousand_record("russian", 1, True), players=None))
     assert lines[0] == "Thousand (russian rules), a single deal: seat 0, seat 1 and seat 2"
     assert lines[2] == "Deal 1, dealt by seat 0"
 

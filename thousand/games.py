@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
 from thousand import bluff
@@ -184,8 +184,9 @@ class Game(abc.ABC, Generic[StateT, ObservationT, ActionT, RulesT, RecordT]):
         short."""
 
     @abc.abstractmethod
-    def record(self, state: StateT) -> RecordT:
-        """The record of the play that led to ``state``."""
+    def record(self, state: StateT, players: Sequence[str] | None = None) -> RecordT:
+        """The record of the play that led to ``state``, naming the seats' ``players`` when
+        given."""
 
     @abc.abstractmethod
     def record_from_dict(self, data: Any) -> RecordT:
@@ -295,8 +296,8 @@ class ThousandGame(Game[GameState, Observation, Action, Rules, Record]):
             for deal in deals
         )
 
-    def record(self, state: GameState) -> Record:
-        return Record.from_state(state)
+    def record(self, state: GameState, players: Sequence[str] | None = None) -> Record:
+        return Record.from_state(state, players)
 
     def record_from_dict(self, data: Any) -> Record:
         return Record.from_dict(data)
@@ -379,8 +380,8 @@ class BluffGame(Game[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, 
     def contracts(self, result: AnyResult | None, record: object) -> tuple[Contracted, ...]:
         return ()
 
-    def record(self, state: bluff.State) -> bluff.Record:
-        return bluff.Record.from_state(state)
+    def record(self, state: bluff.State, players: Sequence[str] | None = None) -> bluff.Record:
+        return bluff.Record.from_state(state, players)
 
     def record_from_dict(self, data: Any) -> bluff.Record:
         return bluff.Record.from_dict(data)

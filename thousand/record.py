@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 import attrs
@@ -31,8 +31,10 @@ from thousand.common.record_io import (
     header,
     integer,
     integers,
+    named,
     read_actions,
     read_document,
+    read_players,
     read_text,
     replay_actions,
     write_actions,
@@ -76,10 +78,15 @@ class Record:
     deals: tuple[RecordedDeal, ...]
     result: dict[str, Any] | None = attrs.field(eq=False)
     """A summary of the result (winners, scores, settlement), checked on replay."""
+    players: tuple[str, ...] | None = attrs.field(default=None, eq=False)
+    """Who played each seat (bot specs, ``you`` for a person at the terminal), when known. Like
+    the result, the names take no part in equality: records are equal when they replay the
+    same game."""
 
     @classmethod
-    def from_state(cls, state: GameState) -> Record:
-        """The record of the game that led to ``state`` (finished or not)."""
+    def from_state(cls, state: GameState, players: Sequence[str] | None = None) -> Record:
+        """The record of the game that led to ``state`` (finished or not), naming the seats'
+        ``players`` when given (each cut to ``MAX_NAME`` characters)."""
         deals = [RecordedDeal(deal.layout, deal.actions) for deal in state.deals]
         if not state.is_over:
             deals.append(RecordedDeal(state.layout, state.actions))
@@ -93,12 +100,13 @@ class Record:
             single_deal=origin.single_deal,
             deals=tuple(deals),
             result=result_summary(state.result),
+            players=named(players, state.rules.players),
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The record as JSON-ready values."""
+        """The record as JSON-ready values (``players`` only when the names are known)."""
         return {
-            **header(FORMAT),
+            **header(FORMAT, self.players),
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "dealer": self.dealer,
@@ -131,8 +139,9 @@ class Record:
             if key not in data:
                 raise RecordError(f"the record has no '{key}'")
         start = data["start_layout"]
+        rules = field(data, "rules", Rules.from_dict)
         return cls(
-            rules=field(data, "rules", Rules.from_dict),
+            rules=rules,
             seed=field(data, "seed", integer),
             dealer=field(data, "dealer", integer),
             scores=field(data, "scores", integers),
@@ -140,6 +149,7 @@ class Record:
             single_deal=field(data, "single_deal", boolean),
             deals=deals,
             result=data["result"],
+            players=read_players(data, rules.players),
         )
 
     @classmethod

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 import attrs
@@ -31,8 +31,10 @@ from thousand.common.record_io import (
     guard,
     header,
     integer,
+    named,
     read_actions,
     read_document,
+    read_players,
     read_text,
     replay_actions,
     write_actions,
@@ -58,10 +60,14 @@ class Record:
     actions: tuple[tuple[int, Action], ...]
     result: dict[str, Any] | None = attrs.field(eq=False)
     """A summary of the result, checked on replay."""
+    players: tuple[str, ...] | None = attrs.field(default=None, eq=False)
+    """Who played each seat (bot specs, ``you`` for a person at the terminal), when known; not
+    part of equality, as in a Thousand record."""
 
     @classmethod
-    def from_state(cls, state: State) -> Record:
-        """The record of the game that led to ``state`` (finished or not)."""
+    def from_state(cls, state: State, players: Sequence[str] | None = None) -> Record:
+        """The record of the game that led to ``state`` (finished or not), naming the seats'
+        ``players`` when given."""
         origin = state.origin
         return cls(
             rules=state.rules,
@@ -70,12 +76,13 @@ class Record:
             layout=origin.layout,
             actions=state.actions,
             result=result_summary(state.result),
+            players=named(players, state.rules.players),
         )
 
     def to_dict(self) -> dict[str, Any]:
         """The record as JSON-ready values."""
         return {
-            **header(FORMAT),
+            **header(FORMAT, self.players),
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "dealer": self.dealer,
@@ -96,13 +103,15 @@ class Record:
             if key not in data:
                 raise RecordError(f"the record has no '{key}'")
         layout = data["layout"]
+        rules = field(data, "rules", Rules.from_dict)
         return cls(
-            rules=field(data, "rules", Rules.from_dict),
+            rules=rules,
             seed=field(data, "seed", integer),
             dealer=field(data, "dealer", integer),
             layout=None if layout is None else guard("layout", Layout.from_dict, layout),
             actions=read_actions("actions", field(data, "actions", as_list), parse_action),
             result=data["result"],
+            players=read_players(data, rules.players),
         )
 
     @classmethod

@@ -11,7 +11,15 @@ from thousand.common.config import load_json
 from thousand.errors import RecordError, ThousandError
 
 VERSION = 1
-"""The record format version this library writes and reads."""
+"""The record format version this library writes and reads. Fields added since (the players'
+names) are optional, so that every version-1 record still loads and older readers, which pass
+over keys they do not know, still read new records."""
+MAX_NAME = 200
+"""The most characters a player's name in a record may have; longer names are cut when a
+record is made, and refused when one is read."""
+
+_KINDS = {bool: "true or false", int: "a number", float: "a number", type(None): "null"}
+"""How a JSON value that is not text is named in an error (whatever its size)."""
 
 A = TypeVar("A")
 A_contra = TypeVar("A_contra", contravariant=True)
@@ -27,9 +35,11 @@ class Replayable(Protocol[A_contra]):
     def apply(self, action: A_contra) -> Any: ...
 
 
-def header(format_name: str) -> dict[str, Any]:
-    """The first keys of every record: its format and version."""
-    return {"format": format_name, "version": VERSION}
+def header(format_name: str, players: Sequence[str] | None = None) -> dict[str, Any]:
+    """The first keys of every record: its format and version, and the players' names when they
+    are known."""
+    names = {} if players is None else {"players": list(players)}
+    return {"format": format_name, "version": VERSION, **names}
 
 
 def read_document(text: str, format_name: str, game: str) -> dict[str, Any]:
@@ -96,6 +106,37 @@ def field(data: dict[str, Any], key: str, read: Callable[[Any], Any]) -> Any:
     if key not in data:
         raise RecordError(f"the record has no '{key}'")
     return guard(key, read, data[key])
+
+
+def player_names(value: Any, seats: int) -> tuple[str, ...]:
+    """The players' names, one text of 1 to :data:`MAX_NAME` characters per seat, or
+    ``RecordError``."""
+    names = as_list(value)
+    if len(names) != seats:
+        raise RecordError(f"expected {seats} names, one per seat, not {len(names)}")
+    for seat, name in enumerate(names):
+        if not isinstance(name, str):
+            kind = _KINDS.get(type(name), "a list or an object")
+            raise RecordError(f"seat {seat}: a name is text, not {kind}")
+        if not 0 < len(name) <= MAX_NAME:
+            raise RecordError(
+                f"seat {seat}: a name has 1 to {MAX_NAME} characters, not {len(name)}"
+            )
+    return tuple(names)
+
+
+def named(players: Sequence[str] | None, seats: int) -> tuple[str, ...] | None:
+    """The names a new record keeps: each cut to :data:`MAX_NAME` characters, one per seat."""
+    if players is None:
+        return None
+    return player_names([name[:MAX_NAME] for name in players], seats)
+
+
+def read_players(data: dict[str, Any], seats: int) -> tuple[str, ...] | None:
+    """The record's optional ``players``: absent or ``null`` in records that do not name
+    them."""
+    value = data.get("players")
+    return None if value is None else guard("players", lambda v: player_names(v, seats), value)
 
 
 def read_actions(where: str, value: Any, parse: Callable[[str], A]) -> tuple[tuple[int, A], ...]:

@@ -98,8 +98,9 @@ class Outcome:
     players: tuple[str, ...]
     """A name for each seat's player."""
     record: AnyRecord
-    """The record of everything played (up to the fault that ended a forfeited match); the
-    library's ``replay`` rebuilds the final state from it."""
+    """The record of everything played (up to the fault that ended a forfeited match), naming
+    each seat's player by its spec (a player object by its class); the library's ``replay``
+    rebuilds the final state from it."""
     result: AnyResult | None
     """The game's own result; ``None`` when a forfeit ended the match early."""
     scores: tuple[int, ...]
@@ -261,6 +262,7 @@ def player_seed(seed: int, seat: int) -> int:
 def _seat_players(
     players: Sequence[Player | str], isolate: bool, log_dir: str | None, limits: BotLimits | None
 ) -> tuple[tuple[str, ...], list[Player]]:
+    """Each seat's player and its name: the spec it was given by, or its class's name."""
     names: list[str] = []
     bots: list[Player] = []
     try:
@@ -279,7 +281,7 @@ def _seat_players(
             if end is not None:
                 end(None)
         raise
-    return _distinct(names), bots
+    return tuple(names), bots
 
 
 def _made(make: Callable[[], Player]) -> Player:
@@ -310,7 +312,7 @@ class _Unmade:
         raise self.error
 
 
-def _distinct(names: list[str]) -> tuple[str, ...]:
+def _distinct(names: Sequence[str]) -> tuple[str, ...]:
     """The names, later copies of a name numbered ``name#2``, ``name#3``... (skipping numbers
     that are names already)."""
     taken = set(names)
@@ -357,16 +359,19 @@ class _Match(Generic[S, O, A, R, Rec]):
         self.seed = seed
         self.watch = watch
         self.bots: list[Player] = []
+        self.seated: tuple[str, ...] = ()
         self.names: tuple[str, ...] = ()
         self.substitute_rng: random.Random | None = None
         self.faults: list[Fault] = []
         self.forfeited: int | None = None
 
     def seat(self, bots: list[Player], names: tuple[str, ...]) -> None:
-        """Seat the players; the watcher, if any, is shown the starting state."""
+        """Seat the players under their names (kept as given for the record, told apart for the
+        outcome); the watcher, if any, is shown the starting state."""
         seats = len(bots)
         self.bots = bots
-        self.names = names
+        self.seated = names
+        self.names = _distinct(names)
         self.gone = [False] * seats
         self.decisions = [0] * seats
         self.substitutions = [0] * seats
@@ -580,7 +585,7 @@ class _Match(Generic[S, O, A, R, Rec]):
         return Outcome(
             rules=self.rules,
             players=self.names,
-            record=self.game.record(state),
+            record=self.game.record(state, self.seated),
             result=None if self.forfeited is not None else self.game.result(state),
             scores=scores,
             places=_places(ranks),

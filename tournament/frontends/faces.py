@@ -4,10 +4,21 @@ diamonds in red when the output is a colour terminal, 1000? cards in brackets.""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 from thousand import Card, Suit, bluff
+from tournament.text import printable
 
-__all__ = ["bluff_face", "bluff_faces", "face", "faces", "labelled", "sorted_hand", "who"]
+__all__ = [
+    "bluff_face",
+    "bluff_faces",
+    "face",
+    "faces",
+    "labelled",
+    "short_names",
+    "sorted_hand",
+    "who",
+]
 
 RED = "\x1b[31m"
 RESET = "\x1b[0m"
@@ -52,3 +63,23 @@ def who(seat: int, names: Sequence[str], viewer: int | None = None) -> str:
 def labelled(name: str, value: object) -> str:
     """A name and its number, ``Anna 240``; a colon keeps two numbers apart: ``seat 0: 240``."""
     return f"{name}{':' if name[-1:].isdigit() else ''} {value}"
+
+
+def short_names(names: Sequence[str]) -> list[str]:
+    """Seats' names as a person reads them: a bot spec cut to its bot's name (``pimc(steps=50)``
+    is ``pimc``, ``cmd:./mybot --fast`` is ``mybot``), control characters shown as ``?``, and a
+    name that comes twice lettered: ``greedy A``, ``greedy B``."""
+    shorts = [printable(_short(name)) for name in names]
+    return [
+        f"{short} {'ABCDEF'[shorts[:index].count(short)]}" if shorts.count(short) > 1 else short
+        for index, short in enumerate(shorts)
+    ]
+
+
+def _short(spec: str) -> str:
+    """A bot spec's name without options or paths: ``pimc(steps=50)`` is ``pimc``."""
+    name = spec.split("(", 1)[0]
+    if name.startswith("cmd:"):
+        words = name[4:].split()
+        return Path(words[0]).name if words else "program"
+    return name.rsplit(":", 1)[-1].rsplit(".", 1)[-1] or spec

@@ -57,9 +57,12 @@ from tournament.frontends.narration import (
     header,
     held,
     joined,
+    replay_names,
+    seat_labels,
     thousand_event,
     thousand_start,
 )
+from tournament.text import printable
 
 __all__ = ["Frame", "frames", "html_page"]
 
@@ -109,7 +112,8 @@ def html_page(
 
     Args:
         record: a Thousand record (a match or a single deal) or a 1000? record.
-        names: the players' names by seat; by default ``seat 0``, ``seat 1``...
+        names: the players' names by seat; by default the record's players (``seat 0``,
+            ``seat 1``... in a record that does not name them).
         title: the page title; by default the game and the players.
     """
     seats = _names(record, names)
@@ -121,6 +125,7 @@ def html_page(
         game = "1000?"
         cards = [[bluff_face(card), False] for card in record.rules.kinds.cards]
     heading = title if title is not None else f"{game}: {', '.join(seats)}"
+    labels = seats if names is not None else seat_labels(record, seats)
     data = {
         "names": seats,
         "cards": cards,
@@ -131,7 +136,7 @@ def html_page(
     }
     return (
         _TEMPLATE.replace("@TITLE@", html.escape(heading))
-        .replace("@SUMMARY@", html.escape(header(record, seats)))
+        .replace("@SUMMARY@", html.escape(header(record, labels)))
         .replace("@STYLE@", _STYLE)
         .replace("@SCRIPT@", _SCRIPT)
         .replace("@DATA@", _script_json(data))
@@ -147,12 +152,14 @@ def _script_json(data: object) -> str:
 
 
 def _names(record: Record | bluff.Record, names: Sequence[str] | None) -> list[str]:
+    """The seats' names as the page shows them, control characters as ``?``: ``names``, or as
+    the terminal replay calls them."""
     players = record.rules.players
     if names is None:
-        return [f"seat {seat}" for seat in range(players)]
+        return replay_names(record)
     if len(names) != players:
         raise ValueError(f"the game has {players} seats but {len(names)} names were given")
-    return [str(name) for name in names]
+    return [printable(str(name)) for name in names]
 
 
 def _signed(value: int) -> str:

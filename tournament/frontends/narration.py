@@ -39,7 +39,15 @@ from thousand.games import ordinal
 from thousand.redeals import ThrowIn
 from thousand.rules import BoltCounting, Redeal, Rules
 from thousand.scoring import meld_points
-from tournament.frontends.faces import bluff_face, bluff_faces, face, faces, labelled, who
+from tournament.frontends.faces import (
+    bluff_face,
+    bluff_faces,
+    face,
+    faces,
+    labelled,
+    short_names,
+    who,
+)
 from tournament.text import printable
 
 __all__ = [
@@ -49,10 +57,16 @@ __all__ = [
     "held",
     "joined",
     "replay_lines",
+    "replay_names",
+    "seat_labels",
     "thousand_event",
     "thousand_start",
 ]
 
+PERSON = "you"
+"""How a record names a person who played at the terminal."""
+HUMAN = "human"
+"""How a replay seen from another seat names that person."""
 INDENT = "  "
 """How the lines of a deal (or of a 1000? game) sit under its heading."""
 WIDTH = 99
@@ -87,6 +101,11 @@ class _Voice:
             raise SeatError(f"seats at this table are 0 to {players - 1}, not {viewer}")
         self.names = [printable(name) for name in names]
         self.viewer = viewer
+        # The seat told in the second person: the viewer's, or with every card shown, the seat
+        # of the person a record names "you" (who may be reading their own game).
+        self.you = viewer
+        if viewer is None and self.names.count(PERSON) == 1:
+            self.you = self.names.index(PERSON)
         self.colour = colour
 
     def sees_all(self, *seats: int) -> bool:
@@ -95,17 +114,17 @@ class _Voice:
 
     def name(self, seat: int) -> str:
         """The seat as an object or after a colon: ``you`` or the player's name."""
-        return who(seat, self.names, self.viewer)
+        return who(seat, self.names, self.you)
 
     def subject(self, seat: int) -> str:
         """The seat at the start of a sentence: ``You`` or the player's name."""
-        return "You" if seat == self.viewer else self.names[seat]
+        return "You" if seat == self.you else self.names[seat]
 
     def says(self, seat: int, verb: str, start: bool = True) -> str:
         """Subject and verb agreeing: ``Anna bids`` or ``You bid`` (``verb`` in the third
         person)."""
         subject = self.subject(seat) if start else self.name(seat)
-        return f"{subject} {self.verb(verb, seat == self.viewer)}"
+        return f"{subject} {self.verb(verb, seat == self.you)}"
 
     @staticmethod
     def verb(verb: str, plural: bool) -> str:
@@ -123,12 +142,12 @@ class _Voice:
         subject = joined([self.name(seat) for seat in seats])
         if start and subject.startswith("you"):
             subject = "Y" + subject[1:]
-        plural = len(seats) > 1 or seats[0] == self.viewer
+        plural = len(seats) > 1 or seats[0] == self.you
         return f"{subject} {self.verb(verb, plural)}"
 
     def possessive(self, seat: int, start: bool = False) -> str:
         """``your`` (``Your`` at the start of a sentence) or ``Anna's``."""
-        if seat == self.viewer:
+        if seat == self.you:
             return "Your" if start else "your"
         return f"{self.names[seat]}'s"
 
@@ -256,7 +275,7 @@ def _start_lines(state: GameState, voice: _Voice, committed: bool = True) -> lis
     body.extend(_count_lines(rules, state.bolts, state.falls, voice))
     sitter = state.sitter
     if sitter is not None:
-        if sitter == voice.viewer:
+        if sitter == voice.you:
             body.append("You sit out this deal: it plays on without you.")
         else:
             body.append(f"{voice.says(sitter, 'sits')} out this deal.")
@@ -284,7 +303,7 @@ def _start_lines(state: GameState, voice: _Voice, committed: bool = True) -> lis
             gold = f" (a gold-set deal, {context.scored_deals + 1} of {rules.gold_set})"
         body.append(
             f"{voice.says(forehand, 'is')} committed to {bid}{gold}; "
-            f"{voice.name(first)} {voice.verb('speaks', first == voice.viewer)} first."
+            f"{voice.name(first)} {voice.verb('speaks', first == voice.you)} first."
         )
     heading = f"Deal {state.deal_number + 1}, dealt by {voice.name(state.dealer)}"
     return [heading, *_indented(body)]
@@ -391,12 +410,12 @@ def _auction_won(table: spectator.Spectator, voice: _Voice) -> list[str]:
     declarer = table.bidder
     won = f"{voice.says(declarer, 'wins')} the auction at {table.bid}"
     if table.rules.players == 2:
-        return [f"{won} and {voice.verb('chooses', declarer == voice.viewer)} a musik."]
+        return [f"{won} and {voice.verb('chooses', declarer == voice.you)} a musik."]
     takes = voice.says(declarer, "takes", start=False)
     lines = [f"{won}.", f"The talon is shown: {voice.cards(table.talon)}; {takes} it into hand."]
     sitter = table.sitter
     if sitter is not None and table.rules.sitter_bonus:
-        scores = voice.verb("scores", sitter == voice.viewer)
+        scores = voice.verb("scores", sitter == voice.you)
         bonus = table.sitter_bonus
         lines.append(
             f"Sitting out, {voice.name(sitter)} {scores} {bonus} for it"
@@ -409,7 +428,7 @@ def _play_lines(step: spectator.Step, action: Play, voice: _Voice) -> list[str]:
     seat, card, table = step.seat, action.card, step.before
     lead = not table.trick
     text = f"{voice.says(seat, 'leads' if lead else 'plays', start=not lead)} {voice.card(card)}"
-    declares = voice.verb("declares", seat == voice.viewer)
+    declares = voice.verb("declares", seat == voice.you)
     if action.marriage:
         symbol = card.suit.symbol
         value = meld_points(table.rules, card.suit)
@@ -486,7 +505,7 @@ def _bolt_lines(table: spectator.Spectator, deal: spectator.DealScore, voice: _V
         ):
             lines.append(
                 f"{voice.says(seat, 'takes')} a {ordinal(rules.bolts)} bolt and "
-                f"{voice.verb('loses', seat == voice.viewer)} {rules.bolt_penalty}."
+                f"{voice.verb('loses', seat == voice.you)} {rules.bolt_penalty}."
             )
     return lines
 
@@ -518,7 +537,7 @@ def _barrel_lines(
         if was is None and now is not None:
             lines.append(
                 f"{voice.says(seat, 'reaches')} {rules.barrel_threshold} and "
-                f"{voice.verb('gets', seat == voice.viewer)} on the barrel."
+                f"{voice.verb('gets', seat == voice.you)} on the barrel."
             )
         elif was is not None and now is None and deal.scores[seat] < rules.target:
             lines.append(f"{voice.says(seat, 'falls')} off the barrel.")
@@ -711,7 +730,7 @@ def _pass_lines(
         lines.append(f"{voice.says(seat, 'passes')}; there is nothing to draw.")
     elif voice.sees_all(seat):
         lines.append(
-            f"{voice.says(seat, 'passes')} and {voice.verb('draws', seat == voice.viewer)} "
+            f"{voice.says(seat, 'passes')} and {voice.verb('draws', seat == voice.you)} "
             f"{bluff_faces(_drawn(before, after, seat))}."
         )
     else:
@@ -763,7 +782,8 @@ def replay_lines(
     colour: bool = False,
 ) -> list[str]:
     """The whole recorded game told step by step (as ``viewer`` saw it, or with every card when
-    ``None``), replayed with the library's checks.
+    ``None``), replayed with the library's checks; the seats are called by ``names``, by default
+    as :func:`replay_names` calls them.
 
     The last lines give the result: ``Final scores: ...`` in seat order after a Thousand match,
     ``Deal scores: ...`` after a single deal, ``Cards left: ...`` after a 1000? game; a record
@@ -775,15 +795,42 @@ def replay_lines(
             another result).
     """
     players = record.rules.players
-    seats = list(names) if names is not None else [f"seat {seat}" for seat in range(players)]
+    seats = list(names) if names is not None else replay_names(record, viewer)
     voice = _Voice(seats, players, viewer, colour)
-    opening = [header(record, voice.names)]
+    opening = [header(record, voice.names if names is not None else seat_labels(record, seats))]
     if viewer is not None:
         opening.append(f"As seen by {voice.names[viewer]}: the cards others held stay hidden.")
     opening.append("")
     if isinstance(record, Record):
         return _fit([*opening, *_thousand_story(record, voice)])
     return _fit([*opening, *_bluff_story(record, voice)])
+
+
+def replay_names(record: Record | bluff.Record, viewer: int | None = None) -> list[str]:
+    """How a replay names each seat: by its recorded player, cut to the bot's name (see
+    :func:`~tournament.frontends.faces.short_names`), or ``seat 0``, ``seat 1``... when the
+    record does not name its players. Seen from another seat, the person a record names
+    ``you`` is called ``human``."""
+    if record.players is None:
+        return [f"seat {seat}" for seat in range(record.rules.players)]
+    return short_names(
+        [
+            HUMAN if name == PERSON and viewer not in (None, seat) else name
+            for seat, name in enumerate(record.players)
+        ]
+    )
+
+
+def seat_labels(record: Record | bluff.Record, names: Sequence[str]) -> list[str]:
+    """The seats' ``names`` (as :func:`replay_names` gives them) for the header: when the record
+    names its players, each with its seat, and with its recorded name when the shown one is cut
+    from it: ``you (seat 0)``, ``pimc (seat 1: pimc(steps=50))``."""
+    if record.players is None:
+        return list(names)
+    return [
+        _seat_label(seat, name, printable(recorded))
+        for seat, (name, recorded) in enumerate(zip(names, record.players, strict=True))
+    ]
 
 
 def header(record: Record | bluff.Record, names: Sequence[str]) -> str:
@@ -795,6 +842,14 @@ def header(record: Record | bluff.Record, names: Sequence[str]) -> str:
     rules = f"{preset} rules" if preset is not None else "house rules"
     kind = "a single deal" if record.single_deal else f"a match to {record.rules.target}"
     return f"Thousand ({rules}), {kind}: {players}"
+
+
+def _seat_label(seat: int, name: str, recorded: str) -> str:
+    """``greedy (seat 0)``, ``random B (seat 2)``; ``pimc (seat 1: pimc(steps=50))`` when the
+    name shown is not the recorded one (with or without a letter)."""
+    if name == recorded or name.startswith(recorded + " "):
+        return f"{name} (seat {seat})"
+    return f"{name} (seat {seat}: {recorded})"
 
 
 def _thousand_story(record: Record, voice: _Voice) -> list[str]:

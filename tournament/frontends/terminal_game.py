@@ -12,9 +12,15 @@ import attrs
 
 from thousand import Outcome, Rules, bluff, play
 from thousand.games import BLUFF, THOUSAND, AnyGame, game_of
+from tournament.frontends.faces import short_names
 from tournament.frontends.human import TerminalPlayer
-from tournament.frontends.narration import bluff_event, bluff_start, thousand_event, thousand_start
-from tournament.text import printable
+from tournament.frontends.narration import (
+    PERSON,
+    bluff_event,
+    bluff_start,
+    thousand_event,
+    thousand_start,
+)
 
 __all__ = ["PlayedGame", "play_at_terminal", "seat_names"]
 
@@ -49,22 +55,9 @@ def seat_names(specs: Sequence[str], seat: int) -> list[str]:
     """A name per seat: ``you`` for the person, the bots by their spec (``greedy A``,
     ``greedy B`` when a spec comes twice), in seat order; ``specs`` are the bots in seat order
     without the person."""
-    shorts = [printable(_short(spec)) for spec in specs]
-    names: list[str] = []
-    for index, short in enumerate(shorts):
-        earlier = shorts[:index].count(short)
-        names.append(f"{short} {'ABCDEF'[earlier]}" if shorts.count(short) > 1 else short)
-    names.insert(seat, "you")
+    names = short_names(specs)
+    names.insert(seat, PERSON)
     return names
-
-
-def _short(spec: str) -> str:
-    """A bot spec's name without options or paths: ``pimc(steps=50)`` is ``pimc``."""
-    name = spec.split("(", 1)[0]
-    if name.startswith("cmd:"):
-        words = name[4:].split()
-        return Path(words[0]).name if words else "program"
-    return name.rsplit(":", 1)[-1].rsplit(".", 1)[-1] or spec
 
 
 def play_at_terminal(
@@ -103,12 +96,15 @@ def play_at_terminal(
         for line in lines:
             write(line)
 
+    # The record names the bots by their specs and the person as "you".
+    recorded = [*bots[:seat], PERSON, *bots[seat:]]
     try:
         outcome = play(players, rules, seed=seed, single_deal=single_deal, watch=watch)
     except KeyboardInterrupt:
-        record = game_of(latest).record(latest)
+        record = game_of(latest).record(latest, recorded)
         _save(record_path, record.to_json())
         return PlayedGame(None, record_path, tuple(names))
+    outcome = attrs.evolve(outcome, record=attrs.evolve(outcome.record, players=tuple(recorded)))
     _save(record_path, outcome.record.to_json())
     return PlayedGame(outcome, record_path, tuple(names))
 

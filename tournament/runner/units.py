@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import attrs
 
 from thousand import Outcome, PlayerError, play
+from thousand.common.record_io import named
 from thousand.games import game_of
 from tournament.runner.results import STATUSES, UnitResult
 from tournament.runner.schedule import Config, Unit
@@ -58,7 +59,11 @@ def play_unit(config: Config, unit: Unit, keep_records: bool, log_dir: str | Non
         decisions=outcome.decisions,
         think_time=outcome.think_time,
     )
-    return Played(result, outcome.record.to_json() if keep_records else None)
+    if not keep_records:
+        return Played(result, None)
+    # The record names the seats as the tournament's tables do (``random#2``).
+    names = named([config.entrants[entrant].name for entrant in unit.seating], len(unit.seating))
+    return Played(result, attrs.evolve(outcome.record, players=names).to_json())
 
 
 def _play(config: Config, unit: Unit, log_dir: str | None) -> Outcome:
