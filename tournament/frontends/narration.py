@@ -3,7 +3,8 @@ and the climbs of a 1000? game, either with every card shown or as one player sa
 
 Each function returns plain lines of text. The lines of a deal (or of a 1000? game) are indented
 by two spaces under its heading; the result of the game comes last, unindented. Cards look as in
-:mod:`tournament.frontends.faces`, and the seat of the ``viewer`` is called "you".
+:mod:`tournament.frontends.faces`, and the seat of the ``viewer`` is called "you" (with every card
+shown, so is the seat of the person a record names ``you``).
 """
 
 from __future__ import annotations

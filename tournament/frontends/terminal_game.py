@@ -11,6 +11,7 @@ from typing import Any
 import attrs
 
 from thousand import Outcome, Rules, bluff, play
+from thousand.common.record_io import named
 from thousand.games import BLUFF, THOUSAND, AnyGame, game_of
 from tournament.frontends.faces import short_names
 from tournament.frontends.human import TerminalPlayer
@@ -104,7 +105,8 @@ def play_at_terminal(
         record = game_of(latest).record(latest, recorded)
         _save(record_path, record.to_json())
         return PlayedGame(None, record_path, tuple(names))
-    outcome = attrs.evolve(outcome, record=attrs.evolve(outcome.record, players=tuple(recorded)))
+    kept = named(recorded, len(recorded))
+    outcome = attrs.evolve(outcome, record=attrs.evolve(outcome.record, players=kept))
     _save(record_path, outcome.record.to_json())
     return PlayedGame(outcome, record_path, tuple(names))
 
