@@ -1,6 +1,6 @@
 """Match records: a versioned JSON document holding the rules, the seed, every deal's layout and
-every action in order, and the result. :func:`replay` re-validates each action and rebuilds the
-exact final state.
+every action in order, the result, and when they are known, the players' names. :func:`replay`
+re-validates each action and rebuilds the exact final state.
 
     >>> from thousand import Rules, new_match
     >>> state = new_match(Rules.preset("russian"), seed=7)

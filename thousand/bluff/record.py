@@ -1,4 +1,5 @@
-"""1000? game records: the rules, the seed, the deal and every action, replayed with checks.
+"""1000? game records: the rules, the seed, the deal and every action (and the players' names
+when they are known), replayed with checks.
 
 Examples:
     >>> from thousand.bluff import Rules, new_game
