@@ -388,8 +388,8 @@ class _Match(Generic[S, O, A, R, Rec]):
             return
         try:
             start(seat, self.rules, rng)
-        except (KeyboardInterrupt, BotSpecError):
-            raise  # a spec naming nothing loadable (found by an isolated bot's loader) is no fault
+        except KeyboardInterrupt:
+            raise
         except BaseException as error:
             self.gone[seat] = True
             self.fault(

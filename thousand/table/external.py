@@ -25,7 +25,7 @@ from typing import IO, TYPE_CHECKING, Any, BinaryIO, NoReturn, Protocol, cast
 
 import attrs
 
-from thousand.errors import BotCrash, BotSpecError, BotTimeout
+from thousand.errors import BotCrash, BotTimeout
 from thousand.games import AnyGame, game_of
 
 if sys.platform.startswith("linux"):
@@ -165,7 +165,7 @@ class ExternalPlayer:
         log.flush()
         try:
             self.process = self._launch()
-        except (BotCrash, BotSpecError) as error:
+        except BotCrash as error:
             log.close()
             self._broken = str(error)
             raise

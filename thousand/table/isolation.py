@@ -142,7 +142,11 @@ class _Loader:
         if reply != "ready":
             self.close()
             if reply and reply.startswith("refused "):
-                raise BotSpecError(reply.removeprefix("refused "))
+                # The seat's fault, its detail naming the spec no more than the fault does;
+                # check_player (before a tournament) tells the spec error itself.
+                refused = BotSpecError(reply.removeprefix("refused "))
+                reason = str(refused).removeprefix(f"bot spec {spec!r}: ")
+                raise BotCrash(reason, fatal=True) from refused
             if reply and reply.startswith("error "):
                 raise BotCrash(reply.removeprefix("error "), fatal=True)
             raise BotCrash(f"could not load {spec} in time", fatal=True)

@@ -150,6 +150,8 @@ def check_player(
     except (BotSpecError, KeyboardInterrupt):
         raise
     except BaseException as error:
+        if isinstance(error.__cause__, BotSpecError):  # found by an isolated bot's loader
+            raise error.__cause__ from None
         reason = str(error).strip() if isinstance(error, BotFailure) else describe_error(error)
         raise BotSpecError(f"bot {spec!r} cannot start: {reason}") from None
     finally:

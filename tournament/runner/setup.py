@@ -156,7 +156,7 @@ def load_rules(spec: str, *, also: str = "") -> Rules:
     ``also`` names further accepted words in the error message."""
     if spec in Rules.preset_names():
         return Rules.preset(spec)
-    if not Path(spec).is_file() and not _path_like(spec):
+    if not Path(spec).exists() and not _path_like(spec):
         names = ", ".join(Rules.preset_names())
         raise RulesError(f"'{spec}' is neither a preset ({names}){also} nor a rules JSON file")
     text = _read(spec, "a rules JSON file")
