@@ -310,3 +310,23 @@ def test_the_real_check_bot_counts_deals() -> None:
     assert re.fullmatch(
         r"thousand: \d+ decisions in \d+ deals, 0 faults", done.stdout.split("\n")[0]
     )
+
+
+# The docs ------------------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_docs_install_extras_from_a_checkout() -> None:
+    """The project is installed from its checkout: every extra is named after '.', as ".[rl]",
+    and the install page says what the editable install needs."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert not re.search(r"""pip install +["']?thousand\[""", text), page
+        for line in re.findall(r"^(?:python -m )?pip install .*$", text, re.MULTILINE):
+            assert line.startswith("python -m pip install "), (page, line)
+    install = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "pip 21.3 or newer" in install
+    assert "setuptools 64 or newer" in install
+    assert "python -m pip install --upgrade pip" in install
