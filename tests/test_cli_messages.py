@@ -130,30 +130,15 @@ def test_help_at_80_columns_breaks_no_word() -> None:
             assert metavar in result.output, (name, metavar, result.output)
 
 
-def test_the_real_programs_help_at_80_columns() -> None:
-    done = run_installed_with_columns("tournament", "--help")
+def test_the_real_programs_help_at_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    done = run_installed("tournament", "--help")
     assert done.returncode == 0
     assert "<bool>" not in done.stdout
     assert all(len(line) <= 80 for line in done.stdout.splitlines())
     for metavar in ("GAME", "POLICY", "ANCHOR", "[local|ray]"):
         assert metavar in done.stdout
     assert "[thousand|bluff|100" not in done.stdout
-
-
-def run_installed_with_columns(*arguments: str) -> Any:
-    import os
-    import subprocess
-
-    from tests.test_cli import installed_command
-
-    return subprocess.run(
-        [*installed_command(), *arguments],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env={**os.environ, "COLUMNS": "80"},
-    )
 
 
 # Bot specs -----------------------------------------------------------------------------------
