@@ -249,7 +249,7 @@ def _python_factory(spec: str, options: dict[str, object], full: str) -> PlayerF
         raise BotSpecError(f"bot spec {spec!r}: {target.__name__} has no act(observation) method")
     if not options:
         return _checked(spec, target)
-    _check_names(target, options, spec, full)
+    _check_names(target, options, full)
     make = target
 
     def configured() -> object:
@@ -266,11 +266,10 @@ def _python_factory(spec: str, options: dict[str, object], full: str) -> PlayerF
     return _checked(full, configured)
 
 
-def _check_names(
-    target: Callable[..., object], options: dict[str, object], name: str, full: str
-) -> None:
+def _check_names(target: Callable[..., object], options: dict[str, object], full: str) -> None:
     """Refuse an option the bot's constructor does not take, naming those it does (from its
     signature; a constructor taking ``**options`` or without a signature is left to refuse)."""
+    name = full.partition("(")[0].strip()
     try:
         parameters = inspect.signature(target).parameters.values()
     except (TypeError, ValueError):
