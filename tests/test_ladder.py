@@ -188,7 +188,7 @@ def test_anchor_mean_keeps_the_ratings_around_1500() -> None:
             ["ladder", "--calibrate", "--rungs", "random,pimc(steps=250)"],
             "error: --calibrate needs",
         ),
-        (["ladder", "--resume", "no-such-folder"], "error: no-such-folder holds no tournament"),
+        (["ladder", "--resume", "no-such-folder"], "error: no-such-folder: no such folder"),
     ],
 )
 def test_ladder_mistakes_are_one_line_errors(arguments: list[str], message: str) -> None:

@@ -369,7 +369,11 @@ def test_help_lists_the_choices_and_the_version_is_printed() -> None:
     the installed version."""
     shown = runner.invoke(app, ["tournament", "--help"], env={"COLUMNS": "200"})
     assert shown.exit_code == 0
-    for choices in ("[thousand|bluff|1000?]", "[local|ray]", "[forfeit|substitute|raise]"):
+    for choices in (
+        "thousand (default), or bluff (1000?)",
+        "[local|ray]",
+        "forfeit (the default), substitute or raise",
+    ):
         assert choices in shown.stdout
     version = runner.invoke(app, ["--version"])
     assert version.exit_code == 0

@@ -23,9 +23,22 @@ class CheckReport:
     """How a bot fared in one game."""
 
     game: str
-    matches: int
+    played: int
+    """How many deals (Thousand) or games (1000?) the bot sat at."""
     decisions: int
     faults: tuple[Fault, ...]
+
+    def line(self) -> str:
+        """The check's first line: ``Thousand: 304 decisions in 41 deals, 0 faults``."""
+        unit = "deal" if game_named(self.game).has_deals else game_named(self.game).unit
+        return (
+            f"{game_named(self.game).name}: {_counted(self.decisions, 'decision')} in "
+            f"{_counted(self.played, unit)}, {_counted(len(self.faults), 'fault')}"
+        )
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def check_bot(
@@ -39,11 +52,12 @@ def check_bot(
     log_dir: str | None,
     on_match: Callable[[Outcome], None] = lambda outcome: None,
 ) -> CheckReport:
-    """Play matches with the bot in every seat in turn against random bots, the driver playing
-    for it after each fault, until it has taken ``decisions`` decisions."""
+    """Play single deals of Thousand, or games of 1000?, with the bot in every seat in turn
+    against random bots, the driver playing for it after each fault, until it has taken
+    ``decisions`` decisions."""
     rules = GAMES[game]()
     taken = 0
-    matches = 0
+    played = 0
     faults: list[Fault] = []
     for match_seed, seat in _seatings(seed, rules.players):
         if taken >= decisions:
@@ -60,13 +74,13 @@ def check_bot(
             isolate=isolate,
             log_dir=log_dir,
         )
-        matches += 1
+        played += 1
         taken += outcome.decisions[seat]
         faults.extend(fault for fault in outcome.faults if fault.seat == seat)
         on_match(outcome)
         if taken == 0 and outcome.substitutions[seat]:
             break  # it failed before its first decision and will not be asked again
-    return CheckReport(game, matches, taken, tuple(faults))
+    return CheckReport(game, played, taken, tuple(faults))
 
 
 def _seatings(seed: int, seats: int) -> Iterator[tuple[int, int]]:

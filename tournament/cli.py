@@ -12,9 +12,10 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+from typer.core import TyperGroup
 
 from thousand.errors import ThousandError
 from thousand.table.faults import FaultPolicy
@@ -33,8 +34,61 @@ if TYPE_CHECKING:
 
 Number = TypeVar("Number", int, float)
 
+_CLICK_ERROR: type[Exception] = next(
+    kind for kind in typer.BadParameter.__mro__ if kind.__name__ == "ClickException"
+)
+"""The errors typer's parser raises for a mistyped command line (found through a public name,
+as typer may bring its own copy of click)."""
+
+
+class _Commands(TyperGroup):
+    """The commands, their usage errors told in one line like every other error, and their flags
+    shown in the help without a ``<bool>`` placeholder."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        with _one_line_usage_errors():
+            return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: Any) -> Any:
+        with _one_line_usage_errors():
+            return super().invoke(ctx)
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _bare_flags(super().get_params(ctx))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            _bare_flags(command.get_params(ctx))
+        return command
+
+
+@contextlib.contextmanager
+def _one_line_usage_errors() -> Iterator[None]:
+    """A usage error (unknown command or option, bad value, missing argument) as one line with
+    click's exit status, 2; the bare ``thousand`` still shows the help."""
+    try:
+        yield
+    except _CLICK_ERROR as error:
+        if type(error).__name__ == "NoArgsIsHelpError":
+            raise
+        usage: Any = error
+        message = " ".join(usage.format_message().split()).rstrip(".")
+        hint = f"; see {usage.ctx.command_path} --help" if getattr(usage, "ctx", None) else ""
+        raise fail(message[:1].lower() + message[1:] + hint, usage.exit_code) from None
+
+
+def _bare_flags(params: list[Any]) -> list[Any]:
+    """``params`` with every flag given an empty metavar, so that its help shows no placeholder."""
+    for param in params:
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+    return params
+
+
 app = typer.Typer(
     name="thousand",
+    cls=_Commands,
     help="The card game Thousand (Тысяча, Tysiąc): rules, matches and bot tournaments.",
     no_args_is_help=True,
     add_completion=False,
@@ -63,10 +117,10 @@ def options(
     """The options of thousand itself, before the command."""
 
 
-def fail(message: str) -> typer.Exit:
+def fail(message: str, code: int = 2) -> typer.Exit:
     """Print a one-line error and return the exit to raise."""
     typer.echo(f"error: {printable(message)}", err=True)
-    return typer.Exit(code=2)
+    return typer.Exit(code=code)
 
 
 def check_folder(path: Path, what: str) -> None:
@@ -145,7 +199,7 @@ def tournament(
         typer.Option(
             "--game",
             "-g",
-            metavar="[thousand|bluff|1000?]",
+            metavar="GAME",
             help="thousand (default), or bluff (1000?).",
         ),
     ] = None,
@@ -198,8 +252,8 @@ def tournament(
         str | None,
         typer.Option(
             "--on-fault",
-            metavar="[forfeit|substitute|raise]",
-            help="What a bot's fault leads to (default forfeit).",
+            metavar="POLICY",
+            help="What a bot's fault leads to: forfeit (the default), substitute or raise.",
         ),
     ] = None,
     isolate: Annotated[
@@ -259,7 +313,7 @@ def tournament(
         str | None,
         typer.Option(
             "--anchor",
-            metavar="[ladder|mean|BOT=RATING]",
+            metavar="ANCHOR",
             help="Where ratings are measured from: 'ladder' (the default), the built-in bots "
             "held at their reference ratings when any plays; BOT=RATING, one bot given its "
             "rating; or 'mean', the ratings average 1500.",
@@ -668,6 +722,7 @@ def match(
 ) -> None:
     """Play one match among the given bots and print it deal by deal, action by action."""
     from thousand import play
+    from thousand.table.external import SEED_BITS
     from tournament.frontends.matchlog import match_log
     from tournament.runner.setup import game_name, rules_for
 
@@ -675,7 +730,7 @@ def match(
         check_folder(record, "the record")
     drawn = seed is None
     if seed is None:
-        seed = secrets.randbits(63)
+        seed = secrets.randbits(SEED_BITS)  # a bot in JavaScript reads the record's seed exactly
     try:
         chosen = rules_for(game_name(game), rules_spec, len(specs), len(specs))
         outcome = play(
@@ -868,7 +923,6 @@ def check_bot_command(
     fault.
     """
     from thousand import load_player
-    from thousand.games import game_named
     from tournament.checkbot import GAMES as CHECK_GAMES
     from tournament.checkbot import check_bot
     from tournament.runner.setup import game_name
@@ -897,11 +951,7 @@ def check_bot_command(
         raise fail(str(error)) from None
     faults = 0
     for report in reports:
-        title = game_named(report.game).name
-        typer.echo(
-            f"{title}: {report.decisions} decisions in {report.matches} matches, "
-            f"{len(report.faults)} fault{'s' * (len(report.faults) != 1)}"
-        )
+        typer.echo(report.line())
         for fault in report.faults:
             typer.echo(f"  {fault.status} at decision {fault.decision}: {printable(fault.detail)}")
             typer.echo(
@@ -1085,7 +1135,13 @@ def supported_games(spec: str) -> list[str]:
     from thousand.games import game_named
     from tournament.checkbot import GAMES as CHECK_GAMES
 
-    player = load_player(spec)()
+    make = load_player(spec)
+    try:
+        player = make()
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        return list(CHECK_GAMES)  # it fails to start: the check reports that as its fault
     declared = getattr(player, "games", None)
     end = getattr(player, "end", None)
     if end is not None:

@@ -41,6 +41,10 @@ __all__ = ["PROTOCOL", "BotLimits", "ExternalPlayer", "die_with_parent", "serve_
 PROTOCOL = 1
 """The version of the bot protocol spoken here."""
 
+SEED_BITS = 53
+"""The bits of the seed in the hello: every integer the protocol sends is below 2**53, so that a
+bot reading JSON as double-precision numbers (JavaScript's ``JSON.parse``) reads it exactly."""
+
 REPLY_TIMEOUT = 60.0
 """Seconds a program may take for a decision when the match sets no time limit."""
 EXIT_GRACE = 1.0
@@ -182,7 +186,7 @@ class ExternalPlayer:
             "rules": rules.to_dict(),
             "seat": seat,
             "players": rules.players,
-            "seed": rng.getrandbits(63),
+            "seed": rng.getrandbits(SEED_BITS),
             "random_state": _state_to_json(state),
         }
         reply = self._exchange(hello, self.limits.startup, "the hello")

@@ -35,7 +35,7 @@ import time
 import traceback
 from typing import IO, Any
 
-from thousand.errors import BotCrash
+from thousand.errors import BotCrash, BotSpecError
 from thousand.table.external import (
     BotLimits,
     BotProcess,
@@ -141,6 +141,12 @@ class _Loader:
         reply = self._reply(startup)
         if reply != "ready":
             self.close()
+            if reply and reply.startswith("refused "):
+                # The seat's fault, its detail naming the spec no more than the fault does;
+                # check_player (before a tournament) tells the spec error itself.
+                refused = BotSpecError(reply.removeprefix("refused "))
+                reason = str(refused).removeprefix(f"bot spec {spec!r}: ")
+                raise BotCrash(reason, fatal=True) from refused
             if reply and reply.startswith("error "):
                 raise BotCrash(reply.removeprefix("error "), fatal=True)
             raise BotCrash(f"could not load {spec} in time", fatal=True)
@@ -271,14 +277,15 @@ def stop_loaders() -> None:
 
 def _serve_loader(spec: str, channel: socket.socket) -> None:
     """Load the bot, then fork a process for it on each request until the driver hangs up."""
-    from thousand.errors import BotSpecError
     from thousand.table.specs import describe_error, load_player
 
     try:
         make = load_player(spec)
+    except BotSpecError as error:
+        channel.sendall(f"refused {' '.join(str(error).split())}\n".encode())
+        return
     except Exception as error:
-        reason = str(error) if isinstance(error, BotSpecError) else describe_error(error)
-        channel.sendall(f"error could not load {spec}: {reason}\n".encode())
+        channel.sendall(f"error failed to load: {describe_error(error)}\n".encode())
         return
     import thousand.table.serve  # noqa: F401 -- imported once here rather than in every child
 

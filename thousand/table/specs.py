@@ -28,6 +28,7 @@ import contextlib
 import hashlib
 import importlib
 import importlib.util
+import inspect
 import random
 import shlex
 import sys
@@ -149,6 +150,8 @@ def check_player(
     except (BotSpecError, KeyboardInterrupt):
         raise
     except BaseException as error:
+        if isinstance(error.__cause__, BotSpecError):  # found by an isolated bot's loader
+            raise error.__cause__ from None
         reason = str(error).strip() if isinstance(error, BotFailure) else describe_error(error)
         raise BotSpecError(f"bot {spec!r} cannot start: {reason}") from None
     finally:
@@ -246,6 +249,7 @@ def _python_factory(spec: str, options: dict[str, object], full: str) -> PlayerF
         raise BotSpecError(f"bot spec {spec!r}: {target.__name__} has no act(observation) method")
     if not options:
         return _checked(spec, target)
+    _check_names(target, options, full)
     make = target
 
     def configured() -> object:
@@ -255,7 +259,34 @@ def _python_factory(spec: str, options: dict[str, object], full: str) -> PlayerF
         configured()
     except (TypeError, ValueError) as error:
         raise BotSpecError(f"bot spec {full!r}: bad options: {describe_error(error)}") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        pass  # the bot's own failure, its seat's fault when a match starts, as without options
     return _checked(full, configured)
+
+
+def _check_names(target: Callable[..., object], options: dict[str, object], full: str) -> None:
+    """Refuse an option the bot's constructor does not take, naming those it does (from its
+    signature; a constructor taking ``**options`` or without a signature is left to refuse)."""
+    name = full.partition("(")[0].strip()
+    try:
+        parameters = inspect.signature(target).parameters.values()
+    except (TypeError, ValueError):
+        return
+    if any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters):
+        return
+    taken = [
+        parameter.name
+        for parameter in parameters
+        if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
+    ]
+    for key in options:
+        if key not in taken:
+            fault = f"{name} has no option {key!r}; its options are {', '.join(taken)}"
+            raise BotSpecError(
+                f"bot spec {full!r}: {fault if taken else name + ' takes no options'}"
+            )
 
 
 def _checked(spec: str, make: Callable[[], object]) -> PlayerFactory:

@@ -85,6 +85,8 @@ class Journal:
                 return Config.from_dict(read_json(path))
             except (ValueError, KeyError, TypeError) as error:
                 raise TournamentDirError(f"{path} cannot be read: {error}") from None
+        if not directory.is_dir():
+            raise TournamentDirError(f"{directory}: no such folder")
         if not partial.is_file():
             raise TournamentDirError(f"{directory} holds no tournament (no {CONFIG})")
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import secrets
 from collections.abc import Callable
 from pathlib import Path
@@ -155,7 +156,7 @@ def load_rules(spec: str, *, also: str = "") -> Rules:
     ``also`` names further accepted words in the error message."""
     if spec in Rules.preset_names():
         return Rules.preset(spec)
-    if not Path(spec).is_file():
+    if not Path(spec).exists() and not _path_like(spec):
         names = ", ".join(Rules.preset_names())
         raise RulesError(f"'{spec}' is neither a preset ({names}){also} nor a rules JSON file")
     text = _read(spec, "a rules JSON file")
@@ -169,6 +170,10 @@ def _read(spec: str, what: str) -> str:
     """The text of the file ``spec`` names; a missing, unreadable or non-UTF-8 file is a
     ``RulesError`` naming it."""
     path = Path(spec)
+    if path.is_dir():
+        raise RulesError(f"{spec} is a folder, not {what}")
+    if not path.exists() and _path_like(spec):
+        raise RulesError(f"{spec}: no such file")
     if not path.is_file():
         raise RulesError(f"'{spec}' is not {what}")
     try:
@@ -177,6 +182,11 @@ def _read(spec: str, what: str) -> str:
         raise RulesError(f"{spec} cannot be read: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
         raise RulesError(f"{spec} is not UTF-8 text (byte {error.start} cannot be read)") from None
+
+
+def _path_like(spec: str) -> bool:
+    """Whether ``spec`` can only be meant as a file: a JSON file's name, or a path."""
+    return spec.lower().endswith(".json") or "/" in spec or os.sep in spec
 
 
 def _agree(options: Options, saved: Config) -> Config:
