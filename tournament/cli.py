@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
+from thousand.common.files import write_file
 from thousand.errors import ThousandError
 from thousand.table.faults import FaultPolicy
 from thousand.table.players import PlayerError
@@ -416,7 +417,7 @@ def train_bidding(
         )
         models.append(model)
     try:
-        out.write_text(AuctionValues(seed=seed, models=tuple(models)).to_json(), encoding="utf-8")
+        write_file(out, AuctionValues(seed=seed, models=tuple(models)).to_json())
     except OSError as error:
         raise fail(f"cannot save the models in {out}: {error.strerror}") from None
     typer.echo(f"saved to {out}")
@@ -697,7 +698,7 @@ def match(
     typer.echo("\n".join(match_log(outcome)))
     if record is not None:
         try:
-            record.write_text(outcome.record.to_json(), encoding="utf-8")
+            write_file(record, outcome.record.to_json())
         except OSError as error:
             raise fail(f"cannot save the record in {record}: {error.strerror}") from None
         typer.echo(f"record saved to {record}")
@@ -831,7 +832,7 @@ def replay(
                 f"the record has {loaded.rules.players} players"
             )
         if html is not None:
-            html.write_text(html_page(loaded), encoding="utf-8")
+            write_file(html, html_page(loaded))
             typer.echo(f"wrote {html}")
             return
         colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ

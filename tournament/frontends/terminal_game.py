@@ -11,6 +11,7 @@ from typing import Any
 import attrs
 
 from thousand import Outcome, Rules, bluff, play
+from thousand.common.files import write_file
 from thousand.games import BLUFF, THOUSAND, AnyGame, game_of
 from tournament.frontends.human import TerminalPlayer
 from tournament.frontends.narration import bluff_event, bluff_start, thousand_event, thousand_start
@@ -107,14 +108,7 @@ def play_at_terminal(
         outcome = play(players, rules, seed=seed, single_deal=single_deal, watch=watch)
     except KeyboardInterrupt:
         record = game_of(latest).record(latest)
-        _save(record_path, record.to_json())
+        write_file(record_path, record.to_json())
         return PlayedGame(None, record_path, tuple(names))
-    _save(record_path, outcome.record.to_json())
+    write_file(record_path, outcome.record.to_json())
     return PlayedGame(outcome, record_path, tuple(names))
-
-
-def _save(path: Path, text: str) -> None:
-    """Write the record whole: to a side file first, then moved into place."""
-    side = path.with_name(path.name + ".part")
-    side.write_text(text, encoding="utf-8")
-    side.replace(path)
