@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 
 import attrs
 
-from thousand import Fault, Outcome, Rules, bluff, play
+from thousand import BotLimits, Fault, Outcome, Rules, bluff, play
 from thousand.games import BLUFF, THOUSAND, game_named
 
 __all__ = ["GAMES", "CheckReport", "check_bot"]
@@ -37,6 +37,7 @@ def check_bot(
     time_limit: float | None,
     isolate: bool,
     log_dir: str | None,
+    limits: BotLimits | None = None,
     on_match: Callable[[Outcome], None] = lambda outcome: None,
 ) -> CheckReport:
     """Play matches with the bot in every seat in turn against random bots, the driver playing
@@ -59,6 +60,7 @@ def check_bot(
             on_fault="substitute",
             isolate=isolate,
             log_dir=log_dir,
+            limits=limits,
         )
         matches += 1
         taken += outcome.decisions[seat]

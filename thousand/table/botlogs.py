@@ -20,8 +20,10 @@ from pathlib import Path
 
 from thousand.common.files import append_to, make_folder
 
-__all__ = ["BotLog", "fresh_log_folder"]
+__all__ = ["LOGS", "BotLog", "fresh_log_folder", "log_folder"]
 
+LOGS = "logs"
+"""The folder of bot logs in the folder a run is kept in (a tournament's ``--out``)."""
 PREFIX = "thousand-bots-"
 """How the name of a fresh folder of bot logs begins (in the temporary directory)."""
 
@@ -30,6 +32,16 @@ def fresh_log_folder() -> Path:
     """A new empty folder for a run's bot logs in the temporary directory, its own and readable
     by this user only."""
     return Path(tempfile.mkdtemp(prefix=PREFIX))
+
+
+def log_folder(chosen: str | None, kept: Path | None = None) -> Path:
+    """Where a run's bot logs go: the folder ``chosen``, else ``logs`` in the folder the run is
+    kept in, else a fresh folder in the temporary directory."""
+    if chosen:
+        return Path(chosen)
+    if kept is not None:
+        return kept / LOGS
+    return fresh_log_folder()
 
 
 class BotLog:
