@@ -34,6 +34,9 @@ class UnsafeFileError(OSError):
     def __init__(self, path: str | os.PathLike[str], what: str) -> None:
         super().__init__(errno.EPERM, f"{what}; thousand does not write through it", str(path))
 
+    def __str__(self) -> str:
+        return f"{self.filename}: {self.strerror}"
+
 
 def write_file(path: str | os.PathLike[str], data: str | bytes, *, durable: bool = False) -> None:
     """Write ``data`` (text as UTF-8) as the whole file ``path``, through ``<path>.partial``;
