@@ -990,9 +990,9 @@ def bot_limits(text: str | None) -> BotLimits:
 
 @contextlib.contextmanager
 def bot_logs(chosen: str | None, kept: Path | None = None) -> Iterator[str]:
-    """The folder of a run's bot logs (see :func:`~thousand.table.botlogs.log_folder`); at the
-    end it is named on the standard error if a bot wrote there, and removed if it was made
-    fresh and no bot did."""
+    """The folder of a run's bot logs (see :func:`~thousand.table.botlogs.log_folder`): removed
+    at the end if it was made fresh and no bot wrote there, and named on the standard error when
+    the run ends without an error (whose message stays one line) if a bot did."""
     from thousand.table.botlogs import log_folder
 
     folder = log_folder(chosen, kept)
@@ -1003,8 +1003,8 @@ def bot_logs(chosen: str | None, kept: Path | None = None) -> Iterator[str]:
         if not chosen and kept is None:
             with contextlib.suppress(OSError):
                 folder.rmdir()
-        if _contents(folder) != before:
-            typer.echo(f"bot logs: {printable(str(folder))}", err=True)
+    if _contents(folder) != before:
+        typer.echo(f"bot logs: {printable(str(folder))}", err=True)
 
 
 def _contents(folder: Path) -> dict[str, int]:
