@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import os
@@ -911,20 +912,11 @@ def check_bot_command(
             games = list(CHECK_GAMES)
         else:
             games = supported_games(spec)
+        check = functools.partial(
+            check_bot, spec, decisions=decisions, seed=seed, time_limit=time_limit
+        )
         with bot_logs(log_dir) as logs:
-            reports = [
-                check_bot(
-                    spec,
-                    name,
-                    decisions=decisions,
-                    seed=seed,
-                    time_limit=time_limit,
-                    isolate=isolate,
-                    log_dir=logs,
-                    limits=limits,
-                )
-                for name in games
-            ]
+            reports = [check(name, isolate=isolate, log_dir=logs, limits=limits) for name in games]
     except (ThousandError, ValueError) as error:
         raise fail(str(error)) from None
     faults = 0
