@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import re
 import tempfile
 from pathlib import Path
 
@@ -24,6 +23,8 @@ __all__ = ["LOGS", "BotLog", "fresh_log_folder", "log_folder"]
 
 LOGS = "logs"
 """The folder of bot logs in the folder a run is kept in (a tournament's ``--out``)."""
+SEATS = 6
+"""The most seats a table of either game has (1000? at six): a bot has at most this many files."""
 PREFIX = "thousand-bots-"
 """How the name of a fresh folder of bot logs begins (in the temporary directory)."""
 
@@ -60,7 +61,7 @@ class BotLog:
         self.path = folder / f"{slug}-seat{seat}.log"
         self.cap = cap
         self.name = name
-        self._own = re.compile(re.escape(slug) + r"-seat\d+\.log")
+        self._names = [f"{slug}-seat{number}.log" for number in range(SEATS)]
         self._file = append_to(self.path)
         try:
             self._folder = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
@@ -95,11 +96,9 @@ class BotLog:
     def _used(self) -> int:
         """Bytes the bot's files in the folder hold now, whichever process wrote them."""
         used = 0
-        with os.scandir(self._folder) as entries:
-            for entry in entries:
-                if self._own.fullmatch(entry.name):
-                    with contextlib.suppress(FileNotFoundError):
-                        used += entry.stat(follow_symlinks=False).st_size
+        for name in self._names:
+            with contextlib.suppress(FileNotFoundError):
+                used += os.stat(name, dir_fd=self._folder, follow_symlinks=False).st_size
         return used
 
     def _cut_line(self) -> str:

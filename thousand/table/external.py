@@ -413,19 +413,23 @@ class ExternalPlayer:
                 return True
 
     def _pump_log(self) -> None:
-        """Append what the program wrote on stderr to its log, up to the cap (past it, what
-        is read is dropped)."""
+        """Append what the program wrote on stderr to its log, in one write, up to the cap
+        (past it, what is read is dropped)."""
+        if self._log is None:
+            return
+        read = bytearray()
         for _ in range(16):
-            if self._stderr is None or self._log is None:
-                return
+            if self._stderr is None:
+                break
             try:
                 chunk = os.read(self._stderr, 65536)
             except BlockingIOError:
-                return
+                break
             if not chunk:
                 self._stderr = None
-                return
-            self._log.write(chunk)
+            read += chunk
+        if read:
+            self._log.write(bytes(read))
 
     def _exit_status(self) -> str:
         assert self.process is not None
