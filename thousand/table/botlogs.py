@@ -36,10 +36,11 @@ def fresh_log_folder() -> Path:
 
 
 def log_folder(chosen: str | None, kept: Path | None = None) -> Path:
-    """Where a run's bot logs go: the folder ``chosen``, else ``logs`` in the folder the run is
-    kept in, else a fresh folder in the temporary directory."""
+    """Where a run's bot logs go: the folder ``chosen`` (a link there is followed: the person
+    who chose it named it), else ``logs`` in the folder the run is kept in, else a fresh folder
+    in the temporary directory."""
     if chosen:
-        return Path(chosen)
+        return Path(chosen).resolve()
     if kept is not None:
         return kept / LOGS
     return fresh_log_folder()
