@@ -61,6 +61,12 @@ def test_links_planted_where_the_outputs_go_are_replaced_not_followed(tmp_path: 
         assert (out / name).stat().st_size > len(SECRET)
     assert "<html" in (out / "report.html").read_text()
     assert not list(out.rglob("*.partial"))
+    again = target(tmp_path, "again.txt")
+    (out / "report.html.partial").symlink_to(again)
+    drawn = run_installed("report", str(out))
+    assert drawn.returncode == 0, drawn.stderr
+    assert again.read_text() == SECRET
+    assert not (out / "report.html").is_symlink()
 
 
 def test_a_hard_link_planted_as_a_temporary_is_not_written(tmp_path: Path) -> None:
