@@ -70,7 +70,7 @@ from tournament.runner.ray_backend import RayBackend
 from tournament.runner.run import run_tournament
 from tournament.runner.schedule import Config, Unit
 from tournament.runner.setup import Options, configure
-from tournament.runner.units import Played, play_batch
+from tournament.runner.units import BotLogs, Played, play_batch
 
 BOTS = ("random", "random", "random")
 CALIBRATION_DEALS = 150
@@ -99,12 +99,12 @@ class TimedInline:
         config: Config,
         batches: Sequence[Sequence[Unit]],
         keep_records: bool,
-        log_dir: str | None,
+        logs: BotLogs,
     ) -> Iterator[list[Played]]:
         """Yield each batch's results in turn."""
         for batch in batches:
             began, cpu = time.perf_counter(), time.process_time()
-            played = play_batch(config, batch, keep_records, log_dir)
+            played = play_batch(config, batch, keep_records, logs)
             handed = time.perf_counter()
             self.games += handed - began
             self.games_cpu += time.process_time() - cpu
@@ -171,7 +171,7 @@ def timed_run(config: Config, workers: int, out: Path, backend: Backend | None) 
 
 
 def play_share(config: Config, units: list[Unit]) -> None:
-    play_batch(config, units, False, None)
+    play_batch(config, units, False, BotLogs(tempfile.gettempdir()))
 
 
 def bare_run(config: Config, processes: int) -> float:

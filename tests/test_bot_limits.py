@@ -142,26 +142,30 @@ def test_memory_is_capped(tmp_path: Path) -> None:
 
 
 def test_the_error_log_is_capped(tmp_path: Path) -> None:
-    """Of a bot's flood of error output the log keeps the first bytes, up to the cap, and says
-    that the rest was cut; the bot plays on unhindered."""
+    """Of a bot's flood of error output the log keeps the first bytes, up to the cap (its
+    header counted), and says that the rest was cut; the bot plays on unhindered."""
     bot = hostile(tmp_path, "chatty")
     outcome = deal_against_random(tmp_path, bot.spec, BotLimits(log=64 * KIB), time_limit=30)
     assert outcome.faults == ()
     (log,) = tmp_path.glob("*.log")
-    header, _, rest = log.read_text().partition("\n")
-    assert header.endswith("seat 0 of a thousand match")
-    kept, _, note = rest.rpartition("\n--- cut:")
+    text = log.read_text()
+    assert text.partition("\n")[0].endswith("seat 0 of a thousand match")
+    kept, _, note = text.rpartition("\n--- cut:")
     assert len(kept) == 64 * KIB
-    assert note == f" over {64 * KIB} bytes\n"
+    assert note == f" over {64 * KIB} bytes in this folder's logs of {bot.spec}; {DROPPED}"
+
+
+DROPPED = "the rest of its output is dropped\n"
 
 
 def test_a_log_cap_reached_exactly_still_says_the_rest_was_cut(tmp_path: Path) -> None:
     """Output that reaches the log cap exactly and goes on is still followed by the line saying
-    it was cut (here the cap is zero, so the log keeps only its header and that line)."""
+    it was cut (here the cap is the header's length, so the log keeps it and that line)."""
     bot = hostile(tmp_path, "chatty")
-    outcome = deal_against_random(tmp_path, bot.spec, BotLimits(log=0), time_limit=30)
+    header = f"--- {bot.spec}: seat 0 of a thousand match\n"
+    limits = BotLimits(log=len(header.encode()))
+    outcome = deal_against_random(tmp_path, bot.spec, limits, time_limit=30)
     assert outcome.faults == ()
     (log,) = tmp_path.glob("*.log")
-    header, _, rest = log.read_text().partition("\n")
-    assert header.endswith("seat 0 of a thousand match")
-    assert rest == "\n--- cut: over 0 bytes\n"
+    cut = f"\n--- cut: over {limits.log} bytes in this folder's logs of {bot.spec}; {DROPPED}"
+    assert log.read_text() == header + cut

@@ -7,6 +7,7 @@ included), and OpenSpiel's bot entering a tournament by its spec."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -194,6 +195,24 @@ def test_a_card_dealt_is_never_dealt_again() -> None:
     assert Card.parse("AH").index not in dict(state.chance_outcomes())
     assert sum(chance for _, chance in state.chance_outcomes()) == pytest.approx(1.0)
     assert state.observation_string(0) == "seat 0: the cards are being dealt"
+
+
+@pytest.mark.parametrize("action", [1.5, float("nan"), float("inf"), None, True, 2.0])
+def test_an_action_that_is_no_whole_number_is_refused_naming_it(action: object) -> None:
+    """Neither rounded nor taken as 1 (a bool), nor OpenSpiel's own TypeError."""
+    state = pyspiel.load_game("python_thousand_russian").new_initial_state()
+    for _ in range(3):
+        with pytest.raises(thousand.InvalidActionError, match="is no action number"):
+            state.apply_action(action)
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+    while state.is_chance_node():
+        state.apply_action(np.int64(state.chance_outcomes()[0][0]))
+    before = str(state)
+    with pytest.raises(thousand.InvalidActionError, match=f"^{re.escape(repr(action))} is no"):
+        state.apply_action(action)
+    assert str(state) == before
+    state.apply_action(np.int64(state.legal_actions()[0]))
 
 
 @pytest.mark.parametrize(

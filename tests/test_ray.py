@@ -19,7 +19,7 @@ from tournament.runner.backends import Backend, InlineBackend, ProcessBackend
 from tournament.runner.run import SUMMARY, run_tournament
 from tournament.runner.schedule import Config, Unit
 from tournament.runner.setup import Options, configure
-from tournament.runner.units import Played
+from tournament.runner.units import BotLogs, Played
 
 HAS_RAY = importlib.util.find_spec("ray") is not None
 needs_ray = pytest.mark.skipif(not HAS_RAY, reason="the ray extra is not installed")
@@ -118,9 +118,9 @@ class Stopping:
         config: Config,
         batches: Sequence[Sequence[Unit]],
         keep_records: bool,
-        log_dir: str | None,
+        logs: BotLogs,
     ) -> Iterator[list[Played]]:
-        for number, played in enumerate(self.inner.run(config, batches, keep_records, log_dir)):
+        for number, played in enumerate(self.inner.run(config, batches, keep_records, logs)):
             if number == self.batches:
                 raise KeyboardInterrupt
             yield played

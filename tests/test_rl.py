@@ -6,6 +6,7 @@ players, and the registered Gymnasium ids."""
 from __future__ import annotations
 
 import random
+import re
 import shlex
 import subprocess
 import sys
@@ -272,6 +273,48 @@ def test_an_illegal_action_loses_or_raises_as_asked() -> None:
     with pytest.raises((IllegalActionError, InvalidActionError)):
         strict.step(illegal)
     assert strict.table.state is before
+
+
+NO_NUMBERS = [1.5, float("nan"), float("inf"), None, True, 2.0, "3", np.float64(1.0)]
+"""Actions that are not whole numbers of an integer type: none of them numbers an action."""
+
+
+@pytest.mark.parametrize("action", NO_NUMBERS, ids=repr)
+def test_an_action_that_is_no_whole_number_loses_or_raises_naming_it(action: object) -> None:
+    """Not rounded, not a Python error from deep inside: illegal, like any illegal action."""
+    env = gym_env("russian", opponents=["random", "random"])
+    env.reset(seed=2)
+    _, reward, terminated, _, info = env.step(action)
+    assert terminated
+    assert reward == -1000
+    assert info["illegal_action"].startswith(f"{action!r} is no action number")
+    strict = gym_env("russian", opponents=["random", "random"], illegal="raise")
+    strict.reset(seed=2)
+    before = strict.table.state
+    with pytest.raises(InvalidActionError, match=f"^{re.escape(repr(action))} is no action number"):
+        strict.step(action)
+    assert strict.table.state is before
+    table = pettingzoo_env("russian")
+    table.reset(seed=2)
+    before = table.table.state
+    with pytest.raises(InvalidActionError, match="no action"):
+        table.step(action)
+    assert table.table.state is before
+
+
+def test_numpy_integers_are_action_numbers_and_numpy_bools_are_not() -> None:
+    env = gym_env("russian", opponents=["random", "random"], illegal="raise")
+    observation, _ = env.reset(seed=2)
+    legal = int(np.flatnonzero(observation["action_mask"])[0])
+    for kind in (np.int64, np.int32, np.uint8):
+        again = gym_env("russian", opponents=["random", "random"], illegal="raise")
+        again.reset(seed=2)
+        _, _, _, _, info = again.step(kind(legal))
+        assert not info
+    codec = ActionCodec.for_rules(Rules.preset("russian"))
+    assert codec.action(np.int16(5)) == Bid(120)
+    with pytest.raises(InvalidActionError, match="no action number"):
+        codec.action(np.True_)
 
 
 @pytest.mark.parametrize(

@@ -37,7 +37,7 @@ from tournament.runner.run import run_tournament
 from tournament.runner.schedule import Config, Entrant, Unit, derive_seed, entrants_of
 from tournament.runner.seatings import seatings
 from tournament.runner.setup import Options, configure
-from tournament.runner.units import Played
+from tournament.runner.units import BotLogs, Played
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "tests" / "bots"
@@ -433,9 +433,9 @@ class ReversedBackend:
         config: Config,
         batches: Sequence[Sequence[Unit]],
         keep_records: bool,
-        log_dir: str | None,
+        logs: BotLogs,
     ) -> Iterator[list[Played]]:
-        done = list(InlineBackend().run(config, batches, keep_records, log_dir))
+        done = list(InlineBackend().run(config, batches, keep_records, logs))
         yield from reversed(done)
 
 

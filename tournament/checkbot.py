@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 
 import attrs
 
-from thousand import Fault, Outcome, Rules, bluff, play
+from thousand import BotLimits, Fault, Outcome, Rules, bluff, play
 from thousand.games import BLUFF, THOUSAND, game_named
 
 __all__ = ["GAMES", "CheckReport", "check_bot"]
@@ -50,6 +50,7 @@ def check_bot(
     time_limit: float | None,
     isolate: bool,
     log_dir: str | None,
+    limits: BotLimits | None = None,
     on_match: Callable[[Outcome], None] = lambda outcome: None,
 ) -> CheckReport:
     """Play single deals of Thousand, or games of 1000?, with the bot in every seat in turn
@@ -73,6 +74,7 @@ def check_bot(
             on_fault="substitute",
             isolate=isolate,
             log_dir=log_dir,
+            limits=limits,
         )
         played += 1
         taken += outcome.decisions[seat]

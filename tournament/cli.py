@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import os
+import re
 import secrets
 import shlex
 import sys
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 from typer.core import TyperGroup
 
+from thousand.common.files import write_file
 from thousand.errors import ThousandError
 from thousand.table.faults import FaultPolicy
 from thousand.table.players import PlayerError
@@ -25,6 +28,7 @@ from tournament.text import printable, table_lines
 # The engines, the bots and the runner load only in the commands that use them, so that
 # "thousand --help" starts quickly.
 if TYPE_CHECKING:
+    from thousand.table.external import BotLimits
     from tournament.runner.backends import Backend
     from tournament.runner.ladder import Ladder
     from tournament.runner.progress import ProgressDisplay
@@ -278,6 +282,7 @@ def tournament(
         bool, typer.Option("--json", help="Print the summary as JSON instead of a table.")
     ] = False,
     log_dir: LogDirOption = None,
+    bot_log_limit: BotLogLimitOption = None,
     backend: Annotated[
         str,
         typer.Option(
@@ -332,7 +337,7 @@ def tournament(
     from tournament.runner.setup import Options, configure
 
     shown = ProgressDisplay()
-    with reported(shown, resume or out, "tournament"):
+    with reported(shown, resume or out, "tournament"), bot_logs(log_dir, resume or out) as logs:
         options = Options(
             specs=tuple(specs or ()),
             game=game,
@@ -349,6 +354,7 @@ def tournament(
             sprt=sequential_test(sprt, alpha, beta),
         )
         processes = bounded(workers, "--workers", int, 1)
+        log_cap = byte_size(bot_log_limit, "--bot-log-limit")
         if out is not None and resume is not None:
             raise ValueError("give --out for a new tournament or --resume for a kept one")
         if records and out is None and resume is None:
@@ -368,7 +374,8 @@ def tournament(
                 out=resume or out,
                 resume=resume is not None,
                 keep_records=records,
-                log_dir=log_dir,
+                log_dir=logs,
+                bot_log_limit=log_cap,
                 progress=shown,
                 on_verdict=shown.show_verdict,
                 on_results=shown.add,
@@ -470,7 +477,7 @@ def train_bidding(
         )
         models.append(model)
     try:
-        out.write_text(AuctionValues(seed=seed, models=tuple(models)).to_json(), encoding="utf-8")
+        write_file(out, AuctionValues(seed=seed, models=tuple(models)).to_json())
     except OSError as error:
         raise fail(f"cannot save the models in {out}: {error.strerror}") from None
     typer.echo(f"saved to {out}")
@@ -491,7 +498,20 @@ IsolateOption = Annotated[
 ]
 LogDirOption = Annotated[
     str | None,
-    typer.Option("--log-dir", help="Where external bots' error output is kept."),
+    typer.Option(
+        "--log-dir",
+        help="Where the error output of bots in processes of their own is kept (default: "
+        "logs in the --out folder, or a fresh folder, named at the end).",
+    ),
+]
+BotLogLimitOption = Annotated[
+    str | None,
+    typer.Option(
+        "--bot-log-limit",
+        metavar="SIZE",
+        help="Bytes of error output each such bot may leave in the logs of the run, "
+        "such as 512K, 16M (the default) or 1G.",
+    ),
 ]
 
 
@@ -545,6 +565,8 @@ def ladder(
     out: Annotated[
         Path | None, typer.Option("--out", help="Keep the games and the results here.")
     ] = None,
+    log_dir: LogDirOption = None,
+    bot_log_limit: BotLogLimitOption = None,
     resume: Annotated[
         Path | None, typer.Option("--resume", help="Continue the rating kept in this folder.")
     ] = None,
@@ -604,7 +626,8 @@ def ladder(
     if write is not None:
         check_folder(write, "the ratings")
     shown = ProgressDisplay()
-    with reported(shown, resume or out, "ladder"):
+    with reported(shown, resume or out, "ladder"), bot_logs(log_dir, resume or out) as logs:
+        log_cap = byte_size(bot_log_limit, "--bot-log-limit")
         if out is not None and resume is not None:
             raise ValueError("give --out for a new rating or --resume for a kept one")
         saved = Journal.saved_config(resume) if resume is not None else None
@@ -652,6 +675,8 @@ def ladder(
                 workers=processes or os.cpu_count() or 1,
                 out=resume or out,
                 resume=resume is not None,
+                log_dir=logs,
+                bot_log_limit=log_cap,
                 progress=shown,
                 on_results=shown.add,
                 anchor=anchor,
@@ -712,10 +737,16 @@ def match(
     ] = False,
     time_limit: TimeLimitOption = None,
     on_fault: Annotated[
-        FaultPolicy, typer.Option("--on-fault", help="What a bot's fault leads to.")
+        FaultPolicy,
+        typer.Option(
+            "--on-fault",
+            metavar="POLICY",
+            help="What a bot's fault leads to: forfeit (the default), substitute or raise.",
+        ),
     ] = FaultPolicy.FORFEIT,
     isolate: IsolateOption = False,
     log_dir: LogDirOption = None,
+    bot_log_limit: BotLogLimitOption = None,
     record: Annotated[
         Path | None, typer.Option("--record", help="Also save the match record to this file.")
     ] = None,
@@ -732,17 +763,20 @@ def match(
     if seed is None:
         seed = secrets.randbits(SEED_BITS)  # a bot in JavaScript reads the record's seed exactly
     try:
+        limits = bot_limits(bot_log_limit)
         chosen = rules_for(game_name(game), rules_spec, len(specs), len(specs))
-        outcome = play(
-            specs,
-            chosen,
-            seed=seed,
-            single_deal=deal,
-            time_limit=time_limit,
-            on_fault=on_fault,
-            isolate=isolate,
-            log_dir=log_dir,
-        )
+        with bot_logs(log_dir) as logs:
+            outcome = play(
+                specs,
+                chosen,
+                seed=seed,
+                single_deal=deal,
+                time_limit=time_limit,
+                on_fault=on_fault,
+                isolate=isolate,
+                log_dir=logs,
+                limits=limits,
+            )
     except PlayerError as error:
         raise fail(f"a bot failed and --on-fault raise stops the match: {error}") from None
     except (ThousandError, ValueError) as error:
@@ -752,7 +786,7 @@ def match(
     typer.echo("\n".join(match_log(outcome)))
     if record is not None:
         try:
-            record.write_text(outcome.record.to_json(), encoding="utf-8")
+            write_file(record, outcome.record.to_json())
         except OSError as error:
             raise fail(f"cannot save the record in {record}: {error.strerror}") from None
         typer.echo(f"record saved to {record}")
@@ -886,7 +920,7 @@ def replay(
                 f"the record has {loaded.rules.players} players"
             )
         if html is not None:
-            html.write_text(html_page(loaded), encoding="utf-8")
+            write_file(html, html_page(loaded))
             typer.echo(f"wrote {html}")
             return
         colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -915,6 +949,7 @@ def check_bot_command(
     ] = 1.0,
     isolate: IsolateOption = False,
     log_dir: LogDirOption = None,
+    bot_log_limit: BotLogLimitOption = None,
 ) -> None:
     """Play a bot against random opponents in both games and report every fault it makes.
 
@@ -928,25 +963,19 @@ def check_bot_command(
     from tournament.runner.setup import game_name
 
     try:
+        limits = bot_limits(bot_log_limit)
         if game is not None:
             games = [game_name(game)]
         elif isolate:
-            load_player(spec, isolate=True, log_dir=log_dir)
+            load_player(spec, isolate=True)
             games = list(CHECK_GAMES)
         else:
             games = supported_games(spec)
-        reports = [
-            check_bot(
-                spec,
-                name,
-                decisions=decisions,
-                seed=seed,
-                time_limit=time_limit,
-                isolate=isolate,
-                log_dir=log_dir,
-            )
-            for name in games
-        ]
+        check = functools.partial(
+            check_bot, spec, decisions=decisions, seed=seed, time_limit=time_limit
+        )
+        with bot_logs(log_dir) as logs:
+            reports = [check(name, isolate=isolate, log_dir=logs, limits=limits) for name in games]
     except (ThousandError, ValueError) as error:
         raise fail(str(error)) from None
     faults = 0
@@ -981,6 +1010,56 @@ def bounded(text: str | None, option: str, kind: type[Number], least: Number) ->
         what = "a whole number" if kind is int else "a number"
         raise ValueError(f"{option} must be {what} of at least {least}, not {text}")
     return value
+
+
+SIZES = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+"""The multiples a size may end with (binary: 1K is 1,024 bytes), an optional B or iB after."""
+
+
+def byte_size(text: str | None, option: str) -> int | None:
+    """A size option's bytes (``512K``, ``16M``, ``1G``, ``1000``), refused in one line unless it
+    is a whole number of bytes, kibibytes, mebibytes or gibibytes (0 and up)."""
+    if text is None:
+        return None
+    found = re.fullmatch(r"(\d{1,15}) ?([kmg]?)(?:i?b)?", text.strip().lower())
+    if found is None:
+        raise ValueError(f"{option} must be a size such as 512K, 16M or 1G, not {text!r}")
+    return int(found[1]) * SIZES[found[2]]
+
+
+def bot_limits(text: str | None) -> BotLimits:
+    """The caps on bots in processes of their own, with ``--bot-log-limit``'s size."""
+    from thousand import BotLimits
+
+    size = byte_size(text, "--bot-log-limit")
+    return BotLimits() if size is None else BotLimits(log=size)
+
+
+@contextlib.contextmanager
+def bot_logs(chosen: str | None, kept: Path | None = None) -> Iterator[str]:
+    """The folder of a run's bot logs (see :func:`~thousand.table.botlogs.log_folder`): removed
+    at the end if it was made fresh and no bot wrote there, and named on the standard error when
+    the run ends without an error (whose message stays one line) if a bot did."""
+    from thousand.table.botlogs import log_folder
+
+    folder = log_folder(chosen, kept)
+    before = _contents(folder)
+    try:
+        yield str(folder)
+    finally:
+        if not chosen and kept is None:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+    if _contents(folder) != before:
+        typer.echo(f"bot logs: {printable(str(folder))}", err=True)
+
+
+def _contents(folder: Path) -> dict[str, int]:
+    """The files of a folder (none when it is missing), with their sizes."""
+    try:
+        return {entry.name: entry.stat().st_size for entry in os.scandir(folder)}
+    except OSError:
+        return {}
 
 
 def one_of(text: str | None, option: str, choices: Sequence[str]) -> str | None:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any, Protocol, TypeVar
 
 from thousand.common.config import load_json
+from thousand.common.files import write_file
 from thousand.errors import RecordError, ThousandError
 
 VERSION = 1
@@ -191,10 +192,10 @@ def check_result(recorded: Any, replayed: Any) -> None:
 
 
 def write_text(text: str, target: str | os.PathLike[str] | IO[str]) -> None:
-    """Write text to a path or an open text file."""
+    """Write text to a path (whole, never through a link there: see
+    :func:`~thousand.common.files.write_file`) or an open text file."""
     if isinstance(target, (str, os.PathLike)):
-        with open(target, "w", encoding="utf-8") as file:
-            file.write(text)
+        write_file(target, text)
     else:
         target.write(text)
 

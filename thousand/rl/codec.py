@@ -12,6 +12,7 @@ of a 1000? deck), never on the moment, so a policy's output layer has one size f
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -24,7 +25,7 @@ from thousand.errors import InvalidActionError
 from thousand.marriages import highest_ceiling
 from thousand.rules import Rules
 
-__all__ = ["ActionCodec", "bluff_actions", "thousand_actions"]
+__all__ = ["ActionCodec", "action_number", "bluff_actions", "thousand_actions"]
 
 
 @attrs.frozen(eq=False)
@@ -61,13 +62,15 @@ class ActionCodec:
         except (KeyError, TypeError):
             raise InvalidActionError(f"{action} is no action of these rules") from None
 
-    def action(self, index: int) -> Any:
-        """The action numbered ``index``; :class:`~thousand.InvalidActionError` out of range."""
-        if not 0 <= index < len(self.actions):
+    def action(self, index: object) -> Any:
+        """The action numbered ``index``; :class:`~thousand.InvalidActionError` out of range,
+        or when ``index`` is no action number (see :func:`action_number`)."""
+        number = action_number(index)
+        if not 0 <= number < len(self.actions):
             raise InvalidActionError(
-                f"action number {index} is out of range: these rules have {len(self.actions)}"
+                f"action number {number} is out of range: these rules have {len(self.actions)}"
             )
-        return self.actions[index]
+        return self.actions[number]
 
     def mask(self, legal: Iterable[object]) -> list[int]:
         """1 for each action in ``legal``, 0 for the others, in index order."""
@@ -79,6 +82,33 @@ class ActionCodec:
     def describe(self) -> list[str]:
         """Each action's text, in index order (the mapping a person reads)."""
         return [str(action) for action in self.actions]
+
+
+def action_number(value: object) -> int:
+    """``value`` as an action number: a whole number of an integer type (``int``, a NumPy
+    integer). A float (even ``2.0``, most likely a mistake), a bool, ``None`` or anything else
+    numbers no action: :class:`~thousand.InvalidActionError`, naming it.
+
+    Examples:
+        >>> action_number(3)
+        3
+    """
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise InvalidActionError(
+        f"{_shown(value)} is no action number: actions are numbered by whole numbers"
+    )
+
+
+def _shown(value: object) -> str:
+    """``value`` as an error message shows it, even one whose ``repr`` fails."""
+    try:
+        return repr(value)
+    except Exception:
+        return f"a {type(value).__name__}"
 
 
 def _amounts(rules: Rules) -> range:

@@ -113,9 +113,9 @@ class Table:
             "action_mask": np.array(self.codec.mask(observation.legal_actions), dtype=np.int8),
         }
 
-    def act(self, index: int) -> list[float]:
+    def act(self, index: object) -> list[float]:
         """Play action number ``index`` for the seat to act; each seat's reward."""
-        action = self.codec.action(int(index))
+        action = self.codec.action(index)
         self.state = self.state.apply(action)
         return self.rewards()
 
@@ -199,7 +199,7 @@ class TableEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         return self.table.seen_by(self.possible_agents.index(agent))
 
-    def step(self, action: int | None) -> None:
+    def step(self, action: object) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -292,18 +292,18 @@ class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 return table.seen_by(self.seat), {}
         raise RulesError(f"seat {self.seat} had no decision in {DEALS_TRIED} games in a row")
 
-    def step(
-        self, action: np.int64 | int
-    ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+    def step(self, action: object) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         table = self.table
-        index = int(action)
-        known = 0 <= index < table.codec.size
-        if not (known and table.codec.action(index) in table.state.legal_actions()):
+        try:
+            chosen: object = table.codec.action(action)
+        except InvalidActionError as error:
+            chosen = error  # no action number: info names it as the error does
+        if chosen not in table.state.legal_actions():
             if self.illegal == "raise":
-                table.act(index)  # raises IllegalActionError, naming the action and the phase
-            info = {"illegal_action": str(table.codec.action(index)) if known else str(index)}
+                table.act(action)  # raises the error naming the action (and the phase)
+            info = {"illegal_action": str(chosen)}
             return table.seen_by(self.seat), self.penalty, True, False, info
-        self._gained = table.act(index)[self.seat]
+        self._gained = table.act(action)[self.seat]
         self._play_opponents()
         reward, self._gained = self._gained, 0.0
         return table.seen_by(self.seat), reward, bool(table.state.is_over), False, {}

@@ -40,7 +40,7 @@ from thousand.errors import RulesError
 from thousand.games import game_of
 from thousand.layout import Layout
 from thousand.marriages import MARRIAGE_POINTS, highest_ceiling
-from thousand.rl.codec import ActionCodec
+from thousand.rl.codec import ActionCodec, action_number
 from thousand.rl.encoding import ObservationEncoder, highest_sitter_bonus
 from thousand.rules import Rules
 from thousand.state import GameState
@@ -294,6 +294,12 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         left.subtract(self._dealt)
         total = len(deck) - len(self._dealt)
         return [(card, count / total) for card, count in sorted(left.items()) if count > 0]
+
+    def apply_action(self, action: object) -> None:
+        """Apply action (or card) number ``action``; anything but a whole number of an integer
+        type (a float, a bool, ``None``) is refused with :class:`~thousand.InvalidActionError`
+        rather than rounded or passed to OpenSpiel."""
+        super().apply_action(action_number(action))
 
     def _apply_action(self, action: int) -> None:
         engine = self.engine

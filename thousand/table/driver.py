@@ -210,7 +210,10 @@ def play(
         player_seeds: the seed of each seat's generator, instead of deriving them from ``seed``.
         isolate: run the Python bots given as specs in their own processes, speaking the
             external bot protocol, so that they cannot reach hidden state.
-        log_dir: where external bots' error output is kept (see :mod:`thousand.table.external`).
+        log_dir: the folder where the error output of bots in processes of their own is kept,
+            each bot's files capped in all by ``limits.log`` (see :mod:`thousand.table.botlogs`);
+            by default a fresh folder ``thousand-bots-*`` in the temporary directory for this
+            match, which the fault of a bot that crashes names.
         limits: caps on external bots' memory, message lines and logs; by default
             :class:`~thousand.BotLimits` ``()``.
         watch: called with the starting state and then with the state after every action,
@@ -222,6 +225,8 @@ def play(
     process a Python bot is interrupted at its limit; elsewhere its time is checked when it
     answers.
     """
+    from thousand.table.external import share_log_folder
+
     game = game_of(rules)
     if len(players) != rules.players:
         raise SeatError(f"these rules seat {rules.players} players, but {len(players)} were given")
@@ -237,6 +242,7 @@ def play(
     if seeds is not None and len(seeds) != rules.players:
         raise SeatError(f"{len(seeds)} player seeds were given for {rules.players} seats")
     names, bots = _seat_players(players, isolate, log_dir, limits)
+    share_log_folder(bots)
     match.seat(bots, names)
     outcome: Outcome | None = None
     try:

@@ -2,8 +2,9 @@
 
 The protocol is described in ``docs/bot-protocol.md``. One process serves one match: it is
 started when the match starts, told the end, and then stopped: killed if it does not exit by
-itself, and whatever it started killed with it. Whatever it writes on stderr is appended to a
-log file, up to a cap; its memory and the length of its lines are capped too (:class:`BotLimits`).
+itself, and whatever it started killed with it. Whatever it writes on stderr is appended to its
+log in the run's folder, up to a cap for the run (:mod:`thousand.table.botlogs`); its memory and
+the length of its lines are capped too (:class:`BotLimits`).
 """
 
 from __future__ import annotations
@@ -17,16 +18,16 @@ import select
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, BinaryIO, NoReturn, Protocol, cast
+from typing import IO, TYPE_CHECKING, Any, NoReturn, Protocol, cast
 
 import attrs
 
 from thousand.errors import BotCrash, BotTimeout
 from thousand.games import AnyGame, game_of
+from thousand.table.botlogs import BotLog, fresh_log_folder
 
 if sys.platform.startswith("linux"):
     import resource
@@ -36,7 +37,14 @@ if TYPE_CHECKING:
     from thousand.rules import Rules
     from thousand.table.driver import Outcome
 
-__all__ = ["PROTOCOL", "BotLimits", "ExternalPlayer", "die_with_parent", "serve_command"]
+__all__ = [
+    "PROTOCOL",
+    "BotLimits",
+    "ExternalPlayer",
+    "die_with_parent",
+    "serve_command",
+    "share_log_folder",
+]
 
 PROTOCOL = 1
 """The version of the bot protocol spoken here."""
@@ -68,15 +76,15 @@ class BotLimits:
             front (the JVM) need a larger cap or their own heap limit.
         line: bytes in one message from the bot; a longer answer to a decision is illegal, a
             longer answer to the hello stops the bot.
-        log: bytes of the bot's error output kept per match in its log; the rest is dropped,
-            after a line saying so.
+        log: bytes a bot's logs may hold in all in a run's folder, over all its matches and
+            seats (and every process of the run); the rest is dropped, after a line saying so.
         startup: seconds the bot may take to answer the hello message: to start, load and
             run its ``start``. Past it the bot is stopped and the match played without it.
     """
 
     memory: int | None = 2048 * MIB
     line: int = MIB
-    log: int = MIB
+    log: int = 16 * MIB
     startup: float = 10.0
 
 
@@ -115,8 +123,10 @@ class ExternalPlayer:
     Args:
         command: the program and its arguments.
         name: how logs name the bot; by default the program's name.
-        log_dir: where ``<name>-seat<N>.log`` collects the program's stderr; by default
-            ``<temporary directory>/thousand-bots``.
+        log_dir: the folder where ``<name>-seat<N>.log`` collects the program's stderr; by
+            default a fresh folder ``thousand-bots-*`` in the temporary directory, made at the
+            first start (or the folder of the first match it plays, given to
+            :func:`thousand.play` without one).
         cwd: the program's working directory; by default the current one.
         limits: caps on the program's memory, lines and log (see :class:`BotLimits`).
     """
@@ -132,9 +142,10 @@ class ExternalPlayer:
     ) -> None:
         self.command = list(command)
         self.name = name or Path(self.command[0]).name
-        directory = Path(log_dir) if log_dir else Path(tempfile.gettempdir()) / "thousand-bots"
+        self.log_dir = Path(log_dir) if log_dir else None
+        """The folder of its logs; ``None`` until it is chosen, at the latest at the start."""
         self.slug = re.sub(r"[^A-Za-z0-9._-]+", "_", self.name).strip("_")[:60] or "bot"
-        self.log_path = directory / f"{self.slug}.log"
+        self.log_path: Path | None = None
         """Where the program's error output goes: ``<name>-seat<N>.log`` once seated."""
         self.cwd = cwd
         self.limits = limits or BotLimits()
@@ -144,9 +155,8 @@ class ExternalPlayer:
         self._scanned = 0
         self._skipping = False
         self._broken: str | None = None
-        self._log: BinaryIO | None = None
+        self._log: BotLog | None = None
         self._stderr: int | None = None
-        self._logged = 0
         self._seen: dict[int, int] = {}
 
     def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
@@ -156,13 +166,12 @@ class ExternalPlayer:
         self._scanned = 0
         self._skipping = False
         self._broken = None
-        self._logged = 0
         self.game = game_of(rules)
-        self.log_path = self.log_path.with_name(f"{self.slug}-seat{seat}.log")
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        log = self.log_path.open("ab")
+        if self.log_dir is None:
+            self.log_dir = fresh_log_folder()
+        log = BotLog(self.log_dir, self.slug, seat, self.limits.log, self.name)
+        self.log_path = log.path
         log.write(f"--- {self.name}: seat {seat} of a {self.game.name} match\n".encode())
-        log.flush()
         try:
             self.process = self._launch()
         except BotCrash as error:
@@ -408,25 +417,23 @@ class ExternalPlayer:
                 return True
 
     def _pump_log(self) -> None:
-        """Append what the program wrote on stderr to its log, up to the cap for the match;
-        the rest is read and dropped, after a line saying so."""
+        """Append what the program wrote on stderr to its log, in one write, up to the cap
+        (past it, what is read is dropped)."""
+        if self._log is None:
+            return
+        read = bytearray()
         for _ in range(16):
-            if self._stderr is None or self._log is None:
-                return
+            if self._stderr is None:
+                break
             try:
                 chunk = os.read(self._stderr, 65536)
             except BlockingIOError:
-                return
+                break
             if not chunk:
                 self._stderr = None
-                return
-            room = self.limits.log - self._logged
-            if room >= 0:
-                self._log.write(chunk[:room])
-                if len(chunk) > room:
-                    self._log.write(f"\n--- cut: over {self.limits.log} bytes\n".encode())
-                self._log.flush()
-            self._logged += len(chunk)
+            read += chunk
+        if read:
+            self._log.write(bytes(read))
 
     def _exit_status(self) -> str:
         assert self.process is not None
@@ -446,6 +453,16 @@ class ExternalPlayer:
         self._broken = reason
         self.close(grace=0)
         raise BotTimeout(reason, fatal=True)
+
+
+def share_log_folder(players: Sequence[object]) -> None:
+    """Give the programs among ``players`` that have no folder for their logs one fresh folder,
+    the same for all: a match's own."""
+    folder: Path | None = None
+    for player in players:
+        if isinstance(player, ExternalPlayer) and player.log_dir is None:
+            folder = folder or fresh_log_folder()
+            player.log_dir = folder
 
 
 class _Watchdog:

@@ -131,7 +131,12 @@ def load_player(
 
 
 def check_player(
-    spec: str, rules: Rules | bluff.Rules, *, isolate: bool = False, log_dir: str | None = None
+    spec: str,
+    rules: Rules | bluff.Rules,
+    *,
+    isolate: bool = False,
+    log_dir: str | None = None,
+    limits: BotLimits | None = None,
 ) -> None:
     """Make the player ``spec`` names once, start it in seat 0 under ``rules`` (an external
     program must answer the hello) and end it: a bot that cannot start is found before a run.
@@ -140,7 +145,7 @@ def check_player(
         BotSpecError: the spec names nothing loadable, or its player cannot start; the message
             names the spec.
     """
-    make = load_player(spec, isolate=isolate, log_dir=log_dir)
+    make = load_player(spec, isolate=isolate, log_dir=log_dir, limits=limits)
     player: object = None
     try:
         player = make()

@@ -11,6 +11,7 @@ from typing import Any
 import attrs
 
 from thousand import Outcome, Rules, bluff, play
+from thousand.common.files import write_file
 from thousand.common.record_io import named
 from thousand.games import BLUFF, THOUSAND, AnyGame, game_of
 from tournament.frontends.faces import short_names
@@ -103,16 +104,9 @@ def play_at_terminal(
         outcome = play(players, rules, seed=seed, single_deal=single_deal, watch=watch)
     except KeyboardInterrupt:
         record = game_of(latest).record(latest, recorded)
-        _save(record_path, record.to_json())
+        write_file(record_path, record.to_json())
         return PlayedGame(None, record_path, tuple(names))
     kept = named(recorded, len(recorded))
     outcome = attrs.evolve(outcome, record=attrs.evolve(outcome.record, players=kept))
-    _save(record_path, outcome.record.to_json())
+    write_file(record_path, outcome.record.to_json())
     return PlayedGame(outcome, record_path, tuple(names))
-
-
-def _save(path: Path, text: str) -> None:
-    """Write the record whole: to a side file first, then moved into place."""
-    side = path.with_name(path.name + ".part")
-    side.write_text(text, encoding="utf-8")
-    side.replace(path)

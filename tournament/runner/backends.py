@@ -12,7 +12,7 @@ from typing import Protocol
 
 from thousand.table.external import die_with_parent
 from tournament.runner.schedule import Config, Unit
-from tournament.runner.units import Played, play_batch
+from tournament.runner.units import BotLogs, Played, play_batch
 
 __all__ = ["DEFAULT_BATCH", "Backend", "InlineBackend", "ProcessBackend", "batches"]
 
@@ -29,7 +29,7 @@ class Backend(Protocol):
         config: Config,
         batches: Sequence[Sequence[Unit]],
         keep_records: bool,
-        log_dir: str | None,
+        logs: BotLogs,
     ) -> Iterator[list[Played]]:
         """Yield each batch's results as soon as the batch is finished."""
         ...
@@ -45,11 +45,11 @@ class InlineBackend:
         config: Config,
         batches: Sequence[Sequence[Unit]],
         keep_records: bool,
-        log_dir: str | None,
+        logs: BotLogs,
     ) -> Iterator[list[Played]]:
         """Yield each batch's results in turn."""
         for batch in batches:
-            yield play_batch(config, batch, keep_records, log_dir)
+            yield play_batch(config, batch, keep_records, logs)
 
 
 class ProcessBackend:
@@ -66,14 +66,14 @@ class ProcessBackend:
         config: Config,
         batches: Sequence[Sequence[Unit]],
         keep_records: bool,
-        log_dir: str | None,
+        logs: BotLogs,
     ) -> Iterator[list[Played]]:
         """Yield each batch's results as workers finish them."""
         with concurrent.futures.ProcessPoolExecutor(
             self.workers, initializer=die_with_parent, initargs=(os.getpid(),)
         ) as pool:
             pending = {
-                pool.submit(play_batch, config, list(batch), keep_records, log_dir)
+                pool.submit(play_batch, config, list(batch), keep_records, logs)
                 for batch in batches
             }
             try:

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from thousand.common.files import PARTIAL, append_to, make_folder, write_file
 from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config
 
@@ -43,7 +44,7 @@ class Journal:
         self.directory = directory
         self.path = directory / JOURNAL
         self._check = _first_check(config)
-        self._file = self.path.open("ab")
+        self._file = append_to(self.path)
         try:
             fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -65,7 +66,7 @@ class Journal:
             )
         directory.mkdir(parents=True, exist_ok=True)
         if keep_records:
-            (directory / RECORDS).mkdir(exist_ok=True)
+            make_folder(directory / RECORDS)
         _write_durably(directory / CONFIG, json.dumps(config.to_dict(), indent=2) + "\n")
         return cls(directory, config)
 
@@ -79,7 +80,7 @@ class Journal:
         """The configuration of the tournament kept in ``directory``; one whose saving a kill
         interrupted is saved now if it was written whole, as no unit was played yet."""
         path = directory / CONFIG
-        partial = path.with_name(CONFIG + ".partial")
+        partial = path.with_name(CONFIG + PARTIAL)
         if path.is_file():
             try:
                 return Config.from_dict(read_json(path))
@@ -112,10 +113,8 @@ class Journal:
                 f"{error}; the tournament cannot be resumed: play it again in a new folder"
             ) from None
         if good < len(data):
-            with self.path.open("r+b") as file:
-                file.truncate(good)
-                file.flush()
-                os.fsync(file.fileno())
+            os.ftruncate(self._file.fileno(), good)
+            os.fsync(self._file.fileno())
         return results
 
     def append(self, results: Iterable[tuple[UnitResult, str | None]]) -> None:
@@ -123,8 +122,7 @@ class Journal:
         lines = []
         for result, record in results:
             if record is not None:
-                folder = self.directory / RECORDS
-                folder.mkdir(exist_ok=True)
+                folder = make_folder(self.directory / RECORDS)
                 _write_durably(folder / f"{result.unit}.json", record)
             fields = result.to_dict()
             self._check = _next_check(self._check, fields)
@@ -190,13 +188,9 @@ def write_text(path: Path, text: str) -> None:
 
 
 def _write_durably(path: Path, text: str) -> None:
-    """Write a whole file through a temporary name, so that it is never seen half written."""
-    partial = path.with_name(path.name + ".partial")
-    with partial.open("w", encoding="utf-8") as file:
-        file.write(text)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(partial, path)
+    """Write a whole file through a temporary name, so that it is never seen half written (nor
+    written through a link put in its place)."""
+    write_file(path, text, durable=True)
 
 
 def read_json(path: Path) -> Any:

@@ -20,6 +20,7 @@ from typing import Any
 import attrs
 
 from thousand import Rules, bluff
+from thousand.common.files import write_file
 from thousand.games import BLUFF, THOUSAND, game_named
 from tournament.runner.schedule import Config
 from tournament.runner.summary import Anchor, Summary
@@ -251,7 +252,7 @@ def save_ladder(path: Path, ladder: Ladder) -> None:
     ladders = load_ladders(path) if path.exists() else {}
     ladders[ladder.key] = ladder
     document = {"ladders": [ladders[key].to_dict() for key in sorted(ladders)]}
-    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    write_file(path, json.dumps(document, indent=1) + "\n")
 
 
 def _tenth(value: float) -> float:

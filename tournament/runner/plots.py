@@ -9,6 +9,7 @@ files. Only :func:`tournament.runner.report.write_report` imports this module.
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,6 +21,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
+from thousand.common.files import write_file
 from tournament.runner.display import unit_word
 from tournament.runner.report import Picture, Report
 from tournament.runner.sprt import MIN_OBSERVATIONS
@@ -233,7 +235,9 @@ def _figure(height: float, width: float = WIDTH) -> Figure:
 
 def _save(figure: Figure, path: Path, title: str, about: str) -> Picture:
     """Save a figure as a PNG without a date or the software's version, and describe it."""
-    figure.savefig(path, format="png", dpi=DPI, metadata={"Software": None})
+    image = io.BytesIO()
+    figure.savefig(image, format="png", dpi=DPI, metadata={"Software": None})
+    write_file(path, image.getvalue())
     return Picture(path, title, about)
 
 

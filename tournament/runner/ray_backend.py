@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tournament.runner.schedule import Config, Unit
-from tournament.runner.units import Played, play_batch
+from tournament.runner.units import BotLogs, Played, play_batch
 
 __all__ = ["RETRIES", "RayBackend", "RayBatchLost", "RayMissingError"]
 
@@ -47,7 +47,7 @@ class RayBackend:
         config: Config,
         batches: Sequence[Sequence[Unit]],
         keep_records: bool,
-        log_dir: str | None,
+        logs: BotLogs,
     ) -> Iterator[list[Played]]:
         """Yield each batch's results as its task finishes."""
         ray = _import_ray()
@@ -61,7 +61,7 @@ class RayBackend:
                 logging_level=logging.ERROR,
             )
         task = ray.remote(max_retries=RETRIES, retry_exceptions=False)(play_batch)
-        pending = [task.remote(config, list(batch), keep_records, log_dir) for batch in batches]
+        pending = [task.remote(config, list(batch), keep_records, logs) for batch in batches]
         try:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)

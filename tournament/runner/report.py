@@ -20,6 +20,7 @@ from pathlib import Path
 
 import attrs
 
+from thousand.common.files import make_folder
 from tournament.runner.display import (
     about_line,
     head_to_head_table,
@@ -237,8 +238,7 @@ def write_report(
             raise
         raise PicturesUnavailable(HINT) from None
     report = build_report(directory, summary=summary, anchor=anchor)
-    folder = directory / PLOTS
-    folder.mkdir(exist_ok=True)
+    folder = make_folder(directory / PLOTS)
     pictures = plots.draw(report, folder)
     page = directory / REPORT
     write_text(page, report_page(report, pictures))

@@ -3,15 +3,19 @@ the statistics at the end."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
+import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from thousand.table.botlogs import log_folder
+from thousand.table.external import BotLimits
 from thousand.table.isolation import stop_loaders
 from thousand.table.specs import check_player
 from tournament.runner.backends import (
@@ -26,6 +30,7 @@ from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config, Unit
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome, Verdict
 from tournament.runner.summary import Anchor, Summary, summarize
+from tournament.runner.units import BotLogs
 
 __all__ = ["Progress", "run_tournament", "summary_document"]
 
@@ -46,6 +51,7 @@ def run_tournament(
     resume: bool = False,
     keep_records: bool = False,
     log_dir: str | None = None,
+    bot_log_limit: int | None = None,
     progress: Progress | None = None,
     backend: Backend | None = None,
     on_verdict: Callable[[Verdict], None] | None = None,
@@ -62,9 +68,17 @@ def run_tournament(
     ``progress``), and the run stops once the test decides. ``on_results`` is handed the
     units found in the journal, then every batch's units as they finish (before ``progress``).
     ``anchor`` fixes entrants' ratings (see :func:`~tournament.runner.summary.summarize`).
+    The error output of bots in processes of their own goes to the folder ``log_dir``, by
+    default ``logs`` in ``out`` or a fresh folder, each bot's files holding at most
+    ``bot_log_limit`` bytes in all (16 MiB by default).
     """
+    fresh = not log_dir and out is None
+    limits = BotLimits() if bot_log_limit is None else BotLimits(log=bot_log_limit)
+    logs = BotLogs(str(log_folder(log_dir, out)), limits.log)
     for spec in dict.fromkeys(entrant.spec for entrant in config.entrants):
-        check_player(spec, config.rules_value(), isolate=config.isolate, log_dir=log_dir)
+        check_player(
+            spec, config.rules_value(), isolate=config.isolate, log_dir=logs.folder, limits=limits
+        )
     units = config.units()
     finished: dict[str, UnitResult] = {}
     journal: Journal | None = None
@@ -96,7 +110,7 @@ def run_tournament(
     try:
         largest = getattr(backend, "largest_batch", DEFAULT_BATCH)
         work = batches(todo, max(workers, 1), largest)
-        results = backend.run(config, work, keep_records, log_dir)
+        results = backend.run(config, work, keep_records, logs)
         for played in results:
             if journal is not None:
                 journal.append((item.result, item.record) for item in played)
@@ -118,6 +132,9 @@ def run_tournament(
         stop_loaders()
         if journal is not None:
             journal.close()
+        if fresh:
+            with contextlib.suppress(OSError):
+                os.rmdir(logs.folder)  # made for this run, and no bot wrote in it
     counted = units
     if test is not None:
         groups = test.verdict.observations

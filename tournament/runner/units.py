@@ -6,18 +6,27 @@ from collections.abc import Sequence
 
 import attrs
 
-from thousand import Outcome, PlayerError, play
+from thousand import BotLimits, Outcome, PlayerError, play
 from thousand.common.record_io import named
 from thousand.games import game_of
 from tournament.runner.results import STATUSES, UnitResult
 from tournament.runner.schedule import Config, Unit
 
-__all__ = ["Played", "UnitFault", "play_batch", "play_unit"]
+__all__ = ["BotLogs", "Played", "UnitFault", "play_batch", "play_unit"]
 
 
 class UnitFault(ValueError):
     """A bot's fault that stops the tournament (the ``raise`` fault policy), naming the unit
     and the bot."""
+
+
+@attrs.frozen
+class BotLogs:
+    """Where the error output of a tournament's bots in processes of their own goes (a folder
+    that every worker writes into) and the bytes each bot may keep there in all."""
+
+    folder: str
+    cap: int = BotLimits().log
 
 
 @attrs.frozen
@@ -29,16 +38,16 @@ class Played:
 
 
 def play_batch(
-    config: Config, units: Sequence[Unit], keep_records: bool, log_dir: str | None
+    config: Config, units: Sequence[Unit], keep_records: bool, logs: BotLogs
 ) -> list[Played]:
     """Play several units in turn (a batch amortises the cost of handing work to a worker)."""
-    return [play_unit(config, unit, keep_records, log_dir) for unit in units]
+    return [play_unit(config, unit, keep_records, logs) for unit in units]
 
 
-def play_unit(config: Config, unit: Unit, keep_records: bool, log_dir: str | None) -> Played:
+def play_unit(config: Config, unit: Unit, keep_records: bool, logs: BotLogs) -> Played:
     """Play one unit and reduce its outcome to a :class:`UnitResult`."""
     try:
-        outcome = _play(config, unit, log_dir)
+        outcome = _play(config, unit, logs)
     except PlayerError as error:
         fault = error.fault
         name = config.entrants[unit.seating[fault.seat]].name
@@ -66,7 +75,7 @@ def play_unit(config: Config, unit: Unit, keep_records: bool, log_dir: str | Non
     return Played(result, attrs.evolve(outcome.record, players=names).to_json())
 
 
-def _play(config: Config, unit: Unit, log_dir: str | None) -> Outcome:
+def _play(config: Config, unit: Unit, logs: BotLogs) -> Outcome:
     return play(
         [config.entrants[entrant].spec for entrant in unit.seating],
         config.rules_value(),
@@ -78,5 +87,6 @@ def _play(config: Config, unit: Unit, log_dir: str | None) -> Outcome:
         on_fault=config.on_fault,
         player_seeds=unit.player_seeds(config.seed),
         isolate=config.isolate,
-        log_dir=log_dir,
+        log_dir=logs.folder,
+        limits=BotLimits(log=logs.cap),
     )
