@@ -969,6 +969,12 @@ def anchored(text: str) -> tuple[str, float]:
         raise ValueError(
             f"--anchor takes BOT=RATING, such as greedy=1500, or ladder or mean; not {text!r}"
         )
+    from tournament.runner.summary import check_anchor_rating
+
+    try:
+        check_anchor_rating(rating)
+    except ValueError as error:
+        raise ValueError(f"--anchor {text}: {error}") from None
     return name, rating
 
 
@@ -1021,11 +1027,15 @@ def rated_line(config: Config, summary: Summary, ladder: Ladder) -> str:
 
     name = config.entrants[0].name
     standing = next(standing for standing in summary.standings if standing.name == name)
-    if standing.rating is None or standing.rating_interval is None:
+    if standing.rating is None:
         return f"{name} played no deal, so it has no rating"
     held = dict(summary.anchor or ())
     anchored = [entrant.spec for entrant in config.entrants if entrant.name in held]
-    low, high = reference_interval(standing.rating, standing.rating_interval, ladder, anchored)
+    if standing.rating_interval is None:
+        spread = "no 95% interval, as the line under the standings says"
+    else:
+        low, high = reference_interval(standing.rating, standing.rating_interval, ladder, anchored)
+        spread = f"95% interval {low:.0f} to {high:.0f}"
     below = [rung for rung in ladder.rungs if rung.rating <= standing.rating]
     above = [rung for rung in ladder.rungs if rung.rating > standing.rating]
     near = []
@@ -1036,7 +1046,7 @@ def rated_line(config: Config, summary: Summary, ladder: Ladder) -> str:
         next_up = min(above, key=lambda rung: rung.rating)
         near.append(f"below {next_up.bot} ({next_up.rating:.0f})")
     return (
-        f"{name} rates {standing.rating:.0f} (95% interval {low:.0f} to {high:.0f}) on the "
+        f"{name} rates {standing.rating:.0f} ({spread}) on the "
         f"reference scale of {ladder.title}: {' and '.join(near)}."
     )
 
