@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tests.test_tournament import table_of
 from thousand import Rules, bluff
 from tournament.cli import app
 from tournament.runner.display import ladder_lines
@@ -137,24 +138,50 @@ def test_a_saved_ladder_replaces_the_one_of_its_key(tmp_path: Path) -> None:
 
 
 def test_a_default_tournament_is_rated_on_the_reference_scale() -> None:
-    """greedy and random are bots of the ladder: their ratings average their reference ones,
-    and the standings say so."""
+    """greedy, the ladder's fixed point, fixes the scale at its reference rating, shown as on
+    the ladder and marked fixed; every bot of the ladder shows its own rating on the ladder
+    beside the one measured here, and the lines under the table say which scale, which bot
+    fixes it, and what the ladder column is."""
     reference = load_ladders()["thousand/russian/3"]
-    options = ["greedy", "random", "random", "--deals", "20", "--seed", "1"]
+    options = ["random", "greedy", "random", "--deals", "20", "--seed", "1"]
     result = runner.invoke(app, ["tournament", *options, "--json"])
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
-    expected = {
-        name: reference.rung(spec).rating
-        for name, spec in [("greedy", "greedy"), ("random", "random"), ("random#2", "random")]
-    }
-    assert document["anchor"] == expected
-    ratings = [row["rating"] for row in document["standings"]]
-    assert sum(ratings) / 3 == pytest.approx(sum(expected.values()) / 3, abs=0.01)
+    assert document["anchor"] == {"greedy": 1500.0}
+    greedy = next(row for row in document["standings"] if row["name"] == "greedy")
+    assert greedy["rating"] == 1500.0
+    assert greedy["rating_interval"] == [1500.0, 1500.0]
     shown = runner.invoke(app, ["tournament", *options])
-    assert "Ratings are on the reference scale of Thousand, russian rules, tables of 3" in (
-        shown.stdout
-    )
+    assert shown.exit_code == 0, shown.output
+    header, rows = table_of(shown.stdout)
+    assert header[:6] == ["rank", "bot", "rating", "±", "ladder", "score/deal"]
+    by_bot = {row[1]: row for row in rows}
+    assert by_bot["greedy"][2:5] == ["1500", "fixed", "1500"]
+    random_rating = f"{reference.rung('random').rating:.0f}"
+    assert by_bot["random"][4] == by_bot["random#2"][4] == random_rating
+    assert by_bot["random"][3] != "fixed"
+    lines = shown.stdout.splitlines()
+    assert (
+        "Ratings are on the reference scale of Thousand, russian rules, tables of 3, fixed by "
+        "greedy at 1500, its rating on the ladder (thousand ladder)."
+    ) in lines
+    assert any(line.startswith("ladder: the bot's own rating on the ladder") for line in lines)
+
+
+def test_without_greedy_the_best_known_bot_of_the_ladder_fixes_the_scale() -> None:
+    """With no greedy, the scale is fixed by the bot of the ladder whose reference rating has
+    the narrowest interval; a bot not on the ladder shows a dash in the ladder column."""
+    reference = load_ladders()["thousand/russian/3"]
+    options = [CAUTIOUS, "random", "random", "--deals", "6", "--seed", "2"]
+    result = runner.invoke(app, ["tournament", *options])
+    assert result.exit_code == 0, result.output
+    rung = reference.rung("random")
+    _, rows = table_of(result.stdout)
+    by_bot = {row[1]: row for row in rows}
+    assert by_bot["random"][2:5] == [f"{rung.rating:.0f}", "fixed", f"{rung.rating:.0f}"]
+    assert by_bot["random#2"][3] != "fixed"
+    assert by_bot[CAUTIOUS][4] == "-"
+    assert f"fixed by random at {rung.rating:g}, its rating on the ladder" in result.stdout
 
 
 def test_anchor_mean_keeps_the_ratings_around_1500() -> None:

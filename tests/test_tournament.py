@@ -816,7 +816,8 @@ def test_the_standings_table(tmp_path: Path) -> None:
     )
     header, rows = table_of(result.stdout)
     assert header == [
-        "rank", "bot", "rating", "±", "score/deal", "±", "units", "contracts made", "faults"
+        "rank", "bot", "rating", "±", "ladder", "score/deal", "±", "units", "contracts made",
+        "faults"
     ]  # fmt: skip
     document = summary_of(out)
     assert [row[:2] for row in rows] == [
@@ -827,13 +828,13 @@ def test_the_standings_table(tmp_path: Path) -> None:
         entry = standing(document, row[1])
         assert row[2] == f"{entry['rating']:.0f}"
         low, high = entry["rating_interval"]
-        assert row[3] == f"{(high - low) / 2:.0f}"
-        assert float(row[4]) == pytest.approx(entry["mean_score"], abs=0.05)
+        assert row[3] == ("fixed" if row[1] == "greedy" else f"{(high - low) / 2:.0f}")
+        assert float(row[5]) == pytest.approx(entry["mean_score"], abs=0.05)
         low, high = entry["score_interval"]
-        assert float(row[5]) == pytest.approx((high - low) / 2, abs=0.05)
-        assert float(row[5]) > 0
-        assert row[6] == "24"
-        assert row[8] == "0"
+        assert float(row[6]) == pytest.approx((high - low) / 2, abs=0.05)
+        assert float(row[6]) > 0
+        assert row[7] == "24"
+        assert row[9] == "0"
     names = [entry["name"] for entry in sorted(document["standings"], key=lambda e: e["entrant"])]
     leads = head_to_head_of(result.stdout)
     assert len(leads) == 3
