@@ -855,7 +855,8 @@ def test_a_figure_every_resample_agrees_on_has_no_interval() -> None:
     summary = summarize(results, ["strong", "weak"], format="deals", seed=1, resamples=50)
     assert summary.groups == 6
     strong, weak = summary.standings
-    assert strong.rating is not None and weak.rating is not None
+    assert strong.rating is not None
+    assert weak.rating is not None
     assert strong.rating > weak.rating
     for standing in (strong, weak):
         assert standing.rating_interval is None
