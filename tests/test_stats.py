@@ -801,19 +801,21 @@ def test_an_absurd_anchored_rating_is_refused(rating: float) -> None:
     assert "\n" not in str(raised.value)
 
 
-@pytest.mark.parametrize("rating", [-10_000.0, 0.0, 10_000.0])
-def test_anchored_ratings_to_the_ends_of_the_range_are_kept(rating: float) -> None:
-    summary = summarize(
-        varied_tournament(),
-        NAMES,
-        format="deals",
-        seed=1,
-        resamples=20,
-        anchor=((NAMES[1], rating),),
-    )
-    ratings = {standing.name: standing.rating for standing in summary.standings}
-    assert ratings[NAMES[1]] == rating
-    assert len(set(ratings.values())) == len(NAMES)
+def test_the_anchored_range_ends_at_ten_thousand_either_way() -> None:
+    """±10000 are kept, and a rating just beyond is refused."""
+    for rating in (-10_000.0, 0.0, 10_000.0):
+        anchor = ((NAMES[1], rating),)
+        summary = summarize(
+            varied_tournament(), NAMES, format="deals", seed=1, resamples=20, anchor=anchor
+        )
+        ratings = {standing.name: standing.rating for standing in summary.standings}
+        assert ratings[NAMES[1]] == rating
+        assert len(set(ratings.values())) == len(NAMES)
+    for rating in (-10_000.001, 10_000.001):
+        with pytest.raises(ValueError, match="must be a number from -10000 to 10000"):
+            summarize(
+                small_tournament(), NAMES, format="deals", seed=1, anchor=((NAMES[1], rating),)
+            )
 
 
 def all_intervals(summary: Summary) -> list[tuple[float, float] | None]:
