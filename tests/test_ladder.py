@@ -122,6 +122,16 @@ def test_a_new_measurement_agrees_when_the_difference_is_within_its_margin() -> 
     assert lines[-1].split()[-4:] == ["+60", "±", "50", "no"]
 
 
+def test_the_fixed_bot_measured_again_differs_by_nothing_and_says_why() -> None:
+    """greedy is fixed in both measurements: its difference is 0 by construction, written so,
+    not as a margin of 0."""
+    fixed = Rung("greedy", 1500.0, (1500.0, 1500.0))
+    lines = ladder_lines(
+        [Ladder("thousand", "russian", 3, "deals", 1, 1, (fixed,))], reference_of(fixed)
+    )
+    assert lines[-1].split() == ["greedy", "1500", "fixed", "1500", "fixed", "+0,", "fixed", "yes"]
+
+
 def reference_of(rung: Rung) -> Ladder:
     return Ladder("thousand", "russian", 3, "deals", 30, 2026, (rung,))
 
@@ -181,7 +191,7 @@ def test_without_greedy_the_best_known_bot_of_the_ladder_fixes_the_scale() -> No
     assert by_bot["random"][2:5] == [f"{rung.rating:.0f}", "fixed", f"{rung.rating:.0f}"]
     assert by_bot["random#2"][3] != "fixed"
     assert by_bot[CAUTIOUS][4] == "-"
-    assert f"fixed by random at {rung.rating:g}, its rating on the ladder" in result.stdout
+    assert f"fixed by random at {rung.rating:.0f}, its rating on the ladder" in result.stdout
 
 
 def test_anchor_mean_keeps_the_ratings_around_1500() -> None:

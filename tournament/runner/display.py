@@ -290,7 +290,8 @@ def scale_lines(config: Config, summary: Summary, ladder: Ladder | None) -> list
     if anchor is None:
         return [f"Ratings average {ELO_CENTRE:.0f}{_why_not_the_ladder(config)}."]
     names = _listing([printable(name) for name, _ in anchor])
-    ratings = _listing([f"{rating:g}" for _, rating in anchor])
+    form = "{:g}" if ladder is None else "{:.0f}"
+    ratings = _listing([form.format(rating) for _, rating in anchor])
     if ladder is None:
         if len(anchor) == 1:
             return [f"Ratings are measured from {names}, fixed at {ratings}."]
@@ -346,7 +347,9 @@ def ladder_lines(ladders: Iterable[Ladder], against: Ladder | None = None) -> li
                     row += [
                         f"{known.rating:.0f}",
                         _rung_span(known),
-                        f"{difference:+.0f} ± {margin:.0f}",
+                        f"{difference:+.0f} ± {margin:.0f}"
+                        if margin
+                        else f"{difference:+.0f}, fixed",
                         "yes" if abs(difference) <= margin else "no",
                     ]
             rows.append(row)

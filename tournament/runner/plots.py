@@ -101,8 +101,9 @@ def _ratings(report: Report, path: Path, unit: str) -> Picture:
         path,
         "Ratings as the tournament went on",
         f"Each bot's rating counting the first {unit}s of every table, and the band of its 95% "
-        f"interval (none before {MIN_GROUPS} groups of {unit}s). The bands narrow as the tournament goes on; where two bands stop "
-        "overlapping, the order between the two bots is no longer the luck of the cards.",
+        f"interval (none before {MIN_GROUPS} groups of {unit}s). The bands narrow as the "
+        "tournament goes on; where two bands stop overlapping, the order between the two bots is "
+        "no longer the luck of the cards.",
     )
 
 

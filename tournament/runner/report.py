@@ -358,8 +358,7 @@ def _table(rows: Sequence[Sequence[str]], name: str) -> str:
     control characters shown as ``?``."""
     head = "".join(f"<th>{_text(cell)}</th>" for cell in rows[0])
     body = "".join(
-        "<tr>" + "".join(f"<td>{_text(cell)}</td>" for cell in row) + "</tr>"
-        for row in rows[1:]
+        "<tr>" + "".join(f"<td>{_text(cell)}</td>" for cell in row) + "</tr>" for row in rows[1:]
     )
     ident = f' id="{name}"' if name else ""
     return f"<table{ident}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
