@@ -194,6 +194,21 @@ def test_without_greedy_the_best_known_bot_of_the_ladder_fixes_the_scale() -> No
     assert f"fixed by random at {rung.rating:.0f}, its rating on the ladder" in result.stdout
 
 
+def test_a_bot_anchored_by_hand_at_its_reference_rating_is_on_the_reference_scale() -> None:
+    """--anchor greedy=1500 is the ladder's own fixed point: the standings say so and show the
+    ladder column, as the report drawn from the same summary does; another rating is not."""
+    options = ["greedy", "random", "random", "--deals", "4", "--seed", "1"]
+    result = runner.invoke(app, ["tournament", *options, "--anchor", "greedy=1500"])
+    assert result.exit_code == 0, result.output
+    header, _ = table_of(result.stdout)
+    assert "ladder" in header
+    assert "fixed by greedy at 1500, its rating on the ladder" in result.stdout
+    other = runner.invoke(app, ["tournament", *options, "--anchor", "greedy=1400"])
+    assert other.exit_code == 0, other.output
+    assert "ladder" not in table_of(other.stdout)[0]
+    assert "Ratings are measured from greedy, fixed at 1400." in other.stdout.splitlines()
+
+
 def test_anchor_mean_keeps_the_ratings_around_1500() -> None:
     options = ["greedy", "random", "random", "--deals", "20", "--seed", "1", "--json"]
     result = runner.invoke(app, ["tournament", *options, "--anchor", "mean"])

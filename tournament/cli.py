@@ -981,10 +981,11 @@ def anchored(text: str) -> tuple[str, float]:
 def rating_scale(text: str | None, config: Config) -> tuple[Anchor | None, Ladder | None]:
     """Where ``--anchor`` measures ratings from, and the ladder when it is the reference scale.
 
-    By default (and with ``ladder``) the entrants that are bots of the reference ladder are held,
-    on average, at their reference ratings; with no ladder for these rules or no ladder bot
-    among the entrants, the default falls back to ``mean`` (ratings average 1500)."""
-    from tournament.runner.ladder import RUNGS, ladder_for, reference_scale
+    By default (and with ``ladder``) one entrant that is a bot of the reference ladder is held
+    at its reference rating; with no ladder for these rules or no ladder bot among the
+    entrants, the default falls back to ``mean`` (ratings average 1500). A bot given its own
+    reference rating by hand is on the reference scale too."""
+    from tournament.runner.ladder import RUNGS, anchored_ladder, ladder_for, reference_scale
 
     if text == "mean":
         return None, None
@@ -1004,7 +1005,8 @@ def rating_scale(text: str | None, config: Config) -> tuple[Anchor | None, Ladde
     names = [entrant.name for entrant in config.entrants]
     if name not in names:
         raise ValueError(f"--anchor names {name!r}, which is not among {', '.join(names)}")
-    return ((name, rating),), None
+    anchor = ((name, rating),)
+    return anchor, anchored_ladder(config, anchor)
 
 
 def ladder_bots(text: str | None, known: Sequence[str]) -> tuple[str, ...]:
