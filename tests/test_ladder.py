@@ -24,10 +24,12 @@ from tournament.runner.ladder import (
     ladder_anchor,
     ladder_for,
     load_ladders,
+    measured_ladder,
     reference_interval,
     rung_difference,
     save_ladder,
 )
+from tournament.runner.run import run_tournament
 from tournament.runner.setup import Options, configure
 
 runner = CliRunner()
@@ -130,6 +132,14 @@ def test_the_fixed_bot_measured_again_differs_by_nothing_and_says_why() -> None:
         [Ladder("thousand", "russian", 3, "deals", 1, 1, (fixed,))], reference_of(fixed)
     )
     assert lines[-1].split() == ["greedy", "1500", "fixed", "1500", "fixed", "+0,", "fixed", "yes"]
+
+
+def test_a_calibration_too_short_for_intervals_is_refused_in_one_line() -> None:
+    """One deal group measures no interval, so no ladder is made of it, not one of width 0."""
+    config = configure(Options(specs=("random", "greedy", "random"), deals=1, seed=1))
+    summary = run_tournament(config, workers=1, anchor=(FIXED,))
+    with pytest.raises(ValueError, match="has no 95% interval \\(fewer than 4 deal groups"):
+        measured_ladder(config, summary)
 
 
 def reference_of(rung: Rung) -> Ladder:

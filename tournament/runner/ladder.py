@@ -23,7 +23,7 @@ import attrs
 from thousand import Rules, bluff
 from thousand.games import BLUFF, THOUSAND, game_named
 from tournament.runner.schedule import Config
-from tournament.runner.summary import Anchor, Summary
+from tournament.runner.summary import MIN_GROUPS, Anchor, Summary
 
 __all__ = [
     "FIXED",
@@ -263,8 +263,9 @@ def measured_ladder(config: Config, summary: Summary) -> Ladder:
             raise ValueError(f"{entrant.name} played no unit, so it has no rating")
         if standing.rating_interval is None:
             raise ValueError(
-                f"{entrant.name} has no 95% interval (see the line under the standings): "
-                "measure the ladder with more deals or games"
+                f"{entrant.name} has no 95% interval (fewer than {MIN_GROUPS} deal groups, or "
+                "every group ended the same way for it): measure the ladder with more deals or "
+                "games"
             )
         rungs.append(Rung(entrant.spec, _tenth(standing.rating), _tenths(standing.rating_interval)))
     return Ladder(
