@@ -83,6 +83,17 @@ def test_the_real_program_shows_a_dash_where_no_interval_exists() -> None:
     ) in result.stdout.splitlines()
 
 
+def test_a_rating_on_the_ladder_without_an_interval_says_so() -> None:
+    """A gauntlet of three deal groups places the bot on the ladder without an interval of 0."""
+    arguments = ["ladder", "greedy", "--rungs", "random,greedy", "--deals", "3", "--seed", "2"]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert any(line.startswith("No 95% intervals (-): ") for line in lines)
+    assert lines[-1].startswith("greedy rates ")
+    assert "(no 95% interval, as the line under the standings says) on the reference" in lines[-1]
+
+
 def test_a_figure_the_resamples_all_agree_on_shows_a_dash_and_why() -> None:
     """A bot that wins every game of six groups alike: its rating and both scores have no
     interval; the dash is explained in one line, and no ± reads 0."""
