@@ -2,7 +2,7 @@
 
 The bot below always takes the first legal action. It plays a table with ``random`` and
 ``greedy``, two bots of the ladder, every deal under every seating; the ratings are then read
-with ``random`` and ``greedy`` held, on average, at their reference ratings, so the bot's rating
+with ``greedy``, the ladder's fixed point, held at its reference rating, so the bot's rating
 can be set beside any other rating on that scale (``thousand ladder`` lists the ladder).
 
 Usage::

@@ -214,9 +214,10 @@ def test_installed_entry_point_runs_the_default_tournament() -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Thousand, 3 bots, 1 table of 3, 4000 deals per table")
-    assert lines[2].split()[:6] == ["rank", "bot", "rating", "±", "score/deal", "±"]
+    assert lines[2].split()[:7] == ["rank", "bot", "rating", "±", "ladder", "score/deal", "±"]
     ranked = [line.split()[1] for line in lines[3:6]]
     assert ranked[0] == "greedy"
+    assert lines[3].split()[2:5] == ["1500", "fixed", "1500"]
     assert set(ranked[1:]) == {"random", "random#2"}
     assert "± is half the width of a 95% interval." in result.stdout
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tests.test_tournament import table_of
 from thousand import Rules, bluff
 from tournament.cli import app
 from tournament.runner.display import ladder_lines
@@ -23,10 +24,12 @@ from tournament.runner.ladder import (
     ladder_anchor,
     ladder_for,
     load_ladders,
+    measured_ladder,
     reference_interval,
     rung_difference,
     save_ladder,
 )
+from tournament.runner.run import run_tournament
 from tournament.runner.setup import Options, configure
 
 runner = CliRunner()
@@ -121,6 +124,24 @@ def test_a_new_measurement_agrees_when_the_difference_is_within_its_margin() -> 
     assert lines[-1].split()[-4:] == ["+60", "±", "50", "no"]
 
 
+def test_the_fixed_bot_measured_again_differs_by_nothing_and_says_why() -> None:
+    """greedy is fixed in both measurements: its difference is 0 by construction, written so,
+    not as a margin of 0."""
+    fixed = Rung("greedy", 1500.0, (1500.0, 1500.0))
+    lines = ladder_lines(
+        [Ladder("thousand", "russian", 3, "deals", 1, 1, (fixed,))], reference_of(fixed)
+    )
+    assert lines[-1].split() == ["greedy", "1500", "fixed", "1500", "fixed", "+0,", "fixed", "yes"]
+
+
+def test_a_calibration_too_short_for_intervals_is_refused_in_one_line() -> None:
+    """One deal group measures no interval, so no ladder is made of it, not one of width 0."""
+    config = configure(Options(specs=("random", "greedy", "random"), deals=1, seed=1))
+    summary = run_tournament(config, workers=1, anchor=(FIXED,))
+    with pytest.raises(ValueError, match="has no 95% interval \\(fewer than 4 deal groups"):
+        measured_ladder(config, summary)
+
+
 def reference_of(rung: Rung) -> Ladder:
     return Ladder("thousand", "russian", 3, "deals", 30, 2026, (rung,))
 
@@ -137,24 +158,65 @@ def test_a_saved_ladder_replaces_the_one_of_its_key(tmp_path: Path) -> None:
 
 
 def test_a_default_tournament_is_rated_on_the_reference_scale() -> None:
-    """greedy and random are bots of the ladder: their ratings average their reference ones,
-    and the standings say so."""
+    """greedy, the ladder's fixed point, fixes the scale at its reference rating, shown as on
+    the ladder and marked fixed; every bot of the ladder shows its own rating on the ladder
+    beside the one measured here, and the lines under the table say which scale, which bot
+    fixes it, and what the ladder column is."""
     reference = load_ladders()["thousand/russian/3"]
-    options = ["greedy", "random", "random", "--deals", "20", "--seed", "1"]
+    options = ["random", "greedy", "random", "--deals", "20", "--seed", "1"]
     result = runner.invoke(app, ["tournament", *options, "--json"])
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
-    expected = {
-        name: reference.rung(spec).rating
-        for name, spec in [("greedy", "greedy"), ("random", "random"), ("random#2", "random")]
-    }
-    assert document["anchor"] == expected
-    ratings = [row["rating"] for row in document["standings"]]
-    assert sum(ratings) / 3 == pytest.approx(sum(expected.values()) / 3, abs=0.01)
+    assert document["anchor"] == {"greedy": 1500.0}
+    greedy = next(row for row in document["standings"] if row["name"] == "greedy")
+    assert greedy["rating"] == 1500.0
+    assert greedy["rating_interval"] == [1500.0, 1500.0]
     shown = runner.invoke(app, ["tournament", *options])
-    assert "Ratings are on the reference scale of Thousand, russian rules, tables of 3" in (
-        shown.stdout
-    )
+    assert shown.exit_code == 0, shown.output
+    header, rows = table_of(shown.stdout)
+    assert header[:6] == ["rank", "bot", "rating", "±", "ladder", "score/deal"]
+    by_bot = {row[1]: row for row in rows}
+    assert by_bot["greedy"][2:5] == ["1500", "fixed", "1500"]
+    random_rating = f"{reference.rung('random').rating:.0f}"
+    assert by_bot["random"][4] == by_bot["random#2"][4] == random_rating
+    assert by_bot["random"][3] != "fixed"
+    lines = shown.stdout.splitlines()
+    assert (
+        "Ratings are on the reference scale of Thousand, russian rules, tables of 3, fixed by "
+        "greedy at 1500, its rating on the ladder (thousand ladder)."
+    ) in lines
+    assert any(line.startswith("ladder: the bot's own rating on the ladder") for line in lines)
+
+
+def test_without_greedy_the_best_known_bot_of_the_ladder_fixes_the_scale() -> None:
+    """With no greedy, the scale is fixed by the bot of the ladder whose reference rating has
+    the narrowest interval; a bot not on the ladder shows a dash in the ladder column."""
+    reference = load_ladders()["thousand/russian/3"]
+    options = [CAUTIOUS, "random", "random", "--deals", "6", "--seed", "2"]
+    result = runner.invoke(app, ["tournament", *options])
+    assert result.exit_code == 0, result.output
+    rung = reference.rung("random")
+    _, rows = table_of(result.stdout)
+    by_bot = {row[1]: row for row in rows}
+    assert by_bot["random"][2:5] == [f"{rung.rating:.0f}", "fixed", f"{rung.rating:.0f}"]
+    assert by_bot["random#2"][3] != "fixed"
+    assert by_bot[CAUTIOUS][4] == "-"
+    assert f"fixed by random at {rung.rating:.0f}, its rating on the ladder" in result.stdout
+
+
+def test_a_bot_anchored_by_hand_at_its_reference_rating_is_on_the_reference_scale() -> None:
+    """--anchor greedy=1500 is the ladder's own fixed point: the standings say so and show the
+    ladder column, as the report drawn from the same summary does; another rating is not."""
+    options = ["greedy", "random", "random", "--deals", "4", "--seed", "1"]
+    result = runner.invoke(app, ["tournament", *options, "--anchor", "greedy=1500"])
+    assert result.exit_code == 0, result.output
+    header, _ = table_of(result.stdout)
+    assert "ladder" in header
+    assert "fixed by greedy at 1500, its rating on the ladder" in result.stdout
+    other = runner.invoke(app, ["tournament", *options, "--anchor", "greedy=1400"])
+    assert other.exit_code == 0, other.output
+    assert "ladder" not in table_of(other.stdout)[0]
+    assert "Ratings are measured from greedy, fixed at 1400." in other.stdout.splitlines()
 
 
 def test_anchor_mean_keeps_the_ratings_around_1500() -> None:

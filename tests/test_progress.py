@@ -77,9 +77,29 @@ def test_the_leader_counts_complete_groups_once_each() -> None:
     tally.add([unit("g2s0", (0, 1), (10, 0), group=2), unit("g2s1", (1, 0), (-10, 10), group=2)])
     leader = tally.leader()
     assert leader is not None
-    assert (leader.name, leader.groups) == ("a", 3)
+    assert (leader.name, leader.groups, leader.half) == ("a", 3, None)  # no interval before 4
     assert leader.mean == pytest.approx(10.0)  # group means 15, 5 and 10
-    assert leader.half == pytest.approx(1.96 * 5 / math.sqrt(3))
+    tally.add([unit("g3s0", (0, 1), (10, 0), group=3), unit("g3s1", (1, 0), (-10, 10), group=3)])
+    leader = tally.leader()
+    assert leader is not None
+    assert (leader.name, leader.groups) == ("a", 4)
+    assert leader.mean == pytest.approx(10.0)  # group means 15, 5, 10 and 10
+    assert leader.half == pytest.approx(1.96 * math.sqrt(50 / 3) / 2)
+
+
+def test_the_leader_has_no_interval_when_every_group_gave_it_one_mean() -> None:
+    """Four groups that each gave the leader the same mean measure nothing: no ± 0.0."""
+    tally = LeaderTally(["a", "b"], group_size=2)
+    for group in range(4):
+        tally.add(
+            [
+                unit(f"g{group}s0", (0, 1), (0, -5), group=group),
+                unit(f"g{group}s1", (1, 0), (-5, 0), group=group),
+            ]
+        )
+    leader = tally.leader()
+    assert leader is not None
+    assert (leader.name, leader.mean, leader.groups, leader.half) == ("a", 0.0, 4, None)
 
 
 def test_a_pipe_gets_a_line_at_each_tenth() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from tournament.runner.ratings import bootstrap, elo, plackett_luce
 from tournament.runner.results import STATUSES, UnitResult
-from tournament.runner.summary import summarize
+from tournament.runner.summary import MIN_GROUPS, Summary, summarize
 
 # Helpers
 
@@ -308,6 +308,18 @@ def small_tournament() -> list[UnitResult]:
 NAMES = ["alpha", "beta", "gamma", "delta"]
 
 
+def varied_tournament() -> list[UnitResult]:
+    """The small tournament, with each table playing a second deal group whose scores run the
+    other way: four groups, the fewest that give intervals."""
+    again = [
+        unit(
+            f"{result.unit}-again", result.seating, result.scores[::-1], table=result.table, group=1
+        )
+        for result in small_tournament()
+    ]
+    return [*small_tournament(), *again]
+
+
 def test_summary_counts() -> None:
     """Units, mean scores, shared wins, contracts and faults per entrant."""
     summary = summarize(small_tournament(), NAMES, format="deals", seed=1, resamples=50)
@@ -569,7 +581,7 @@ def test_crosstable_intervals_are_the_bootstrap_of_each_pairs_lead() -> None:
 def test_crosstable_intervals_are_none_where_nothing_was_measured() -> None:
     """Pairs that never met, entrants that never played and a summary without resamples have
     no interval."""
-    summary = summarize(small_tournament(), NAMES, format="deals", seed=1, resamples=60)
+    summary = summarize(varied_tournament(), NAMES, format="deals", seed=1, resamples=60)
     intervals = summary.crosstable_intervals
     assert intervals[1][3] is None
     assert intervals[3][1] is None
@@ -588,9 +600,9 @@ def test_crosstable_intervals_are_none_where_nothing_was_measured() -> None:
     )
     assert unplayed.crosstable_intervals[2] == (None, None, None)
     assert [row[2] for row in unplayed.crosstable_intervals] == [None, None, None]
-    # One deal group: every resample is that group, whose lead is 15.
-    assert unplayed.crosstable_intervals[0][1] == (15.0, 15.0)
-    assert unplayed.crosstable_intervals[1][0] == (-15.0, -15.0)
+    # One deal group: every resample is that group, which measures no interval.
+    assert unplayed.crosstable_intervals[0][1] is None
+    assert unplayed.crosstable_intervals[1][0] is None
     bare = summarize(small_tournament(), NAMES, format="deals", seed=1, resamples=0)
     assert all(interval is None for row in bare.crosstable_intervals for interval in row)
 
@@ -620,7 +632,7 @@ def test_identical_entrants_lead_each_other_by_nothing_most_of_the_time() -> Non
 
 def test_summary_json_has_the_crosstable_intervals() -> None:
     """JSON: [low, high] per pair, null on the diagonal and where entrants never met."""
-    summary = summarize(small_tournament(), NAMES, format="deals", seed=4, resamples=80)
+    summary = summarize(varied_tournament(), NAMES, format="deals", seed=4, resamples=80)
     data = json.loads(json.dumps(summary.to_dict(), allow_nan=False))
     listed = data["crosstable_intervals"]
     assert len(listed) == 4
@@ -662,7 +674,7 @@ def test_standings_show_each_pair_once_with_its_interval() -> None:
         per_table=1,
         seed=1,
     )
-    summary = summarize(small_tournament(), NAMES, format="deals", seed=1, resamples=60)
+    summary = summarize(varied_tournament(), NAMES, format="deals", seed=1, resamples=60)
     lines = standings_lines(config, summary)
     assert "Head to head, on the units both played:" in lines
     start = lines.index("Head to head, on the units both played:")
@@ -670,7 +682,7 @@ def test_standings_show_each_pair_once_with_its_interval() -> None:
     rows = head_to_head_rows(lines)
     pairs = sorted(row[0] for row in rows)
     assert pairs == sorted(
-        ["beta over alpha", "gamma over alpha", "gamma over beta", "delta over alpha"]
+        ["beta over alpha", "gamma over alpha", "gamma over beta", "alpha over delta"]
     )
     for pair, lead, span in rows:
         better, _, worse = pair.partition(" over ")
@@ -756,10 +768,10 @@ def test_several_anchors_hold_their_mean_and_keep_the_differences() -> None:
     """Anchoring several entrants (the reference ladder) shifts every rating by one amount, the
     one that makes the anchored ratings average their given ones, in the fit and in every
     resample; the differences between ratings are the fit's."""
-    plain = summarize(small_tournament(), NAMES, format="deals", seed=1, resamples=50)
+    plain = summarize(varied_tournament(), NAMES, format="deals", seed=1, resamples=50)
     anchor = ((NAMES[0], 1200.0), (NAMES[2], 1700.0))
     pinned = summarize(
-        small_tournament(), NAMES, format="deals", seed=1, resamples=50, anchor=anchor
+        varied_tournament(), NAMES, format="deals", seed=1, resamples=50, anchor=anchor
     )
     before = {standing.name: standing for standing in plain.standings}
     after = {standing.name: standing for standing in pinned.standings}
@@ -778,3 +790,81 @@ def test_several_anchors_hold_their_mean_and_keep_the_differences() -> None:
 def test_an_anchor_must_name_an_entrant() -> None:
     with pytest.raises(ValueError, match="--anchor names 'nobody'"):
         summarize(small_tournament(), NAMES, format="deals", seed=1, anchor=(("nobody", 1500.0),))
+
+
+@pytest.mark.parametrize("rating", [1e308, -1e308, math.inf, -math.inf, math.nan, 10_000.5, -2e4])
+def test_an_absurd_anchored_rating_is_refused(rating: float) -> None:
+    """An anchored rating that is not a number within ±10000 would make every rating equal (or
+    NaN): it is refused in one line before anything is fitted."""
+    with pytest.raises(ValueError, match="must be a number from -10000 to 10000") as raised:
+        summarize(small_tournament(), NAMES, format="deals", seed=1, anchor=((NAMES[0], rating),))
+    assert "\n" not in str(raised.value)
+
+
+def test_the_anchored_range_ends_at_ten_thousand_either_way() -> None:
+    """±10000 are kept, and a rating just beyond is refused."""
+    for rating in (-10_000.0, 0.0, 10_000.0):
+        anchor = ((NAMES[1], rating),)
+        summary = summarize(
+            varied_tournament(), NAMES, format="deals", seed=1, resamples=20, anchor=anchor
+        )
+        ratings = {standing.name: standing.rating for standing in summary.standings}
+        assert ratings[NAMES[1]] == rating
+        assert len(set(ratings.values())) == len(NAMES)
+    for rating in (-10_000.001, 10_000.001):
+        with pytest.raises(ValueError, match="must be a number from -10000 to 10000"):
+            summarize(
+                small_tournament(), NAMES, format="deals", seed=1, anchor=((NAMES[1], rating),)
+            )
+
+
+def all_intervals(summary: Summary) -> list[tuple[float, float] | None]:
+    """Every interval of a summary: the standings', the seats' and the crosstable's."""
+    found: list[tuple[float, float] | None] = []
+    for standing in summary.standings:
+        found += [standing.rating_interval, standing.score_interval, standing.next_seat_interval]
+    found += [seat.advantage_interval for seat in summary.seats]
+    found += [interval for row in summary.crosstable_intervals for interval in row]
+    return found
+
+
+def test_fewer_than_four_deal_groups_give_no_interval() -> None:
+    """Resampling one, two or three groups draws a resample made of one group alone too often
+    for a 95% interval: every interval is None (never a width of 0), and four groups give them."""
+    varied = varied_tournament()
+    for groups in ([(0, 0)], [(0, 0), (1, 0)], [(0, 0), (1, 0), (0, 1)]):
+        results = [result for result in varied if (result.table, result.group) in groups]
+        summary = summarize(results, NAMES, format="deals", seed=1, resamples=50)
+        assert summary.groups == len(groups)
+        assert all(interval is None for interval in all_intervals(summary))
+        assert all(standing.rating is not None for standing in summary.standings if standing.units)
+    summary = summarize(varied, NAMES, format="deals", seed=1, resamples=50)
+    assert summary.groups == MIN_GROUPS == 4
+    standing = {standing.name: standing for standing in summary.standings}
+    assert standing[NAMES[0]].rating_interval is not None
+    assert standing[NAMES[0]].score_interval is not None
+
+
+def test_a_figure_every_resample_agrees_on_has_no_interval() -> None:
+    """A bot that wins every deal of every group by the same score: every resample gives the
+    same ratings and scores, so there is no interval to give, not one of width 0. With one bot
+    anchored alone its rating is fixed, and its interval is that rating."""
+    results = [
+        unit(f"g{group}-{turn}", seating, scores, group=group)
+        for group in range(6)
+        for turn, (seating, scores) in enumerate([((0, 1), (10, 0)), ((1, 0), (0, 10))])
+    ]
+    summary = summarize(results, ["strong", "weak"], format="deals", seed=1, resamples=50)
+    assert summary.groups == 6
+    strong, weak = summary.standings
+    assert strong.rating is not None
+    assert weak.rating is not None
+    assert strong.rating > weak.rating
+    for standing in (strong, weak):
+        assert standing.rating_interval is None
+        assert standing.score_interval is None
+    anchored = summarize(
+        results, ["strong", "weak"], format="deals", seed=1, resamples=50, anchor=(("weak", 900.0),)
+    )
+    weak = next(standing for standing in anchored.standings if standing.name == "weak")
+    assert weak.rating_interval == (900.0, 900.0)

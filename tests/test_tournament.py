@@ -816,7 +816,8 @@ def test_the_standings_table(tmp_path: Path) -> None:
     )
     header, rows = table_of(result.stdout)
     assert header == [
-        "rank", "bot", "rating", "±", "score/deal", "±", "units", "contracts made", "faults"
+        "rank", "bot", "rating", "±", "ladder", "score/deal", "±", "units", "contracts made",
+        "faults"
     ]  # fmt: skip
     document = summary_of(out)
     assert [row[:2] for row in rows] == [
@@ -827,13 +828,13 @@ def test_the_standings_table(tmp_path: Path) -> None:
         entry = standing(document, row[1])
         assert row[2] == f"{entry['rating']:.0f}"
         low, high = entry["rating_interval"]
-        assert row[3] == f"{(high - low) / 2:.0f}"
-        assert float(row[4]) == pytest.approx(entry["mean_score"], abs=0.05)
+        assert row[3] == ("fixed" if row[1] == "greedy" else f"{(high - low) / 2:.0f}")
+        assert float(row[5]) == pytest.approx(entry["mean_score"], abs=0.05)
         low, high = entry["score_interval"]
-        assert float(row[5]) == pytest.approx((high - low) / 2, abs=0.05)
-        assert float(row[5]) > 0
-        assert row[6] == "24"
-        assert row[8] == "0"
+        assert float(row[6]) == pytest.approx((high - low) / 2, abs=0.05)
+        assert float(row[6]) > 0
+        assert row[7] == "24"
+        assert row[9] == "0"
     names = [entry["name"] for entry in sorted(document["standings"], key=lambda e: e["entrant"])]
     leads = head_to_head_of(result.stdout)
     assert len(leads) == 3
@@ -1121,9 +1122,9 @@ def test_greedy_beats_random_with_confidence(big_tournament: Path) -> None:
         assert low <= row["rating"] <= high
         low, high = row["score_interval"]
         assert low <= row["mean_score"] <= high
-    # On the reference scale: the three ladder bots average their reference ratings.
-    reference = sum(rating for rating in document["anchor"].values())
-    assert sum(row["rating"] for row in document["standings"]) == pytest.approx(reference, abs=0.01)
+    # On the reference scale: greedy, the ladder's fixed point, holds its rating of 1500.
+    assert document["anchor"] == {"greedy": 1500.0}
+    assert greedy["rating"] == 1500.0
 
 
 def test_one_run_at_a_time_plays_a_kept_tournament(tmp_path: Path) -> None:

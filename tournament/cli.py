@@ -1098,16 +1098,23 @@ def anchored(text: str) -> tuple[str, float]:
         raise ValueError(
             f"--anchor takes BOT=RATING, such as greedy=1500, or ladder or mean; not {text!r}"
         )
+    from tournament.runner.summary import check_anchor_rating
+
+    try:
+        check_anchor_rating(rating)
+    except ValueError as error:
+        raise ValueError(f"--anchor {text}: {error}") from None
     return name, rating
 
 
 def rating_scale(text: str | None, config: Config) -> tuple[Anchor | None, Ladder | None]:
     """Where ``--anchor`` measures ratings from, and the ladder when it is the reference scale.
 
-    By default (and with ``ladder``) the entrants that are bots of the reference ladder are held,
-    on average, at their reference ratings; with no ladder for these rules or no ladder bot
-    among the entrants, the default falls back to ``mean`` (ratings average 1500)."""
-    from tournament.runner.ladder import RUNGS, ladder_for, reference_scale
+    By default (and with ``ladder``) one entrant that is a bot of the reference ladder is held
+    at its reference rating; with no ladder for these rules or no ladder bot among the
+    entrants, the default falls back to ``mean`` (ratings average 1500). A bot given its own
+    reference rating by hand is on the reference scale too."""
+    from tournament.runner.ladder import RUNGS, anchored_ladder, ladder_for, reference_scale
 
     if text == "mean":
         return None, None
@@ -1127,7 +1134,8 @@ def rating_scale(text: str | None, config: Config) -> tuple[Anchor | None, Ladde
     names = [entrant.name for entrant in config.entrants]
     if name not in names:
         raise ValueError(f"--anchor names {name!r}, which is not among {', '.join(names)}")
-    return ((name, rating),), None
+    anchor = ((name, rating),)
+    return anchor, anchored_ladder(config, anchor)
 
 
 def ladder_bots(text: str | None, known: Sequence[str]) -> tuple[str, ...]:
@@ -1150,11 +1158,15 @@ def rated_line(config: Config, summary: Summary, ladder: Ladder) -> str:
 
     name = config.entrants[0].name
     standing = next(standing for standing in summary.standings if standing.name == name)
-    if standing.rating is None or standing.rating_interval is None:
+    if standing.rating is None:
         return f"{name} played no deal, so it has no rating"
     held = dict(summary.anchor or ())
     anchored = [entrant.spec for entrant in config.entrants if entrant.name in held]
-    low, high = reference_interval(standing.rating, standing.rating_interval, ladder, anchored)
+    if standing.rating_interval is None:
+        spread = "no 95% interval, as the line under the standings says"
+    else:
+        low, high = reference_interval(standing.rating, standing.rating_interval, ladder, anchored)
+        spread = f"95% interval {low:.0f} to {high:.0f}"
     below = [rung for rung in ladder.rungs if rung.rating <= standing.rating]
     above = [rung for rung in ladder.rungs if rung.rating > standing.rating]
     near = []
@@ -1165,7 +1177,7 @@ def rated_line(config: Config, summary: Summary, ladder: Ladder) -> str:
         next_up = min(above, key=lambda rung: rung.rating)
         near.append(f"below {next_up.bot} ({next_up.rating:.0f})")
     return (
-        f"{name} rates {standing.rating:.0f} (95% interval {low:.0f} to {high:.0f}) on the "
+        f"{name} rates {standing.rating:.0f} ({spread}) on the "
         f"reference scale of {ladder.title}: {' and '.join(near)}."
     )
 

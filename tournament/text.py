@@ -1,4 +1,5 @@
-"""Plain-text layout shared by the command line's outputs."""
+"""Plain text shared by everything the project shows or writes as text: the command line's
+outputs, the tournament's tables, CSV files and report, and the front-ends."""
 
 from __future__ import annotations
 

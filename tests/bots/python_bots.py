@@ -20,6 +20,19 @@ class Cautious(SeatedPlayer):
         return self.rng.choice(observation.legal_actions[-2:])
 
 
+class Labelled(SeatedPlayer):
+    """Plays a random legal action; its ``label`` option changes nothing but its spec, and so
+    its name in a tournament."""
+
+    def __init__(self, label: str = "") -> None:
+        super().__init__()
+        self.label = label
+
+    def act(self, observation: Any) -> object:
+        """A random legal action."""
+        return self.rng.choice(observation.legal_actions)
+
+
 class Chatty(SeatedPlayer):
     """Plays a random legal action and prints a line about it on its standard output."""
 

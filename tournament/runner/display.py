@@ -27,12 +27,13 @@ from tournament.runner.ladder import (
 )
 from tournament.runner.ratings import ELO_CENTRE
 from tournament.runner.schedule import Config
-from tournament.runner.summary import Summary
+from tournament.runner.summary import MIN_GROUPS, Summary
 from tournament.text import printable
 
 __all__ = [
     "about_line",
     "head_to_head_table",
+    "interval_lines",
     "ladder_lines",
     "next_seat_table",
     "print_standings",
@@ -47,6 +48,8 @@ __all__ = [
     "unit_word",
 ]
 
+LADDER = "ladder"
+"""The header of the standings' column of reference ratings."""
 PLAIN_WIDTH = 100_000
 """The width of the page plain output is laid out on: wide enough never to wrap a line."""
 
@@ -99,12 +102,15 @@ def standings(
         Text(about_line(config), style="bold" if styled else ""),
         *(Text(printable(line)) for line in sprt_lines(config, summary, unit)),
         Text(""),
-        _table(standings_table(config, summary), styled),
+        _table(standings_table(config, summary, ladder), styled),
         Text(""),
-        Text("± is half the width of a 95% interval.", style="dim" if styled else ""),
         *(
             Text(line, style="dim" if styled else "")
-            for line in scale_lines(config, summary, ladder)
+            for line in [
+                "± is half the width of a 95% interval.",
+                *interval_lines(config, summary),
+                *scale_lines(config, summary, ladder),
+            ]
         ),
     ]
     for title, table in (
@@ -145,10 +151,18 @@ def about_line(config: Config) -> str:
     )
 
 
-def standings_table(config: Config, summary: Summary) -> list[list[str]]:
-    """The standings as rows of cells, a header first, best bot first."""
+def standings_table(
+    config: Config, summary: Summary, ladder: Ladder | None = None
+) -> list[list[str]]:
+    """The standings as rows of cells, a header first, best bot first; ``ladder``, the ladder
+    whose reference scale the ratings are on, adds each bot's rating on it."""
     game = config.game_value()
-    header = ["rank", "bot", "rating", "±", f"score/{unit_word(config)}", "±", "units"]
+    header = ["rank", "bot", "rating", "±"]
+    if ladder is not None:
+        header.append(LADDER)
+    header += [f"score/{unit_word(config)}", "±", "units"]
+    specs = {entrant.name: entrant.spec for entrant in config.entrants}
+    fixed = _fixed(summary)
     if config.format == "games":
         header.append("wins")
     if game.has_contracts:
@@ -160,7 +174,12 @@ def standings_table(config: Config, summary: Summary) -> list[list[str]]:
             str(standing.rank),
             standing.name,
             _value(standing.rating, "{:.0f}"),
-            _half(standing.rating_interval, "{:.0f}"),
+            "fixed" if standing.name == fixed else _half(standing.rating_interval, "{:.0f}"),
+        ]
+        if ladder is not None:
+            rung = ladder.rung(specs[standing.name])
+            row.append("-" if rung is None else f"{rung.rating:.0f}")
+        row += [
             _value(standing.mean_score, "{:+.1f}"),
             _half(standing.score_interval, "{:.1f}"),
             str(standing.units),
@@ -215,23 +234,81 @@ def sprt_lines(config: Config, summary: Summary, unit: str) -> list[str]:
     return [tested, f"{decided}: {ratio}"]
 
 
+def _fixed(summary: Summary) -> str | None:
+    """The bot whose rating is fixed: the one anchored alone."""
+    anchor = summary.anchor
+    return anchor[0][0] if anchor is not None and len(anchor) == 1 else None
+
+
+def interval_lines(config: Config, summary: Summary) -> list[str]:
+    """Why intervals show a dash, when some do: too few deal groups to give any (and the
+    option that gives enough), or figures every resample gave one value."""
+    if not summary.resamples or not summary.groups:
+        return []
+    lines = []
+    if summary.groups < MIN_GROUPS:
+        tables = len(config.tables())
+        per_table = -(-MIN_GROUPS // tables)
+        units = config.unit_words()[1]
+        if config.format == "deals":
+            group = "a deal played under every seating at one table"
+            option = f"--deals {per_table}"
+        else:
+            group = "a set of cards played under every seating at one table"
+            option = f"--games {per_table * config.group_size}"
+        lines.append(
+            f"No 95% intervals (-): an interval needs at least {MIN_GROUPS} groups of {units} "
+            f"({group}), and these figures count {summary.groups}; {option} gives them."
+        )
+    elif _dashes(summary):
+        lines.append(
+            "A dash in place of an interval: every resample of the groups gave that figure "
+            "the same value (each group ended the same way for it), so its luck is not measured."
+        )
+    return lines
+
+
+def _dashes(summary: Summary) -> bool:
+    """Whether a figure that exists has no interval (the fixed rating apart)."""
+    fixed = _fixed(summary)
+    figures = [(seat.advantage, seat.advantage_interval) for seat in summary.seats]
+    for standing in summary.standings:
+        if standing.name != fixed:
+            figures.append((standing.rating, standing.rating_interval))
+        figures.append((standing.mean_score, standing.score_interval))
+        figures.append((standing.next_seat, standing.next_seat_interval))
+    for leads, intervals in zip(summary.crosstable, summary.crosstable_intervals, strict=True):
+        figures.extend(zip(leads, intervals, strict=True))
+    return any(value is not None and found is None for value, found in figures)
+
+
 def scale_lines(config: Config, summary: Summary, ladder: Ladder | None) -> list[str]:
-    """Where the ratings are measured from: the reference scale, one bot's fixed rating, or
-    their mean, and then why the reference scale was not used."""
-    if summary.anchor is None:
+    """Where the ratings are measured from: the reference scale and the bot (or bots) that
+    fix it there, with what the ladder column is; one bot's given rating; or their mean, and
+    then why the reference scale was not used."""
+    anchor = summary.anchor
+    if anchor is None:
         return [f"Ratings average {ELO_CENTRE:.0f}{_why_not_the_ladder(config)}."]
-    if ladder is None and len(summary.anchor) == 1:
-        ((name, rating),) = summary.anchor
-        return [f"Ratings are measured from {printable(name)}, fixed at {rating:g}."]
-    names = _listing([printable(name) for name, _ in summary.anchor])
-    ratings = _listing([f"{rating:.0f}" for _, rating in summary.anchor])
-    scale = "the reference scale" if ladder is None else f"the reference scale of {ladder.title}"
-    held = (
-        "held at its reference rating"
-        if len(summary.anchor) == 1
-        else "held, on average, at their reference ratings"
-    )
-    return [f"Ratings are on {scale}: {names} {held}, {ratings} (thousand ladder)."]
+    names = _listing([printable(name) for name, _ in anchor])
+    form = "{:g}" if ladder is None else "{:.0f}"
+    ratings = _listing([form.format(rating) for _, rating in anchor])
+    if ladder is None:
+        if len(anchor) == 1:
+            return [f"Ratings are measured from {names}, fixed at {ratings}."]
+        return [f"Ratings are measured from {names}, held, on average, at {ratings}."]
+    if len(anchor) == 1:
+        fixed = f"fixed by {names} at {ratings}, its rating on the ladder"
+    else:
+        fixed = (
+            f"fixed by {names} together: their ratings here average their ratings on the "
+            f"ladder, {ratings}"
+        )
+    return [
+        f"Ratings are on the reference scale of {ladder.title}, {fixed} (thousand ladder).",
+        f"{LADDER}: the bot's own rating on the ladder, from a round robin of the ladder's "
+        f"{len(ladder.rungs)} bots; here it played only this tournament's bots, so its rating "
+        "here can differ.",
+    ]
 
 
 def _why_not_the_ladder(config: Config) -> str:
@@ -270,7 +347,9 @@ def ladder_lines(ladders: Iterable[Ladder], against: Ladder | None = None) -> li
                     row += [
                         f"{known.rating:.0f}",
                         _rung_span(known),
-                        f"{difference:+.0f} ± {margin:.0f}",
+                        f"{difference:+.0f} ± {margin:.0f}"
+                        if margin
+                        else f"{difference:+.0f}, fixed",
                         "yes" if abs(difference) <= margin else "no",
                     ]
             rows.append(row)

@@ -4,8 +4,9 @@ table size, so that ratings from any tournament can be put on one fixed scale.
 The ladder's rungs are the built-in bots from weakest to strongest. Their ratings were measured
 once by a round robin among them (``thousand ladder --calibrate``), with ``greedy`` fixed at
 1500, and ship with the package as ``tournament/ladder.json``. A tournament that seats any of
-the rungs under the same rules is anchored on them: its ratings are shifted so that the rungs'
-ratings average their reference ones.
+the rungs under the same rules is anchored on one of them, held at its reference rating; a bot
+rated against the ladder (``thousand ladder BOT``) is read with the rungs' ratings averaging
+their reference ones.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ from thousand import Rules, bluff
 from thousand.common.files import write_file
 from thousand.games import BLUFF, THOUSAND, game_named
 from tournament.runner.schedule import Config
-from tournament.runner.summary import Anchor, Summary
+from tournament.runner.summary import MIN_GROUPS, Anchor, Summary
 
 __all__ = [
     "FIXED",
     "RUNGS",
     "Ladder",
     "Rung",
+    "anchored_ladder",
     "ladder_anchor",
     "ladder_for",
     "ladder_key",
@@ -184,13 +186,39 @@ def ladder_anchor(config: Config, ladder: Ladder, skip: Sequence[str] = ()) -> A
 
 
 def reference_scale(config: Config) -> tuple[Anchor, Ladder] | None:
-    """A tournament's default rating scale: the entrants that are bots of its ladder, held at
-    their reference ratings, and that ladder; ``None`` with no ladder or none of its bots."""
+    """A tournament's default rating scale: one entrant that is a bot of its ladder, fixed at
+    its reference rating, and that ladder; ``None`` with no ladder or none of its bots.
+
+    The bot is the one whose reference rating is known best: ``greedy``, the ladder's own fixed
+    point, when it plays (so it shows exactly the rating the ladder gives it), and otherwise
+    the bot of the ladder with the narrowest reference interval (the first entrant of a tie)."""
     ladder = ladder_for(config)
-    anchor = None if ladder is None else ladder_anchor(config, ladder)
-    if ladder is None or anchor is None:
+    if ladder is None:
         return None
-    return anchor, ladder
+    rungs = [
+        (entrant.name, rung)
+        for entrant in config.entrants
+        for rung in [ladder.rung(entrant.spec)]
+        if rung is not None
+    ]
+    if not rungs:
+        return None
+    name, rung = min(rungs, key=lambda pair: _half(pair[1].interval))
+    return ((name, rung.rating),), ladder
+
+
+def anchored_ladder(config: Config, anchor: Anchor | None) -> Ladder | None:
+    """The ladder whose reference scale ``anchor`` puts the ratings on: every anchored entrant
+    a bot of the tournament's ladder held at its reference rating; ``None`` otherwise."""
+    ladder = ladder_for(config)
+    if ladder is None or not anchor:
+        return None
+    specs = {entrant.name: entrant.spec for entrant in config.entrants}
+    for name, rating in anchor:
+        rung = ladder.rung(specs.get(name, ""))
+        if rung is None or rung.rating != rating:
+            return None
+    return ladder
 
 
 def reference_interval(
@@ -232,8 +260,14 @@ def measured_ladder(config: Config, summary: Summary) -> Ladder:
     rungs = []
     for entrant in config.entrants:
         standing = by_name[entrant.name]
-        if standing.rating is None or standing.rating_interval is None:
+        if standing.rating is None:
             raise ValueError(f"{entrant.name} played no unit, so it has no rating")
+        if standing.rating_interval is None:
+            raise ValueError(
+                f"{entrant.name} has no 95% interval (fewer than {MIN_GROUPS} deal groups, or "
+                "every group ended the same way for it): measure the ladder with more deals or "
+                "games"
+            )
         rungs.append(Rung(entrant.spec, _tenth(standing.rating), _tenths(standing.rating_interval)))
     return Ladder(
         game=config.game,

@@ -25,7 +25,8 @@ from thousand.common.files import write_file
 from tournament.runner.display import unit_word
 from tournament.runner.report import Picture, Report
 from tournament.runner.sprt import MIN_OBSERVATIONS
-from tournament.runner.summary import Standing, Summary
+from tournament.runner.summary import MIN_GROUPS, Standing, Summary
+from tournament.text import printable
 
 __all__ = ["draw"]
 
@@ -69,22 +70,22 @@ def _ratings(report: Report, path: Path, unit: str) -> Picture:
             (checkpoint.per_table, found.rating, found.rating_interval)
             for checkpoint in report.history
             for found in [_standing(checkpoint.summary, standing.entrant)]
-            if found.rating is not None and found.rating_interval is not None
+            if found.rating is not None
         ]
         if not points:
             continue
-        counts = [count for count, _, _ in points]
         colour = _colour(standing.entrant)
+        band = [(count, found) for count, _, found in points if found is not None]
         axes.fill_between(
-            counts,
-            [low for _, _, (low, _) in points],
-            [high for _, _, (_, high) in points],
+            [count for count, _ in band],
+            [low for _, (low, _) in band],
+            [high for _, (_, high) in band],
             color=colour,
             alpha=0.15,
             linewidth=0,
         )
         axes.plot(
-            counts,
+            [count for count, _, _ in points],
             [rating for _, rating, _ in points],
             color=colour,
             marker="o",
@@ -102,8 +103,9 @@ def _ratings(report: Report, path: Path, unit: str) -> Picture:
         path,
         "Ratings as the tournament went on",
         f"Each bot's rating counting the first {unit}s of every table, and the band of its 95% "
-        "interval. The bands narrow as the tournament goes on; where two bands stop "
-        "overlapping, the order between the two bots is no longer the luck of the cards.",
+        f"interval (none before {MIN_GROUPS} groups of {unit}s). The bands narrow as the "
+        "tournament goes on; where two bands stop overlapping, the order between the two bots is "
+        "no longer the luck of the cards.",
     )
 
 
@@ -247,8 +249,9 @@ def _colour(entrant: int) -> str:
 
 
 def _label(name: str) -> str:
-    """A bot's name short enough for a legend or an axis: a long spec (a path to a file) keeps
-    its start and its end."""
+    """A bot's name short enough for a legend or an axis, control characters shown as ``?``: a
+    long spec (a path to a file) keeps its start and its end."""
+    name = printable(name)
     return name if len(name) <= LABEL else f"{name[: LABEL // 2 - 1]}…{name[-(LABEL // 2) :]}"
 
 

@@ -29,6 +29,7 @@ from rich.text import Text
 from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config
 from tournament.runner.sprt import Verdict
+from tournament.runner.summary import MIN_GROUPS
 from tournament.text import printable
 
 __all__ = ["Leader", "LeaderTally", "ProgressDisplay"]
@@ -45,7 +46,8 @@ class Leader:
     mean: float
     """Its mean score per unit over the complete groups it played."""
     half: float | None
-    """Half the width of the 95% interval of the mean; ``None`` before two groups."""
+    """Half the width of the 95% interval of the mean; ``None`` before
+    :data:`~tournament.runner.summary.MIN_GROUPS` groups, or when every group gave one mean."""
     groups: int
 
 
@@ -96,9 +98,9 @@ class LeaderTally:
             if best is not None and mean <= best.mean:
                 continue
             half = None
-            if groups > 1:
+            if groups >= MIN_GROUPS:
                 variance = max(self.squares[entrant] - groups * mean * mean, 0.0) / (groups - 1)
-                half = Z95 * math.sqrt(variance / groups)
+                half = Z95 * math.sqrt(variance / groups) or None
             best = Leader(self.names[entrant], mean, half, groups)
         return best
 

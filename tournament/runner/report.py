@@ -24,6 +24,7 @@ from thousand.common.files import make_folder
 from tournament.runner.display import (
     about_line,
     head_to_head_table,
+    interval_lines,
     next_seat_table,
     scale_lines,
     seats_table,
@@ -38,11 +39,12 @@ from tournament.runner.journal import (
     read_results,
     write_text,
 )
-from tournament.runner.ladder import Ladder, reference_scale
+from tournament.runner.ladder import anchored_ladder
 from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome
 from tournament.runner.summary import Anchor, Summary, summarize
+from tournament.text import printable
 
 __all__ = [
     "PLOTS",
@@ -250,6 +252,7 @@ def report_page(report: Report, pictures: Sequence[Picture]) -> str:
     (embedded), the other tables and the configuration."""
     config, summary = report.config, report.summary
     unit = unit_word(config)
+    ladder = anchored_ladder(config, summary.anchor)
     if report.finished >= report.scheduled:
         status = f"Finished: all {report.scheduled} units played."
     elif report.decided:
@@ -260,19 +263,25 @@ def report_page(report: Report, pictures: Sequence[Picture]) -> str:
             f"the figures count the {summary.units} units of the groups complete."
         )
     parts = [
-        f"<h1>{html.escape(about_line(config))}</h1>",
-        f"<p>{html.escape(status)}</p>",
-        *(f"<p>{html.escape(line)}</p>" for line in sprt_lines(config, summary, unit)),
+        f"<h1>{_text(about_line(config))}</h1>",
+        f"<p>{_text(status)}</p>",
+        *(f"<p>{_text(line)}</p>" for line in sprt_lines(config, summary, unit)),
         "<h2>Standings</h2>",
-        _table(standings_table(config, summary), "standings"),
-        "<p>± is half the width of a 95% interval.</p>",
-        *(f"<p>{html.escape(line)}</p>" for line in scale_lines(config, summary, _ladder(report))),
+        _table(standings_table(config, summary, ladder), "standings"),
+        *(
+            f"<p>{_text(line)}</p>"
+            for line in [
+                "± is half the width of a 95% interval.",
+                *interval_lines(config, summary),
+                *scale_lines(config, summary, ladder),
+            ]
+        ),
     ]
     for picture in pictures:
         data = base64.b64encode(picture.path.read_bytes()).decode("ascii")
         parts.append(
-            f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(picture.title)}">'
-            f"<figcaption><b>{html.escape(picture.title)}.</b> {html.escape(picture.about)}"
+            f'<figure><img src="data:image/png;base64,{data}" alt="{_text(picture.title)}">'
+            f"<figcaption><b>{_text(picture.title)}.</b> {_text(picture.about)}"
             "</figcaption></figure>"
         )
     sections = [
@@ -284,14 +293,8 @@ def report_page(report: Report, pictures: Sequence[Picture]) -> str:
     ]
     for title, rows in sections:
         if len(rows) > 1:
-            parts.extend([f"<h2>{html.escape(title)}</h2>", _table(rows, "")])
-    return _PAGE.format(title=html.escape(about_line(config)), body="\n".join(parts))
-
-
-def _ladder(report: Report) -> Ladder | None:
-    """The ladder the report's ratings are on, when they are on its reference scale."""
-    scale = reference_scale(report.config)
-    return scale[1] if scale is not None and scale[0] == report.summary.anchor else None
+            parts.extend([f"<h2>{_text(title)}</h2>", _table(rows, "")])
+    return _PAGE.format(title=_text(about_line(config)), body="\n".join(parts))
 
 
 def _configuration(config: Config) -> list[list[str]]:
@@ -344,12 +347,18 @@ def _rules(config: Config) -> list[list[str]]:
     ]
 
 
+def _text(text: str) -> str:
+    """Text for the page: escaped for HTML, and every control character (a bot's name may
+    hold escape codes) shown as ``?``."""
+    return html.escape(printable(text))
+
+
 def _table(rows: Sequence[Sequence[str]], name: str) -> str:
-    """Rows of cells as an HTML table, the first row its header, every cell escaped."""
-    head = "".join(f"<th>{html.escape(cell)}</th>" for cell in rows[0])
+    """Rows of cells as an HTML table, the first row its header, every cell escaped and its
+    control characters shown as ``?``."""
+    head = "".join(f"<th>{_text(cell)}</th>" for cell in rows[0])
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
-        for row in rows[1:]
+        "<tr>" + "".join(f"<td>{_text(cell)}</td>" for cell in row) + "</tr>" for row in rows[1:]
     )
     ident = f' id="{name}"' if name else ""
     return f"<table{ident}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

@@ -31,6 +31,7 @@ from tournament.runner.schedule import Config, Unit
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome, Verdict
 from tournament.runner.summary import Anchor, Summary, summarize
 from tournament.runner.units import BotLogs
+from tournament.text import printable
 
 __all__ = ["Progress", "run_tournament", "summary_document"]
 
@@ -197,7 +198,9 @@ def summary_document(config: Config, summary: Summary) -> dict[str, Any]:
 
 
 def write_outputs(out: Path, config: Config, summary: Summary) -> None:
-    """``summary.json``, ``standings.csv`` and ``crosstable.csv`` in the tournament directory."""
+    """``summary.json``, ``standings.csv`` and ``crosstable.csv`` in the tournament directory.
+    The JSON keeps every name exactly (its escapes show control characters harmlessly); the
+    CSV files, which are read as text, show each control character in a name as ``?``."""
     document = summary_document(config, summary)
     write_text(out / SUMMARY, json.dumps(document, indent=2, sort_keys=True) + "\n")
     write_text(out / STANDINGS, _csv(standing_rows(summary)))
@@ -205,7 +208,8 @@ def write_outputs(out: Path, config: Config, summary: Summary) -> None:
 
 
 def standing_rows(summary: Summary) -> list[list[str]]:
-    """The standings as rows of text cells, a header first."""
+    """The standings as rows of text cells, a header first; an empty cell where a figure or
+    its interval does not exist."""
     rows = [
         [
             "rank",
@@ -232,7 +236,7 @@ def standing_rows(summary: Summary) -> list[list[str]]:
         rows.append(
             [
                 str(standing.rank),
-                standing.name,
+                printable(standing.name),
                 _number(standing.rating),
                 _number(rating[0]),
                 _number(rating[1]),
@@ -251,7 +255,7 @@ def standing_rows(summary: Summary) -> list[list[str]]:
 
 def crosstable_rows(summary: Summary) -> list[list[str]]:
     """The crosstable as rows: the row bot's mean score minus the column bot's, where they met."""
-    names = list(summary.entrants)
+    names = [printable(name) for name in summary.entrants]
     rows = [["bot", *names]]
     for name, row in zip(names, summary.crosstable, strict=True):
         rows.append([name, *(_number(value) for value in row)])

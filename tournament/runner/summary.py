@@ -30,7 +30,17 @@ from tournament.runner.ratings import (
 from tournament.runner.results import STATUSES, UnitResult
 from tournament.runner.sprt import SprtOutcome
 
-__all__ = ["FORMATS", "Anchor", "SeatEffect", "Standing", "Summary", "summarize"]
+__all__ = [
+    "ANCHOR_LIMIT",
+    "FORMATS",
+    "MIN_GROUPS",
+    "Anchor",
+    "SeatEffect",
+    "Standing",
+    "Summary",
+    "check_anchor_rating",
+    "summarize",
+]
 
 FORMATS = ("deals", "games")
 """The tournament formats :func:`summarize` accepts."""
@@ -42,6 +52,16 @@ DIGITS = 6
 """Decimals kept in a summary, so that identical results give identical JSON."""
 SUMMARY_PRIOR = 1.0
 """The prior :func:`summarize` rates with: one virtual win and loss per entrant."""
+MIN_GROUPS = 4
+"""The fewest deal groups a 95% interval is given from. Among the resamples of fewer groups,
+the ones made of a single group repeated are drawn more often than one time in 40 (one in 27
+with three groups, one in four with two), so the interval would only span the groups
+themselves; with four, one time in 256."""
+SAME = 1e-6
+"""Resampled values closer than this are one value: the fits themselves agree far closer."""
+ANCHOR_LIMIT = 10_000.0
+"""An anchored rating lies between minus and plus this: far beyond any rating a tournament
+gives, and small enough that a rating keeps the precision its differences need."""
 
 Anchor = tuple[tuple[str, float], ...]
 """Entrants whose ratings are fixed, by name, each with its rating (see :func:`summarize`)."""
@@ -198,7 +218,12 @@ def summarize(
     Ratings average 1500 unless ``anchor`` names entrants and the ratings they are given: every
     rating is then shifted by the same amount, in the fit and in each resample, so that the
     anchored entrants' ratings average their given ones (one anchored entrant gets its rating
-    exactly, and the intervals measure each other entrant against it)."""
+    exactly, and the intervals measure each other entrant against it); an anchored rating
+    must lie within ±:data:`ANCHOR_LIMIT`.
+
+    An interval is ``None`` where none can be measured: with fewer than :data:`MIN_GROUPS`
+    deal groups, or where every resample gives the figure the same value. The rating of a
+    single anchored entrant is fixed: its interval is its rating, twice."""
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}: expected one of {', '.join(FORMATS)}")
     if resamples < 0:
@@ -258,9 +283,11 @@ def summarize(
             if followed:
                 next_samples[entrant].append(drawn.next_lead[entrant] / (scale.rest * followed))
 
+    fixed = anchor[0][0] if anchor is not None and len(anchor) == 1 else None
     standings: list[Standing] = []
     for entrant, name in enumerate(entrants):
         units = totals.units[entrant]
+        fitted_rating = _rounded(ratings.get(entrant))
         declared = totals.declared[entrant]
         followed = full.followed[entrant]
         standings.append(
@@ -269,10 +296,12 @@ def summarize(
                 entrant=entrant,
                 name=name,
                 units=units,
-                rating=_rounded(ratings.get(entrant)),
-                rating_interval=_rounded_pair(interval(rating_samples.get(entrant, []))),
+                rating=fitted_rating,
+                rating_interval=(fitted_rating, fitted_rating)
+                if fitted_rating is not None and name == fixed
+                else _measured(rating_samples.get(entrant, []), len(keys)),
                 mean_score=_rounded(totals.score[entrant] / units if units else None),
-                score_interval=_rounded_pair(interval(score_samples.get(entrant, []))),
+                score_interval=_measured(score_samples.get(entrant, []), len(keys)),
                 win_rate=_rounded(float(totals.wins[entrant] / units) if units else None),
                 contracts=declared,
                 contract_success=_rounded(totals.made[entrant] / declared if declared else None),
@@ -283,7 +312,7 @@ def summarize(
                 next_seat=_rounded(
                     full.next_lead[entrant] / (scale.rest * followed) if followed else None
                 ),
-                next_seat_interval=_rounded_pair(interval(next_samples.get(entrant, []))),
+                next_seat_interval=_measured(next_samples.get(entrant, []), len(keys)),
             )
         )
     standings.sort(key=_rank_key)
@@ -297,7 +326,7 @@ def summarize(
         )
         for a in range(count)
     )
-    lead_intervals = {pair: _rounded_pair(interval(lead_samples[pair])) for pair in pairs}
+    lead_intervals = {pair: _measured(lead_samples[pair], len(keys)) for pair in pairs}
     crosstable_intervals = tuple(
         tuple(
             lead_intervals.get((a, b))
@@ -324,7 +353,7 @@ def summarize(
                 seat=seat,
                 units=units,
                 advantage=_rounded(full.seat_lead[seat] / (scale.seat * units)),
-                advantage_interval=_rounded_pair(interval(seat_samples[seat])),
+                advantage_interval=_measured(seat_samples[seat], len(keys)),
                 win_rate=_rounded(
                     float(sum(Fraction(won, winners) for winners, won in wins.items()) / units)
                 ),
@@ -346,7 +375,11 @@ def _pinned(
     if not anchor:
         raise ValueError("an anchor must name at least one bot")
     positions = []
-    for name, _ in anchor:
+    for name, rating in anchor:
+        try:
+            check_anchor_rating(rating)
+        except ValueError as error:
+            raise ValueError(f"the anchor {name}={rating:g}: {error}") from None
         if name not in entrants:
             raise ValueError(f"--anchor names {name!r}, which is not among {', '.join(entrants)}")
         entrant = entrants.index(name)
@@ -354,6 +387,15 @@ def _pinned(
             raise ValueError(f"--anchor names {name!r}, which played no unit")
         positions.append(played.index(entrant))
     return tuple(positions), math.fsum(rating for _, rating in anchor) / len(anchor)
+
+
+def check_anchor_rating(rating: float) -> None:
+    """Refuse, in words a caller puts after the anchor, a rating that is not a number within
+    ±:data:`ANCHOR_LIMIT` (NaN, an infinity, ``1e308``: every rating would come out equal)."""
+    if not -ANCHOR_LIMIT <= rating <= ANCHOR_LIMIT:
+        raise ValueError(
+            f"an anchored rating must be a number from {-ANCHOR_LIMIT:.0f} to {ANCHOR_LIMIT:.0f}"
+        )
 
 
 def _pin(ratings: Sequence[float], pinned: tuple[tuple[int, ...], float] | None) -> list[float]:
@@ -592,10 +634,15 @@ def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, DIGITS) + 0.0
 
 
-def _rounded_pair(pair: tuple[float, float] | None) -> tuple[float, float] | None:
-    if pair is None:
+def _measured(samples: list[float], groups: int) -> tuple[float, float] | None:
+    """The 95% interval of a figure from its values in the resamples of ``groups`` deal
+    groups, rounded; ``None`` where there is none: fewer than :data:`MIN_GROUPS` groups, or
+    every resample giving the figure one value (each group ended the same way for it), which
+    measures nothing of the luck of the cards."""
+    if groups < MIN_GROUPS or not samples or max(samples) - min(samples) < SAME:
         return None
-    return round(pair[0], DIGITS) + 0.0, round(pair[1], DIGITS) + 0.0
+    low, high = interval(samples) or (math.nan, math.nan)
+    return round(low, DIGITS) + 0.0, round(high, DIGITS) + 0.0
 
 
 def _negated(pair: tuple[float, float] | None) -> tuple[float, float] | None:
