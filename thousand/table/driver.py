@@ -54,8 +54,10 @@ from thousand.games import RulesT as R
 from thousand.games import StateT as S
 from thousand.layout import Layout
 from thousand.table.faults import FaultPolicy, Status
+from thousand.table.interrupts import Interrupts, noting_interrupts
 from thousand.table.players import Player, PlayerError
 from thousand.table.specs import load_player
+from thousand.table.tracebacks import bot_traceback
 
 if TYPE_CHECKING:
     from thousand.table.external import BotLimits
@@ -75,6 +77,9 @@ class Fault:
     """What went wrong, in a sentence."""
     observation: AnyObservation = attrs.field(eq=False, repr=False)
     """What the player had been shown."""
+    traceback: str = attrs.field(default="", eq=False, repr=False)
+    """When the player raised: its traceback, from its own first frame to its raise (sent by
+    its process when it runs in one); else empty. Not part of the JSON form."""
 
     def __str__(self) -> str:
         return f"seat {self.seat} ({self.status}) at decision {self.decision}: {self.detail}"
@@ -235,21 +240,20 @@ def play(
     seeds = list(player_seeds) if player_seeds is not None else None
     if seeds is not None and len(seeds) != rules.players:
         raise SeatError(f"{len(seeds)} player seeds were given for {rules.players} seats")
-    names, bots = _seat_players(players, isolate, log_dir, limits)
-    match.seat(bots, names)
-    outcome: Outcome | None = None
-    try:
-        for seat, bot in enumerate(bots):
-            own_seed = seeds[seat] if seeds is not None else player_seed(seed, seat)
-            match.start(seat, bot, random.Random(own_seed))
-        outcome = match.run()
-        return outcome
-    finally:
-        for bot in bots:
-            end = getattr(bot, "end", None)
-            if end is not None:
-                with contextlib.suppress(Exception):
-                    end(outcome)
+    with noting_interrupts() as interrupts:
+        match.interrupts = interrupts
+        names, bots = _seat_players(players, isolate, log_dir, limits, interrupts)
+        match.seat(bots, names)
+        outcome: Outcome | None = None
+        try:
+            for seat, bot in enumerate(bots):
+                own_seed = seeds[seat] if seeds is not None else player_seed(seed, seat)
+                match.start(seat, bot, random.Random(own_seed))
+            outcome = match.run()
+            return outcome
+        finally:
+            for bot in bots:
+                interrupts.end(bot, outcome)
 
 
 def player_seed(seed: int, seat: int) -> int:
@@ -259,39 +263,41 @@ def player_seed(seed: int, seat: int) -> int:
 
 
 def _seat_players(
-    players: Sequence[Player | str], isolate: bool, log_dir: str | None, limits: BotLimits | None
+    players: Sequence[Player | str],
+    isolate: bool,
+    log_dir: str | None,
+    limits: BotLimits | None,
+    interrupts: Interrupts,
 ) -> tuple[tuple[str, ...], list[Player]]:
     names: list[str] = []
     bots: list[Player] = []
     try:
         for entry in players:
             if isinstance(entry, str):
-                bots.append(
-                    _made(load_player(entry, isolate=isolate, log_dir=log_dir, limits=limits))
-                )
+                make = load_player(entry, isolate=isolate, log_dir=log_dir, limits=limits)
+                bots.append(_made(make, interrupts))
                 names.append(entry)
             else:
                 bots.append(entry)
                 names.append(type(entry).__name__)
     except BaseException:
         for bot in bots:
-            end = getattr(bot, "end", None)
-            if end is not None:
-                end(None)
+            interrupts.end(bot, None)
         raise
     return _distinct(names), bots
 
 
-def _made(make: Callable[[], Player]) -> Player:
-    """A fresh player, or when its making fails (but for a spec error), a stand-in that fails
-    the same way when the match starts: the failure is the seat's fault, as when isolated."""
+def _made(make: Callable[[], Player], interrupts: Interrupts) -> Player:
+    """A fresh player, or when its making fails (but for a spec error or the user's interrupt),
+    a stand-in that fails the same way when the match starts: the failure is the seat's fault,
+    as when isolated."""
     try:
         return make()
     except BotSpecError:
         raise
-    except KeyboardInterrupt:
-        raise
     except BaseException as error:
+        if interrupts.users(error):
+            raise
         return _Unmade(error)
 
 
@@ -361,6 +367,8 @@ class _Match(Generic[S, O, A, R, Rec]):
         self.substitute_rng: random.Random | None = None
         self.faults: list[Fault] = []
         self.forfeited: int | None = None
+        self.interrupts = Interrupts()
+        """Tells the user's Ctrl-C from a bot's own ``KeyboardInterrupt``."""
 
     def seat(self, bots: list[Player], names: tuple[str, ...]) -> None:
         """Seat the players; the watcher, if any, is shown the starting state."""
@@ -388,13 +396,12 @@ class _Match(Generic[S, O, A, R, Rec]):
             return
         try:
             start(seat, self.rules, rng)
-        except KeyboardInterrupt:
-            raise
         except BaseException as error:
+            if self.interrupts.users(error):
+                raise
             self.gone[seat] = True
-            self.fault(
-                self.state, seat, _status_of(error), f"failed to start: {describe_failure(error)}"
-            )
+            detail = f"failed to start: {describe_failure(error)}"
+            self.fault(self.state, seat, _status_of(error), detail, error=error)
 
     def run(self) -> Outcome:
         """Play until the game ends or a player forfeits."""
@@ -439,9 +446,9 @@ class _Match(Generic[S, O, A, R, Rec]):
                 began = clock()
                 try:
                     answer = bots[seat].act(observation)
-                except KeyboardInterrupt:
-                    raise
                 except BaseException as error:
+                    if self.interrupts.users(error):
+                        raise
                     answer = _Failed(error)
                 think_time[seat] += clock() - began
             else:
@@ -486,9 +493,9 @@ class _Match(Generic[S, O, A, R, Rec]):
                 answer = bot.act(observation)
         except _Alarm:
             answer = _Failed(BotTimeout(f"took more than {_seconds(allowed)}"))
-        except KeyboardInterrupt:
-            raise
         except BaseException as error:
+            if self.interrupts.users(error):
+                raise
             answer = _Failed(error)
         spent = time.perf_counter() - began
         self.think_time[seat] += spent
@@ -504,7 +511,7 @@ class _Match(Generic[S, O, A, R, Rec]):
         """A player that raised or ran out of time."""
         if isinstance(error, BotFailure) and error.fatal:
             self.gone[seat] = True
-        self.fault(state, seat, _status_of(error), describe_failure(error), observation)
+        self.fault(state, seat, _status_of(error), describe_failure(error), observation, error)
         return self.after_fault(state, seat)
 
     def handle_illegal(self, state: S, seat: int, observation: O, answer: object) -> S:
@@ -525,9 +532,9 @@ class _Match(Generic[S, O, A, R, Rec]):
         is_action = any(type(answer) is kind for kind in self.game.action_types)
         try:
             text = str(answer) if is_action else repr(answer)
-        except KeyboardInterrupt:
-            raise
-        except BaseException:
+        except BaseException as error:
+            if self.interrupts.users(error):
+                raise
             return f"a {type(answer).__name__} that cannot be shown", None
         action: A | None = None
         if is_action:
@@ -545,14 +552,17 @@ class _Match(Generic[S, O, A, R, Rec]):
         status: Status,
         detail: str,
         observation: O | None = None,
+        error: BaseException | None = None,
     ) -> None:
-        """Record a fault made in ``state`` and apply the policy (all but the substitution)."""
+        """Record a fault made in ``state`` and apply the policy (all but the substitution);
+        ``error`` is what the player raised, if it raised."""
         if observation is None:
             observation = self.game.seen_from(state, seat)
-        fault = Fault(seat, status, self.game.actions_played(state), detail, observation)
+        shown = "" if error is None else bot_traceback(error)
+        fault = Fault(seat, status, self.game.actions_played(state), detail, observation, shown)
         self.faults.append(fault)
         if self.policy is FaultPolicy.RAISE:
-            raise PlayerError(fault)
+            raise PlayerError(fault) from error
         if self.policy is FaultPolicy.FORFEIT and self.forfeited is None:
             self.forfeited = seat
 

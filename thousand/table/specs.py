@@ -24,7 +24,6 @@ whole numbers, decimals, ``true``/``false``/``none``, or else kept as text.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib
 import importlib.util
@@ -40,6 +39,7 @@ import attrs
 
 from thousand.bots import BUILTIN
 from thousand.errors import BotFailure, BotSpecError
+from thousand.table.interrupts import noting_interrupts
 from thousand.table.players import Player
 
 if TYPE_CHECKING:
@@ -141,21 +141,21 @@ def check_player(
     """
     make = load_player(spec, isolate=isolate, log_dir=log_dir)
     player: object = None
-    try:
-        player = make()
-        start = getattr(player, "start", None)
-        if start is not None:
-            start(0, rules, random.Random(0))
-    except (BotSpecError, KeyboardInterrupt):
-        raise
-    except BaseException as error:
-        reason = str(error).strip() if isinstance(error, BotFailure) else describe_error(error)
-        raise BotSpecError(f"bot {spec!r} cannot start: {reason}") from None
-    finally:
-        end = getattr(player, "end", None)
-        if end is not None:
-            with contextlib.suppress(Exception):
-                end(None)
+    with noting_interrupts() as interrupts:
+        try:
+            player = make()
+            start = getattr(player, "start", None)
+            if start is not None:
+                start(0, rules, random.Random(0))
+        except BotSpecError:
+            raise
+        except BaseException as error:
+            if interrupts.users(error):
+                raise
+            reason = str(error).strip() if isinstance(error, BotFailure) else describe_error(error)
+            raise BotSpecError(f"bot {spec!r} cannot start: {reason}") from None
+        finally:
+            interrupts.end(player, None)
 
 
 def _options(spec: str) -> tuple[str, dict[str, object]]:

@@ -8,6 +8,7 @@ import attrs
 
 from thousand import Outcome, PlayerError, play
 from thousand.games import game_of
+from thousand.table.tracebacks import raised_at
 from tournament.runner.results import STATUSES, UnitResult
 from tournament.runner.schedule import Config, Unit
 
@@ -41,7 +42,11 @@ def play_unit(config: Config, unit: Unit, keep_records: bool, log_dir: str | Non
     except PlayerError as error:
         fault = error.fault
         name = config.entrants[unit.seating[fault.seat]].name
-        raise UnitFault(f"unit {unit.name}: {name} in seat {fault.seat}: {fault.detail}") from None
+        place = raised_at(fault.traceback)
+        where = f" (at {place})" if place else ""
+        raise UnitFault(
+            f"unit {unit.name}: {name} in seat {fault.seat}: {fault.detail}{where}"
+        ) from None
     faults = [[0] * len(STATUSES) for _ in unit.seating]
     for fault in outcome.faults:
         faults[fault.seat][STATUSES.index(fault.status.value)] += 1
