@@ -766,7 +766,7 @@ def test_a_bots_own_keyboard_interrupt_is_its_fault(where: str) -> None:
 
 def test_a_bot_made_from_a_spec_that_interrupts_itself_fails_to_start() -> None:
     """A bot whose making raises KeyboardInterrupt (no Ctrl-C pressed) fails to start."""
-    players = ["random", "tests.bots.python_bots:InterruptedWhenMade", "random"]
+    players = ["random", "tests.bots.cheating_bots:InterruptedWhenMade", "random"]
     outcome = run(GAMES[1], players)
     (fault,) = outcome.faults
     assert (fault.seat, fault.status, fault.decision) == (1, Status.ERROR, 0)

@@ -15,6 +15,7 @@ import contextlib
 import signal
 import threading
 from collections.abc import Iterator
+from types import FrameType
 
 from thousand.table.players import StopMatch
 
@@ -59,9 +60,9 @@ def noting_interrupts() -> Iterator[Interrupts]:
         return
     handler = previous
 
-    def note(signum: int, frame: object) -> None:
+    def note(signum: int, frame: FrameType | None) -> None:
         interrupts.noted = True
-        handler(signum, frame)  # type: ignore[arg-type]
+        handler(signum, frame)
 
     signal.signal(signal.SIGINT, note)
     try:
