@@ -56,7 +56,7 @@ from thousand.layout import Layout
 from thousand.table.faults import FaultPolicy, Status
 from thousand.table.interrupts import Interrupts, noting_interrupts
 from thousand.table.players import Player, PlayerError
-from thousand.table.specs import load_player
+from thousand.table.specs import authors_code_here, load_player
 from thousand.table.tracebacks import bot_traceback
 
 if TYPE_CHECKING:
@@ -240,7 +240,9 @@ def play(
     seeds = list(player_seeds) if player_seeds is not None else None
     if seeds is not None and len(seeds) != rules.players:
         raise SeatError(f"{len(seeds)} player seeds were given for {rules.players} seats")
-    with noting_interrupts() as interrupts:
+    with noting_interrupts(any(_authors_code_here(entry, isolate) for entry in players)) as (
+        interrupts
+    ):
         match.interrupts = interrupts
         names, bots = _seat_players(players, isolate, log_dir, limits, interrupts)
         match.seat(bots, names)
@@ -285,6 +287,14 @@ def _seat_players(
             interrupts.end(bot, None)
         raise
     return _distinct(names), bots
+
+
+def _authors_code_here(entry: Player | str, isolate: bool) -> bool:
+    """Whether the seat's player runs its author's code in this process, where a
+    ``KeyboardInterrupt`` may be its own rather than Ctrl-C."""
+    if isinstance(entry, str):
+        return authors_code_here(entry, isolate=isolate)
+    return not type(entry).__module__.startswith("thousand.")
 
 
 def _made(make: Callable[[], Player], interrupts: Interrupts) -> Player:

@@ -47,7 +47,14 @@ if TYPE_CHECKING:
     from thousand.rules import Rules
     from thousand.table.external import BotLimits
 
-__all__ = ["ENTRY_POINT_GROUP", "BotInfo", "available_bots", "check_player", "load_player"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "BotInfo",
+    "authors_code_here",
+    "available_bots",
+    "check_player",
+    "load_player",
+]
 
 ENTRY_POINT_GROUP = "thousand.players"
 """The entry point group where installed packages list their bots."""
@@ -127,6 +134,13 @@ def load_player(
         _check_form(name)
         return lambda: IsolatedPlayer(spec, log_dir=log_dir, limits=limits)
     return _python_factory(name, options, spec)
+
+
+def authors_code_here(spec: str, *, isolate: bool = False) -> bool:
+    """Whether the player ``spec`` names runs its author's Python code in this process: not a
+    built-in bot, a program or an isolated bot."""
+    spec = spec.strip()
+    return not (spec.startswith("cmd:") or isolate or spec.partition("(")[0].strip() in BUILTIN)
 
 
 def check_player(
