@@ -119,7 +119,7 @@ def shows_flakys_traceback(lines: list[str], indent: str = "") -> None:
     assert lines == [
         f"{indent}Traceback (most recent call last):",
         f"{indent}  {FLAKY_RAISE}",
-        f'{indent}    raise RuntimeError("flaky bot tripped")',
+        f'{indent}    raise self.error("flaky bot tripped")',
         f"{indent}RuntimeError: flaky bot tripped",
     ]
 

@@ -227,7 +227,8 @@ def test_a_bot_that_raises_keyboard_interrupt_itself_is_at_fault(tmp_path: Path)
     """With --no-isolate, a KeyboardInterrupt a bot raises itself (no Ctrl-C was pressed) is its
     error fault: the tournament plays every unit and succeeds."""
     out = tmp_path / "t"
-    arguments = ["tournament", "greedy", "random", f"{BOTS}:InterruptsItself", "--deals", "4"]
+    spec = "tests/bots/python_bots.py:InterruptsItself"
+    arguments = ["tournament", "greedy", "random", spec, "--deals", "4"]
     result = runner.invoke(app, [*arguments, "--no-isolate", "--workers", "1", "--out", str(out)])
     assert result.exit_code == 0, result.output
     scheduled, journalled, errors = units_and_exit_faults(out, "InterruptsItself")

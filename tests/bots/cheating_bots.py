@@ -132,22 +132,6 @@ class ExitsAtEnd(SeatedPlayer):
         sys.exit(0)
 
 
-class InterruptsItself(SeatedPlayer):
-    """Plays at random but raises ``KeyboardInterrupt`` itself, with no Ctrl-C pressed, at its
-    third decision."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.decisions = 0
-
-    def act(self, observation: Any) -> object:
-        """A random legal action, except at the third decision."""
-        self.decisions += 1
-        if self.decisions == 3:
-            raise KeyboardInterrupt
-        return self.rng.choice(observation.legal_actions)
-
-
 class InterruptedWhenMade(SeatedPlayer):
     """Raises ``KeyboardInterrupt`` itself while it is made."""
 
