@@ -275,6 +275,17 @@ def test_a_tournament_stops_in_one_line_when_a_bot_cannot_start(
     assert not out.exists()
 
 
+def test_a_bot_that_interrupts_itself_when_made_stops_the_tournament_in_one_line() -> None:
+    """With --no-isolate, a bot whose making raises KeyboardInterrupt itself (no Ctrl-C was
+    pressed) cannot start: one line names it, as for any other exception."""
+    spec = f"{BOTS}:InterruptedWhenMade"
+    arguments = ["tournament", "greedy", "random", spec, "--deals", "2", "--no-isolate"]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 2
+    (line,) = result.output.strip().splitlines()
+    assert line == f"error: bot '{spec}' cannot start: KeyboardInterrupt"
+
+
 @pytest.mark.slow
 def test_the_program_stops_in_one_line_when_a_program_cannot_start(tmp_path: Path) -> None:
     """The installed program, given a command that does not exist, stops in one line."""
