@@ -240,9 +240,8 @@ def play(
     seeds = list(player_seeds) if player_seeds is not None else None
     if seeds is not None and len(seeds) != rules.players:
         raise SeatError(f"{len(seeds)} player seeds were given for {rules.players} seats")
-    with noting_interrupts(any(_authors_code_here(entry, isolate) for entry in players)) as (
-        interrupts
-    ):
+    needed = any(_authors_code_here(entry, isolate) for entry in players)
+    with noting_interrupts(needed) as interrupts:
         match.interrupts = interrupts
         names, bots = _seat_players(players, isolate, log_dir, limits, interrupts)
         match.seat(bots, names)
@@ -255,7 +254,7 @@ def play(
             return outcome
         finally:
             for bot in bots:
-                interrupts.end(bot, outcome)
+                interrupts.call_end(bot, outcome)
 
 
 def player_seed(seed: int, seat: int) -> int:
@@ -284,7 +283,7 @@ def _seat_players(
                 names.append(type(entry).__name__)
     except BaseException:
         for bot in bots:
-            interrupts.end(bot, None)
+            interrupts.call_end(bot, None)
         raise
     return _distinct(names), bots
 
@@ -378,7 +377,8 @@ class _Match(Generic[S, O, A, R, Rec]):
         self.faults: list[Fault] = []
         self.forfeited: int | None = None
         self.interrupts = Interrupts()
-        """Tells the user's Ctrl-C from a bot's own ``KeyboardInterrupt``."""
+        """Tells the user's Ctrl-C from a bot's own ``KeyboardInterrupt`` (:func:`play` sets
+        the one that notes SIGINT)."""
 
     def seat(self, bots: list[Player], names: tuple[str, ...]) -> None:
         """Seat the players; the watcher, if any, is shown the starting state."""

@@ -35,7 +35,7 @@ class Interrupts:
         the bot's fault."""
         return isinstance(error, StopMatch) or (isinstance(error, KeyboardInterrupt) and self.noted)
 
-    def end(self, player: object, outcome: object) -> None:
+    def call_end(self, player: object, outcome: object) -> None:
         """Call the player's ``end`` hook, if it has one, ignoring whatever it raises (its
         ``sys.exit()`` too) but the user's interrupt."""
         end = getattr(player, "end", None)

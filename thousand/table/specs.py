@@ -169,7 +169,7 @@ def check_player(
             reason = str(error).strip() if isinstance(error, BotFailure) else describe_error(error)
             raise BotSpecError(f"bot {spec!r} cannot start: {reason}") from None
         finally:
-            interrupts.end(player, None)
+            interrupts.call_end(player, None)
 
 
 def _options(spec: str) -> tuple[str, dict[str, object]]:
