@@ -20,6 +20,14 @@ from .test_cli import installed_command
 
 runner = CliRunner()
 FLAKY = "tests/bots/python_bots.py:Flaky"
+FLAKY_FILE = Path(__file__).parent / "bots" / "python_bots.py"
+FLAKY_LINE = next(
+    number
+    for number, line in enumerate(FLAKY_FILE.read_text().splitlines(), 1)
+    if "flaky bot tripped" in line
+)
+FLAKY_RAISE = f'File "{FLAKY_FILE}", line {FLAKY_LINE}, in act'
+"""Where Flaky raises, as its traceback names it."""
 EXAMPLE_BOT = f"cmd:{shlex.quote(sys.executable)} examples/external_bot.py"
 
 
@@ -106,11 +114,49 @@ def test_match_reports_a_forfeit_and_its_fault() -> None:
     assert "raised" in result.output
 
 
-def test_match_with_raise_policy_stops_with_one_line() -> None:
-    """--on-fault raise turns a bot's fault into a one-line error."""
+def shows_flakys_traceback(lines: list[str], indent: str = "") -> None:
+    """The lines are Flaky's traceback, from its own frame to its raise."""
+    assert lines == [
+        f"{indent}Traceback (most recent call last):",
+        f"{indent}  {FLAKY_RAISE}",
+        f'{indent}    raise self.error("flaky bot tripped")',
+        f"{indent}RuntimeError: flaky bot tripped",
+    ]
+
+
+def test_match_with_raise_policy_shows_the_traceback_and_stops_with_one_line() -> None:
+    """--on-fault raise shows the bot's traceback, the file and line of its raise, then stops
+    with a one-line error."""
     result = runner.invoke(app, ["match", FLAKY, "random", "random", "--on-fault", "raise"])
     assert result.exit_code == 2
-    assert "a bot failed" in error_line(result.output)
+    *traceback, last = result.stderr.splitlines()
+    assert "a bot failed" in error_line(last)
+    shows_flakys_traceback(traceback)
+
+
+@pytest.mark.slow
+def test_installed_program_shows_an_isolated_bots_traceback() -> None:
+    """The real program, the bot isolated in a process of its own: the traceback it sent is
+    shown before the one-line error."""
+    arguments = ["match", FLAKY, "random", "random", "--on-fault", "raise", "--isolate"]
+    played = subprocess.run(
+        [*installed_command(), *arguments], capture_output=True, text=True, timeout=120
+    )
+    assert played.returncode == 2
+    *traceback, last = played.stderr.splitlines()
+    assert last.startswith("error: a bot failed and --on-fault raise stops the match: ")
+    shows_flakys_traceback(traceback)
+
+
+def test_a_tournament_stopped_by_a_fault_names_where_the_bot_raised() -> None:
+    """A tournament under --on-fault raise stops with one line naming the unit, the bot, the
+    error and the file and line of its raise."""
+    arguments = ["tournament", FLAKY, "random", "random", "--deals", "2", "--on-fault", "raise"]
+    result = runner.invoke(app, [*arguments, "--workers", "1", "--no-isolate"])
+    assert result.exit_code == 2
+    line = error_line(result.stderr.splitlines()[-1])
+    place = f"{FLAKY_FILE}, line {FLAKY_LINE}, in act"
+    assert line.endswith(f"raised RuntimeError: flaky bot tripped (at {place})")
 
 
 @pytest.mark.parametrize(
@@ -162,6 +208,22 @@ def test_check_bot_reports_each_fault_with_what_the_bot_saw() -> None:
     )
     assert observation.legal_actions
     assert f"{len(faults)} fault" in lines[0]
+
+
+@pytest.mark.parametrize("isolate", [False, True])
+def test_check_bot_shows_the_traceback_of_a_bot_that_raises(isolate: bool) -> None:
+    """Under its first fault check-bot shows the bot's traceback, the file and line of its
+    raise; under each later fault with the same traceback, a line that says so."""
+    arguments = ["check-bot", FLAKY, "-n", "30", "--game", "thousand"]
+    result = runner.invoke(app, arguments + ["--isolate"] * isolate)
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    first = lines.index(next(line for line in lines if line.startswith("  error at decision")))
+    shows_flakys_traceback(lines[first + 1 : first + 5], "    ")
+    assert lines[first + 5].startswith("    it was shown: ")
+    later = [line for line in lines[first + 5 :] if line.startswith("  error at decision")]
+    assert later
+    assert lines.count("    with the same traceback as above") == len(later)
 
 
 def test_check_bot_in_1000_only() -> None:

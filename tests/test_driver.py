@@ -35,6 +35,7 @@ from thousand import (
 )
 from thousand.bots import GreedyPlayer, RandomPlayer
 from thousand.table.driver import player_seed
+from thousand.table.players import StopMatch
 
 from .strategies import PRESET_NAMES, VARIANTS, deals, playouts, presets, scaled, seeded_playout
 
@@ -314,6 +315,47 @@ def test_raise_policy_raises_player_error(game: Game, misdeed: str) -> None:
     assert fault.observation is bot.seen[game.at]
     assert bot.ended == [None]
     assert other.ended == [None]
+
+
+def test_player_error_is_caused_by_the_bots_exception() -> None:
+    """Under raise, the exception a bot raised is the PlayerError's cause, and the fault keeps
+    its traceback from the bot's own frame to its raise, without the driver's frames."""
+    game = GAMES[1]
+    bot = Misbehaving(raises, game.at)
+    with pytest.raises(PlayerError) as caught:
+        run(game, lineup(game, bot), on_fault="raise")
+    cause = caught.value.__cause__
+    assert isinstance(cause, RuntimeError)
+    assert str(cause) == "the bot broke"
+    text = caught.value.fault.traceback
+    line = raises.__code__.co_firstlineno + 1
+    lines = text.splitlines()
+    assert lines[0] == "Traceback (most recent call last):"
+    assert lines[1].startswith(f'  File "{__file__}", line ')  # Misbehaving.act, no driver
+    assert lines[-3:] == [
+        f'  File "{__file__}", line {line}, in raises',
+        '    raise RuntimeError("the bot broke")',
+        "RuntimeError: the bot broke",
+    ]
+
+
+def test_a_start_that_fails_is_the_cause_under_raise() -> None:
+    """A failing start hook's exception is the PlayerError's cause, its traceback kept."""
+    with pytest.raises(PlayerError) as caught:
+        run(GAMES[0], lineup(GAMES[0], FailsToStart()), on_fault="raise")
+    assert isinstance(caught.value.__cause__, OSError)
+    start = FailsToStart.start.__code__.co_firstlineno + 1
+    assert f'File "{__file__}", line {start}, in start' in caught.value.fault.traceback
+
+
+def test_faults_keep_the_traceback_of_what_the_bot_raised() -> None:
+    """Under the other policies too, each error fault keeps its traceback; an illegal answer
+    has none."""
+    game = GAMES[1]
+    outcome = run(game, lineup(game, Misbehaving(raises, game.at)), on_fault="substitute")
+    assert outcome.faults[0].traceback.endswith("RuntimeError: the bot broke\n")
+    outcome = run(game, lineup(game, Misbehaving(illegal, game.at)), on_fault="substitute")
+    assert outcome.faults[0].traceback == ""
 
 
 class Clock:
@@ -671,16 +713,18 @@ def test_end_hook_gets_the_outcome(game: Game) -> None:
     assert outcome.statuses == (Status.OK,) * game.rules.players
 
 
+def ctrl_c(observation: Any) -> object:
+    """Ctrl-C pressed while the bot thinks: a real SIGINT to this process."""
+    signal.raise_signal(signal.SIGINT)
+    raise AssertionError("SIGINT did not interrupt")
+
+
 @pytest.mark.parametrize("timed", [False, True])
 @pytest.mark.parametrize("game", GAMES, ids=lambda game: game.name)
-def test_keyboard_interrupt_propagates_after_ending_with_none(game: Game, timed: bool) -> None:
-    """A KeyboardInterrupt raised by a bot mid-match is not a fault: it propagates, after every
-    player's end hook was called with None."""
-
-    def interrupt(observation: Any) -> object:
-        raise KeyboardInterrupt
-
-    bot = Misbehaving(interrupt, game.at)
+def test_ctrl_c_propagates_after_ending_with_none(game: Game, timed: bool) -> None:
+    """Ctrl-C while a bot thinks mid-match is not the bot's fault: the KeyboardInterrupt
+    propagates, after every player's end hook was called with None."""
+    bot = Misbehaving(ctrl_c, game.at)
     players = lineup(game, bot)
     players[0] = other = Probe()
     options: dict[str, Any] = {"time_limit": 5.0} if timed else {}
@@ -688,6 +732,94 @@ def test_keyboard_interrupt_propagates_after_ending_with_none(game: Game, timed:
         run(game, players, on_fault="substitute", **options)
     assert len(bot.seen) == game.at + 1
     assert other.seen
+    assert bot.ended == [None]
+    assert other.ended == [None]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def interrupts_itself(observation: Any) -> object:
+    raise KeyboardInterrupt
+
+
+class InterruptsAtStart(Probe):
+    """A probe that raises KeyboardInterrupt itself when the match starts."""
+
+    def start(self, seat: int, rules: Any, rng: random.Random) -> None:
+        super().start(seat, rules, rng)
+        raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("where", ["act", "timed act", "start"])
+def test_a_bots_own_keyboard_interrupt_is_its_fault(where: str) -> None:
+    """A KeyboardInterrupt that a bot raises itself, with no Ctrl-C pressed, is its error like
+    any other exception: the match goes on without it."""
+    game = GAMES[1]
+    bot = InterruptsAtStart() if where == "start" else Misbehaving(interrupts_itself, game.at)
+    options: dict[str, Any] = {"time_limit": 5.0} if where == "timed act" else {}
+    outcome = run(game, lineup(game, bot), on_fault="substitute", **options)
+    (fault,) = outcome.faults
+    assert (fault.seat, fault.status) == (FAULTY, Status.ERROR)
+    assert fault.detail.endswith("raised KeyboardInterrupt: KeyboardInterrupt")
+    assert outcome.result is not None
+    assert bot.ended == [outcome]
+
+
+def test_a_bot_made_from_a_spec_that_interrupts_itself_fails_to_start() -> None:
+    """A bot whose making raises KeyboardInterrupt (no Ctrl-C pressed) fails to start."""
+    players = ["random", "tests.bots.cheating_bots:InterruptedWhenMade", "random"]
+    outcome = run(GAMES[1], players)
+    (fault,) = outcome.faults
+    assert (fault.seat, fault.status, fault.decision) == (1, Status.ERROR, 0)
+    assert fault.detail == "failed to start: raised KeyboardInterrupt: KeyboardInterrupt"
+
+
+def test_a_bots_keyboard_interrupt_outside_the_main_thread_is_its_fault() -> None:
+    """Outside the main thread, where no Ctrl-C can raise one, a KeyboardInterrupt from a bot is
+    its fault."""
+    game = GAMES[1]
+    results: list[Outcome] = []
+    bot = Misbehaving(interrupts_itself, game.at)
+    thread = threading.Thread(target=lambda: results.append(run(game, lineup(game, bot))))
+    thread.start()
+    thread.join(30)
+    (outcome,) = results
+    assert outcome.statuses[FAULTY] is Status.ERROR
+    assert outcome.forfeited == FAULTY
+
+
+@pytest.mark.parametrize("error", [SystemExit, KeyboardInterrupt])
+def test_an_exit_or_interrupt_in_end_is_ignored(error: type[BaseException]) -> None:
+    """``sys.exit()`` or a KeyboardInterrupt raised by a bot's end hook is ignored, as every
+    exception from end is: the outcome is returned, and the other bots are ended too."""
+
+    class Leaves(Probe):
+        def end(self, outcome: Outcome | None) -> None:
+            super().end(outcome)
+            raise error(0)
+
+    game = GAMES[1]
+    bot = Leaves()
+    players = lineup(game, bot)
+    players[2] = other = Probe()
+    outcome = run(game, players)
+    assert outcome.statuses == (Status.OK,) * 3
+    assert bot.ended == [outcome]
+    assert other.ended == [outcome]
+
+
+def test_a_player_may_stop_the_match_for_its_user() -> None:
+    """StopMatch (a person quitting at the terminal) stops the match as Ctrl-C does, after every
+    player's end hook was called with None."""
+
+    def quits(observation: Any) -> object:
+        raise StopMatch
+
+    game = GAMES[0]
+    bot = Misbehaving(quits, game.at)
+    players = lineup(game, bot)
+    players[0] = other = Probe()
+    with pytest.raises(StopMatch):
+        run(game, players, on_fault="substitute")
     assert bot.ended == [None]
     assert other.ended == [None]
 
@@ -722,14 +854,10 @@ def test_watch_sees_every_state_in_order(game: Game, timed: bool) -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda game: game.name)
 def test_watch_keeps_the_game_so_far_when_interrupted(game: Game) -> None:
-    """After a KeyboardInterrupt the last watched state records the game up to the interrupt,
-    and that record replays."""
-
-    def interrupt(observation: Any) -> object:
-        raise KeyboardInterrupt
-
+    """After Ctrl-C the last watched state records the game up to the interrupt, and that
+    record replays."""
     states: list[Any] = []
-    bot = Misbehaving(interrupt, game.at)
+    bot = Misbehaving(ctrl_c, game.at)
     with pytest.raises(KeyboardInterrupt):
         run(game, lineup(game, bot), watch=states.append)
     last = states[-1]

@@ -22,14 +22,17 @@ import attrs
 import pytest
 
 import thousand
+from tests.bots.hostile_bot import STACK
 from tests.support import knowable_cards, shown_talon
 from thousand import (
+    BotCrash,
     BotInfo,
     BotSpecError,
     Card,
     ExternalPlayer,
     Give,
     Outcome,
+    PlayerError,
     Rules,
     Status,
     available_bots,
@@ -40,6 +43,7 @@ from thousand import (
 )
 from thousand.bots import RandomPlayer
 from thousand.table.driver import player_seed
+from thousand.table.tracebacks import LONGEST, RemoteTraceback, received
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "tests" / "bots"
@@ -302,6 +306,7 @@ HOSTILE_MODES = {
     "illegal": Expected(Status.ILLEGAL, "not one of its legal actions", False),
     "nonsense": Expected(Status.ILLEGAL, "'dance a jig' (text, not an action)", False),
     "error": Expected(Status.ERROR, "reported an error: 'something went wrong in here'", False),
+    "traceback": Expected(Status.ERROR, "reported an error: 'out of ideas'", False),
     "spawn-hang": Expected(Status.TIMEOUT, "did not answer a decision in time", True),
 }
 
@@ -358,6 +363,42 @@ def test_a_hostile_program_under_substitute(tmp_path: Path, mode: str, rules: An
         assert outcome.decisions[seat] == turns
         assert outcome.substitutions[seat] == len(outcome.faults) == 1
     bot.assert_gone()
+
+
+def test_the_traceback_a_program_sends_is_kept_cut_and_made_safe(tmp_path: Path) -> None:
+    """The traceback field of an error answer is kept with the fault, its end only when it is
+    long and its control characters shown as ``?``; under raise it is the cause of the cause of
+    the PlayerError, so that Python shows it."""
+    bot = hostile(tmp_path, "traceback")
+    with pytest.raises(PlayerError) as caught:
+        thousand.play(
+            ["random", bot.spec, "random"], RUSSIAN, seed=3, on_fault="raise",
+            log_dir=str(tmp_path),
+        )  # fmt: skip
+    text = caught.value.fault.traceback
+    assert text.endswith("x\n" + STACK)
+    assert text.startswith("... (")
+    assert len(text) < LONGEST + 40
+    assert not any(ord(char) < 32 and char != "\n" for char in text)
+    crash = caught.value.__cause__
+    assert isinstance(crash, BotCrash)
+    assert str(crash) == "reported an error: 'out of ideas'"
+    assert isinstance(crash.__cause__, RemoteTraceback)
+    assert crash.__cause__.text == text
+    bot.assert_gone()
+
+
+def test_an_error_answer_without_a_traceback_keeps_none(tmp_path: Path) -> None:
+    """An error answer without a traceback leaves the fault's empty."""
+    bot = hostile(tmp_path, "error")
+    outcome = thousand.play(["random", bot.spec, "random"], RUSSIAN, seed=3, log_dir=str(tmp_path))
+    assert outcome.faults[0].traceback == ""
+
+
+@pytest.mark.parametrize("value", [None, 42, ["File"], {"a": 1}, ""])
+def test_a_traceback_that_is_not_text_is_ignored(value: object) -> None:
+    """Only text is kept from an error answer's traceback field."""
+    assert received(value) == ""
 
 
 @pytest.mark.slow
@@ -627,6 +668,9 @@ def test_isolated_bots_play_as_in_process(tmp_path: Path, rules: Any, specs: lis
         (fault,) = isolated.faults
         assert fault.status is Status.ERROR
         assert "RuntimeError: flaky bot tripped" in fault.detail
+        # The traceback the bot's process sent is the one it gives in this process.
+        assert fault.traceback.endswith("RuntimeError: flaky bot tripped\n")
+        assert fault.traceback == here.faults[0].traceback
     else:
         assert isolated == here
         assert isolated.statuses == (Status.OK,) * rules.players

@@ -1,6 +1,6 @@
 """Bots that cheat or try to break a run: look-alike actions are illegal and never reach the
-record, a bot's ``sys.exit()`` is its own fault, and a bot that cannot start stops a tournament
-in one line before any game."""
+record, a bot's ``sys.exit()`` or own ``KeyboardInterrupt`` is its fault, and a bot that cannot
+start stops a tournament in one line before any game."""
 
 from __future__ import annotations
 
@@ -162,13 +162,14 @@ def test_sys_exit_in_a_bot_is_its_error(game: str, time_limit: float | None) -> 
     assert "raised SystemExit" in outcome.faults[0].detail
 
 
-def units_and_exit_faults(out: Path) -> tuple[int, int, int]:
-    """The units scheduled and journalled in a tournament folder, and LateExit's error faults."""
+def units_and_exit_faults(out: Path, bot: str = "LateExit") -> tuple[int, int, int]:
+    """The units scheduled and journalled in a tournament folder, and the error faults of the
+    entrant whose spec ends with ``:bot``."""
     config = Journal.saved_config(out)
     lines = (out / "journal.jsonl").read_text(encoding="utf-8").splitlines()
     results = [UnitResult.from_dict(json.loads(line)) for line in lines]
     finished = {result.unit: result for result in results}
-    entrant = next(i for i, e in enumerate(config.entrants) if e.spec.endswith(":LateExit"))
+    entrant = next(i for i, e in enumerate(config.entrants) if e.spec.endswith(f":{bot}"))
     errors = sum(
         result.faults[seat][STATUSES.index("error")]
         for result in finished.values()
@@ -197,6 +198,40 @@ def test_the_program_completes_a_tournament_with_a_bot_that_exits(tmp_path: Path
     result = run_installed(*TOURNAMENT, "--workers", "2", "--out", str(tmp_path / "t"), cwd=ROOT)
     assert result.returncode == 0, result.stderr
     scheduled, journalled, errors = units_and_exit_faults(tmp_path / "t")
+    assert journalled == scheduled
+    assert errors > 0
+
+
+def test_a_tournament_in_process_with_a_bot_that_exits_at_its_end_completes(
+    tmp_path: Path,
+) -> None:
+    """With --no-isolate, a bot calling ``sys.exit(0)`` in its end hook no longer ends the
+    tournament silently: the exit is ignored, as whatever end raises is, and the tournament
+    prints its standings and succeeds."""
+    arguments = ["tournament", "greedy", "random", f"{BOTS}:ExitsAtEnd", "--deals", "4"]
+    result = runner.invoke(app, [*arguments, "--no-isolate", "--workers", "1", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert f"{BOTS}:ExitsAtEnd" in result.stdout
+
+
+@pytest.mark.slow
+def test_the_program_completes_a_tournament_with_a_bot_that_exits_at_its_end() -> None:
+    """The same through the installed program, with worker processes."""
+    arguments = ["tournament", "greedy", "random", f"{BOTS}:ExitsAtEnd", "--deals", "4"]
+    result = run_installed(*arguments, "--no-isolate", "--workers", "2", cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert f"{BOTS}:ExitsAtEnd" in result.stdout
+
+
+def test_a_bot_that_raises_keyboard_interrupt_itself_is_at_fault(tmp_path: Path) -> None:
+    """With --no-isolate, a KeyboardInterrupt a bot raises itself (no Ctrl-C was pressed) is its
+    error fault: the tournament plays every unit and succeeds."""
+    out = tmp_path / "t"
+    spec = "tests/bots/python_bots.py:InterruptsItself"
+    arguments = ["tournament", "greedy", "random", spec, "--deals", "4"]
+    result = runner.invoke(app, [*arguments, "--no-isolate", "--workers", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    scheduled, journalled, errors = units_and_exit_faults(out, "InterruptsItself")
     assert journalled == scheduled
     assert errors > 0
 
@@ -238,6 +273,17 @@ def test_a_tournament_stops_in_one_line_when_a_bot_cannot_start(
     assert line.startswith(f"error: bot '{spec}' cannot start: ")
     assert reason in line
     assert not out.exists()
+
+
+def test_a_bot_that_interrupts_itself_when_made_stops_the_tournament_in_one_line() -> None:
+    """With --no-isolate, a bot whose making raises KeyboardInterrupt itself (no Ctrl-C was
+    pressed) cannot start: one line names it, as for any other exception."""
+    spec = f"{BOTS}:InterruptedWhenMade"
+    arguments = ["tournament", "greedy", "random", spec, "--deals", "2", "--no-isolate"]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 2
+    (line,) = result.output.strip().splitlines()
+    assert line == f"error: bot '{spec}' cannot start: KeyboardInterrupt"
 
 
 @pytest.mark.slow

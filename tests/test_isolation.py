@@ -21,6 +21,7 @@ from tests.test_cli import run_installed
 from tests.test_external import LINUX, RUSSIAN, hostile, marked_processes, poll
 from thousand import BotLimits, Status
 from thousand.table.isolation import stop_loaders
+from thousand.table.tracebacks import RemoteTraceback
 
 CHEATS = Path(__file__).parent / "bots" / "cheating_bots.py"
 PYTHON_BOTS = Path(__file__).parent / "bots" / "python_bots.py"
@@ -169,6 +170,39 @@ def test_a_bot_whose_module_does_not_load_is_at_fault(tmp_path: Path) -> None:
     (fault,) = outcome.faults
     assert (fault.seat, fault.status) == (0, Status.ERROR)
     assert "SyntaxError" in fault.detail
+
+
+def line_of(path: Path, text: str) -> int:
+    """The number of the first line of the file that holds ``text``."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next(number for number, line in enumerate(lines, 1) if text in line)
+
+
+@pytest.mark.slow
+def test_the_tournament_bot_log_holds_the_traceback_of_an_isolated_bot(tmp_path: Path) -> None:
+    """An isolated bot's traceback goes to its log as well: the tournament's bot log names the
+    file and line of its raise."""
+    logs = tmp_path / "logs"
+    spec = f"{PYTHON_BOTS}:Flaky"
+    tournament(spec, "random", "random", "--deals", "1", "--workers", "1", "--log-dir", str(logs))
+    text = "".join(path.read_text(encoding="utf-8") for path in logs.glob("*.log"))
+    raised = line_of(PYTHON_BOTS, "flaky bot tripped")
+    assert f'  File "{PYTHON_BOTS}", line {raised}, in act\n' in text
+    assert "RuntimeError: flaky bot tripped\n" in text
+
+
+def test_an_isolated_bot_that_fails_to_start_sends_its_traceback() -> None:
+    """A bot whose constructor raises in its own process sends its traceback: the fault keeps
+    it, and under raise it is the cause of the BotCrash that causes the PlayerError."""
+    with pytest.raises(thousand.PlayerError) as caught:
+        deal(["random", f"{CHEATS}:BrokenInit", "random"], on_fault="raise")
+    text = caught.value.fault.traceback
+    assert f'File "{CHEATS}", line {line_of(CHEATS, "no cards for me")}, in __init__' in text
+    assert text.endswith("RuntimeError: no cards for me\n")
+    crash = caught.value.__cause__
+    assert isinstance(crash, thousand.BotCrash)
+    assert isinstance(crash.__cause__, RemoteTraceback)
+    assert crash.__cause__.text == text
 
 
 @pytest.mark.skipif(not LINUX, reason="address space limits are enforced on Linux")

@@ -207,11 +207,13 @@ def test_a_drawn_seed_is_printed_kept_and_plays_the_tournament_again(tmp_path: P
 
 STOPPER = """
 import pathlib
+import signal
 import thousand
 
 
 class Stopper(thousand.SeatedPlayer):
-    \"\"\"Plays at random; stops the tournament as Ctrl-C would at its 100th decision, once.\"\"\"
+    \"\"\"Plays at random; presses Ctrl-C (sends SIGINT to its process) at its 100th decision,
+    once.\"\"\"
 
     decisions = 0
 
@@ -220,14 +222,14 @@ class Stopper(thousand.SeatedPlayer):
         marker = pathlib.Path({marker!r})
         if Stopper.decisions >= 100 and marker.exists():
             marker.unlink()
-            raise KeyboardInterrupt
+            signal.raise_signal(signal.SIGINT)
         return self.rng.choice(observation.legal_actions)
 """
 
 
 def stopper(tmp_path: Path) -> str:
-    """The spec of a bot that interrupts the tournament once, as if Ctrl-C had been pressed
-    (with --no-isolate: it must run in the tournament's process)."""
+    """The spec of a bot that interrupts the tournament once, as Ctrl-C does (with --no-isolate:
+    it must run in the tournament's process)."""
     marker = tmp_path / "stop-once"
     marker.touch()
     (tmp_path / "stopper.py").write_text(STOPPER.format(marker=str(marker)), encoding="utf-8")

@@ -8,8 +8,9 @@ import attrs
 
 from thousand import BotLimits, Fault, Outcome, Rules, bluff, play
 from thousand.games import BLUFF, THOUSAND, game_named
+from tournament.text import printable_lines
 
-__all__ = ["GAMES", "CheckReport", "check_bot"]
+__all__ = ["GAMES", "CheckReport", "check_bot", "traceback_lines"]
 
 GAMES: dict[str, Callable[[], Rules | bluff.Rules]] = {
     THOUSAND.key: lambda: Rules.preset("russian"),
@@ -83,6 +84,17 @@ def check_bot(
         if taken == 0 and outcome.substitutions[seat]:
             break  # it failed before its first decision and will not be asked again
     return CheckReport(game, played, taken, tuple(faults))
+
+
+def traceback_lines(fault: Fault, shown: set[str]) -> list[str]:
+    """The bot's traceback of a fault, indented under it: whole the first time it is shown
+    (``shown`` holds those already shown), then a line that refers to it."""
+    if not fault.traceback:
+        return []
+    if fault.traceback in shown:
+        return ["    with the same traceback as above"]
+    shown.add(fault.traceback)
+    return printable_lines(fault.traceback, "    ")
 
 
 def _seatings(seed: int, seats: int) -> Iterator[tuple[int, int]]:

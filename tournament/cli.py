@@ -23,7 +23,7 @@ from thousand.common.files import write_file
 from thousand.errors import ThousandError
 from thousand.table.faults import FaultPolicy
 from thousand.table.players import PlayerError
-from tournament.text import printable, table_lines
+from tournament.text import printable, printable_lines, table_lines
 
 # The engines, the bots and the runner load only in the commands that use them, so that
 # "thousand --help" starts quickly.
@@ -778,6 +778,8 @@ def match(
                 limits=limits,
             )
     except PlayerError as error:
+        if error.fault.traceback:
+            typer.echo("\n".join(printable_lines(error.fault.traceback)), err=True)
         raise fail(f"a bot failed and --on-fault raise stops the match: {error}") from None
     except (ThousandError, ValueError) as error:
         raise fail(str(error)) from None
@@ -959,7 +961,7 @@ def check_bot_command(
     """
     from thousand import load_player
     from tournament.checkbot import GAMES as CHECK_GAMES
-    from tournament.checkbot import check_bot
+    from tournament.checkbot import check_bot, traceback_lines
     from tournament.runner.setup import game_name
 
     try:
@@ -979,10 +981,13 @@ def check_bot_command(
     except (ThousandError, ValueError) as error:
         raise fail(str(error)) from None
     faults = 0
+    shown: set[str] = set()
     for report in reports:
         typer.echo(report.line())
         for fault in report.faults:
             typer.echo(f"  {fault.status} at decision {fault.decision}: {printable(fault.detail)}")
+            for line in traceback_lines(fault, shown):
+                typer.echo(line)
             typer.echo(
                 f"    it was shown: {json.dumps(fault.observation.to_dict(with_rules=False))}"
             )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["printable", "table_lines"]
+__all__ = ["printable", "printable_lines", "table_lines"]
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
@@ -19,6 +19,12 @@ def printable(text: str) -> str:
     'evil?[2J bot?'
     """
     return _CONTROL.sub("?", text)
+
+
+def printable_lines(text: str, indent: str = "") -> list[str]:
+    """Text of several lines (a bot's traceback) as lines, each indented, with its control
+    characters shown as ``?``."""
+    return [indent + printable(line) for line in text.splitlines()]
 
 
 def table_lines(rows: Sequence[Sequence[str]]) -> list[str]:

@@ -120,6 +120,29 @@ class BrokenInit(SeatedPlayer):
         return observation.legal_actions[0]
 
 
+class ExitsAtEnd(SeatedPlayer):
+    """Plays at random, and calls ``sys.exit(0)`` when told that the match is over."""
+
+    def act(self, observation: Any) -> object:
+        """A random legal action."""
+        return self.rng.choice(observation.legal_actions)
+
+    def end(self, outcome: Any) -> None:
+        """Exit, as a careless script would."""
+        sys.exit(0)
+
+
+class InterruptedWhenMade(SeatedPlayer):
+    """Raises ``KeyboardInterrupt`` itself while it is made."""
+
+    def __init__(self) -> None:
+        raise KeyboardInterrupt
+
+    def act(self, observation: Any) -> object:
+        """Never asked."""
+        return observation.legal_actions[0]
+
+
 def _note(marker: str, text: str) -> None:
     with open(marker, "a", encoding="utf-8") as file:
         file.write(text + "\n")

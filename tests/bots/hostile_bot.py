@@ -29,6 +29,7 @@ MODES = (
     "illegal",
     "nonsense",
     "error",
+    "traceback",
     "wrong-message",
     "spawn-hang",
     "daemon",
@@ -42,6 +43,9 @@ ILLEGAL_CANDIDATES = {
     "1000?": ("challenge", "believe", "pass", "play 1000"),
 }
 """Action texts that parse in each game; at least one of them is illegal at any decision."""
+
+STACK = "Error: out of ideas\n    at decide (/bots/mybot.js:12:9)\n"
+"""The end of the traceback that the ``traceback`` mode sends: where it raised."""
 
 
 def send(message: dict[str, Any]) -> None:
@@ -90,6 +94,11 @@ def misbehave(mode: str, game: str, observation: dict[str, Any], pids: str | Non
         return True
     if mode == "error":
         send({"type": "error", "message": "something went wrong in here"})
+        return True
+    if mode == "traceback":
+        # A traceback that would retitle the terminal, and far longer than any driver keeps.
+        text = "\x1b]0;PWNED\x07" + "x" * 30_000 + "\n" + STACK
+        send({"type": "error", "message": "out of ideas", "traceback": text})
         return True
     if mode == "long-line":
         # A legal answer padded with two megabytes of spaces: valid JSON, but an overlong line.

@@ -75,7 +75,9 @@ def make_cautious() -> Cautious:
 
 
 class Flaky(SeatedPlayer):
-    """Plays random legal actions but raises at its third decision."""
+    """Plays random legal actions but raises ``error`` at its third decision."""
+
+    error: type[BaseException] = RuntimeError
 
     def __init__(self) -> None:
         super().__init__()
@@ -85,8 +87,14 @@ class Flaky(SeatedPlayer):
         """A random legal action, except at the third decision."""
         self.decisions += 1
         if self.decisions == 3:
-            raise RuntimeError("flaky bot tripped")
+            raise self.error("flaky bot tripped")
         return self.rng.choice(observation.legal_actions)
+
+
+class InterruptsItself(Flaky):
+    """Raises ``KeyboardInterrupt`` itself, with no Ctrl-C pressed, at its third decision."""
+
+    error = KeyboardInterrupt
 
 
 class ThousandOnly(SeatedPlayer):

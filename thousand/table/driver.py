@@ -54,8 +54,10 @@ from thousand.games import RulesT as R
 from thousand.games import StateT as S
 from thousand.layout import Layout
 from thousand.table.faults import FaultPolicy, Status
+from thousand.table.interrupts import Interrupts, noting_interrupts
 from thousand.table.players import Player, PlayerError
-from thousand.table.specs import load_player
+from thousand.table.specs import authors_code_here, load_player
+from thousand.table.tracebacks import bot_traceback
 
 if TYPE_CHECKING:
     from thousand.table.external import BotLimits
@@ -75,6 +77,9 @@ class Fault:
     """What went wrong, in a sentence."""
     observation: AnyObservation = attrs.field(eq=False, repr=False)
     """What the player had been shown."""
+    traceback: str = attrs.field(default="", eq=False, repr=False)
+    """When the player raised: its traceback, from its own first frame to its raise (sent by
+    its process when it runs in one); else empty. Not part of the JSON form."""
 
     def __str__(self) -> str:
         return f"seat {self.seat} ({self.status}) at decision {self.decision}: {self.detail}"
@@ -241,22 +246,22 @@ def play(
     seeds = list(player_seeds) if player_seeds is not None else None
     if seeds is not None and len(seeds) != rules.players:
         raise SeatError(f"{len(seeds)} player seeds were given for {rules.players} seats")
-    names, bots = _seat_players(players, isolate, log_dir, limits)
-    share_log_folder(bots)
-    match.seat(bots, names)
-    outcome: Outcome | None = None
-    try:
-        for seat, bot in enumerate(bots):
-            own_seed = seeds[seat] if seeds is not None else player_seed(seed, seat)
-            match.start(seat, bot, random.Random(own_seed))
-        outcome = match.run()
-        return outcome
-    finally:
-        for bot in bots:
-            end = getattr(bot, "end", None)
-            if end is not None:
-                with contextlib.suppress(Exception):
-                    end(outcome)
+    needed = any(_authors_code_here(entry, isolate) for entry in players)
+    with noting_interrupts(needed) as interrupts:
+        match.interrupts = interrupts
+        names, bots = _seat_players(players, isolate, log_dir, limits, interrupts)
+        share_log_folder(bots)
+        match.seat(bots, names)
+        outcome: Outcome | None = None
+        try:
+            for seat, bot in enumerate(bots):
+                own_seed = seeds[seat] if seeds is not None else player_seed(seed, seat)
+                match.start(seat, bot, random.Random(own_seed))
+            outcome = match.run()
+            return outcome
+        finally:
+            for bot in bots:
+                interrupts.call_end(bot, outcome)
 
 
 def player_seed(seed: int, seat: int) -> int:
@@ -266,7 +271,11 @@ def player_seed(seed: int, seat: int) -> int:
 
 
 def _seat_players(
-    players: Sequence[Player | str], isolate: bool, log_dir: str | None, limits: BotLimits | None
+    players: Sequence[Player | str],
+    isolate: bool,
+    log_dir: str | None,
+    limits: BotLimits | None,
+    interrupts: Interrupts,
 ) -> tuple[tuple[str, ...], list[Player]]:
     """Each seat's player and its name: the spec it was given by, or its class's name."""
     names: list[str] = []
@@ -274,32 +283,38 @@ def _seat_players(
     try:
         for entry in players:
             if isinstance(entry, str):
-                bots.append(
-                    _made(load_player(entry, isolate=isolate, log_dir=log_dir, limits=limits))
-                )
+                make = load_player(entry, isolate=isolate, log_dir=log_dir, limits=limits)
+                bots.append(_made(make, interrupts))
                 names.append(entry)
             else:
                 bots.append(entry)
                 names.append(type(entry).__name__)
     except BaseException:
         for bot in bots:
-            end = getattr(bot, "end", None)
-            if end is not None:
-                end(None)
+            interrupts.call_end(bot, None)
         raise
     return tuple(names), bots
 
 
-def _made(make: Callable[[], Player]) -> Player:
-    """A fresh player, or when its making fails (but for a spec error), a stand-in that fails
-    the same way when the match starts: the failure is the seat's fault, as when isolated."""
+def _authors_code_here(entry: Player | str, isolate: bool) -> bool:
+    """Whether the seat's player runs its author's code in this process, where a
+    ``KeyboardInterrupt`` may be its own rather than Ctrl-C."""
+    if isinstance(entry, str):
+        return authors_code_here(entry, isolate=isolate)
+    return not type(entry).__module__.startswith("thousand.")
+
+
+def _made(make: Callable[[], Player], interrupts: Interrupts) -> Player:
+    """A fresh player, or when its making fails (but for a spec error or the user's interrupt),
+    a stand-in that fails the same way when the match starts: the failure is the seat's fault,
+    as when isolated."""
     try:
         return make()
     except BotSpecError:
         raise
-    except KeyboardInterrupt:
-        raise
     except BaseException as error:
+        if interrupts.users(error):
+            raise
         return _Unmade(error)
 
 
@@ -370,6 +385,9 @@ class _Match(Generic[S, O, A, R, Rec]):
         self.substitute_rng: random.Random | None = None
         self.faults: list[Fault] = []
         self.forfeited: int | None = None
+        self.interrupts = Interrupts()
+        """Tells the user's Ctrl-C from a bot's own ``KeyboardInterrupt`` (:func:`play` sets
+        the one that notes SIGINT)."""
 
     def seat(self, bots: list[Player], names: tuple[str, ...]) -> None:
         """Seat the players under their names (kept as given for the record, told apart for the
@@ -399,13 +417,12 @@ class _Match(Generic[S, O, A, R, Rec]):
             return
         try:
             start(seat, self.rules, rng)
-        except KeyboardInterrupt:
-            raise
         except BaseException as error:
+            if self.interrupts.users(error):
+                raise
             self.gone[seat] = True
-            self.fault(
-                self.state, seat, _status_of(error), f"failed to start: {describe_failure(error)}"
-            )
+            detail = f"failed to start: {describe_failure(error)}"
+            self.fault(self.state, seat, _status_of(error), detail, error=error)
 
     def run(self) -> Outcome:
         """Play until the game ends or a player forfeits."""
@@ -450,9 +467,9 @@ class _Match(Generic[S, O, A, R, Rec]):
                 began = clock()
                 try:
                     answer = bots[seat].act(observation)
-                except KeyboardInterrupt:
-                    raise
                 except BaseException as error:
+                    if self.interrupts.users(error):
+                        raise
                     answer = _Failed(error)
                 think_time[seat] += clock() - began
             else:
@@ -497,9 +514,9 @@ class _Match(Generic[S, O, A, R, Rec]):
                 answer = bot.act(observation)
         except _Alarm:
             answer = _Failed(BotTimeout(f"took more than {_seconds(allowed)}"))
-        except KeyboardInterrupt:
-            raise
         except BaseException as error:
+            if self.interrupts.users(error):
+                raise
             answer = _Failed(error)
         spent = time.perf_counter() - began
         self.think_time[seat] += spent
@@ -515,7 +532,7 @@ class _Match(Generic[S, O, A, R, Rec]):
         """A player that raised or ran out of time."""
         if isinstance(error, BotFailure) and error.fatal:
             self.gone[seat] = True
-        self.fault(state, seat, _status_of(error), describe_failure(error), observation)
+        self.fault(state, seat, _status_of(error), describe_failure(error), observation, error)
         return self.after_fault(state, seat)
 
     def handle_illegal(self, state: S, seat: int, observation: O, answer: object) -> S:
@@ -536,9 +553,9 @@ class _Match(Generic[S, O, A, R, Rec]):
         is_action = any(type(answer) is kind for kind in self.game.action_types)
         try:
             text = str(answer) if is_action else repr(answer)
-        except KeyboardInterrupt:
-            raise
-        except BaseException:
+        except BaseException as error:
+            if self.interrupts.users(error):
+                raise
             return f"a {type(answer).__name__} that cannot be shown", None
         action: A | None = None
         if is_action:
@@ -556,14 +573,17 @@ class _Match(Generic[S, O, A, R, Rec]):
         status: Status,
         detail: str,
         observation: O | None = None,
+        error: BaseException | None = None,
     ) -> None:
-        """Record a fault made in ``state`` and apply the policy (all but the substitution)."""
+        """Record a fault made in ``state`` and apply the policy (all but the substitution);
+        ``error`` is what the player raised, if it raised."""
         if observation is None:
             observation = self.game.seen_from(state, seat)
-        fault = Fault(seat, status, self.game.actions_played(state), detail, observation)
+        shown = "" if error is None else bot_traceback(error)
+        fault = Fault(seat, status, self.game.actions_played(state), detail, observation, shown)
         self.faults.append(fault)
         if self.policy is FaultPolicy.RAISE:
-            raise PlayerError(fault)
+            raise PlayerError(fault) from error
         if self.policy is FaultPolicy.FORFEIT and self.forfeited is None:
             self.forfeited = seat
 

@@ -28,6 +28,7 @@ import attrs
 from thousand.errors import BotCrash, BotTimeout
 from thousand.games import AnyGame, game_of
 from thousand.table.botlogs import BotLog, fresh_log_folder
+from thousand.table.tracebacks import RemoteTraceback, received
 
 if sys.platform.startswith("linux"):
     import resource
@@ -202,7 +203,7 @@ class ExternalPlayer:
         if reply is None:
             self._fail(f"answered the hello with a line of more than {self.limits.line} bytes")
         if reply.get("type") == "error":
-            self._fail(self._reported(reply))
+            self._fail(self._reported(reply), _sent_traceback(reply))
         if reply.get("type") != "ready":
             self._fail(f"answered the hello with {_clip(reply)}, not a ready message")
 
@@ -244,7 +245,7 @@ class ExternalPlayer:
             return f"a line of more than {self.limits.line} bytes"
         kind = reply.get("type", "action")
         if kind == "error":
-            raise BotCrash(self._reported(reply))
+            raise BotCrash(self._reported(reply)) from _sent_traceback(reply)
         text = reply.get("action")
         if kind != "action" or not isinstance(text, str):
             self._fail(f"answered {_clip(reply)}, not an action message")
@@ -444,10 +445,10 @@ class ExternalPlayer:
         text = f"exit code {code}" if code >= 0 else f"killed by signal {-code}"
         return f"{text}; its error output is in {self.log_path}"
 
-    def _fail(self, reason: str) -> NoReturn:
+    def _fail(self, reason: str, cause: RemoteTraceback | None = None) -> NoReturn:
         self._broken = reason
         self.close(grace=0)
-        raise BotCrash(reason, fatal=True)
+        raise BotCrash(reason, fatal=True) from cause
 
     def _time_out(self, reason: str) -> NoReturn:
         self._broken = reason
@@ -524,6 +525,12 @@ _WATCHDOG = _Watchdog()
 def _state_to_json(state: tuple[Any, ...]) -> list[Any]:
     version, internal, gauss = state
     return [version, list(internal), gauss]
+
+
+def _sent_traceback(reply: dict[str, Any]) -> RemoteTraceback | None:
+    """The traceback an error answer carries, if it carries one."""
+    text = received(reply.get("traceback"))
+    return RemoteTraceback(text) if text else None
 
 
 def _clip(value: object) -> str:

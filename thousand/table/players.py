@@ -10,6 +10,7 @@ legal actions listed in them. Two hooks are optional and called when present:
   ``None`` when the match was interrupted. Exceptions raised by ``end`` are ignored.
 
 Under the ``raise`` fault policy the driver raises :class:`PlayerError` for a player's first fault.
+A player that stops the match on its user's behalf raises :class:`StopMatch`.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from thousand.rules import Rules
     from thousand.table.driver import Fault, Outcome
 
-__all__ = ["Player", "PlayerError", "SeatedPlayer"]
+__all__ = ["Player", "PlayerError", "SeatedPlayer", "StopMatch"]
 
 
 @runtime_checkable
@@ -60,8 +61,17 @@ class SeatedPlayer:
 
 
 class PlayerError(ThousandError):
-    """A bot's fault, raised by :func:`thousand.play` under the ``raise`` fault policy."""
+    """A bot's fault, raised by :func:`thousand.play` under the ``raise`` fault policy. When the
+    bot raised, its exception is the cause (``__cause__``): for a bot in another process, a
+    :class:`~thousand.BotCrash` caused by the traceback the process sent, when it sent one."""
 
     def __init__(self, fault: Fault) -> None:
         super().__init__(str(fault))
         self.fault = fault
+
+
+class StopMatch(KeyboardInterrupt):
+    """Raised by a player to stop the match on its user's behalf, as Ctrl-C does (a person who
+    quits at the terminal): :func:`thousand.play` lets it through once every player's ``end``
+    has been called with ``None``. Any other ``KeyboardInterrupt`` a player raises itself, like
+    its ``sys.exit()``, is its fault."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import random
 import sys
-import traceback
 from collections.abc import Callable
 from typing import IO, Any
 
@@ -26,6 +25,7 @@ from thousand.table.driver import Outcome, describe_failure
 from thousand.table.external import PROTOCOL
 from thousand.table.players import SeatedPlayer
 from thousand.table.specs import load_player
+from thousand.table.tracebacks import formatted
 
 __all__ = ["main", "serve", "serve_player"]
 
@@ -68,8 +68,7 @@ def _serve(
         if start is not None:
             start(int(hello["seat"]), rules, rng)
     except Exception as error:
-        traceback.print_exc()
-        _send(outgoing, {"type": "error", "message": describe_failure(error)})
+        _send(outgoing, _error(error))
         return
     _send(outgoing, {"type": "ready", "name": name})
     for line in incoming:
@@ -83,12 +82,21 @@ def _serve(
         try:
             action = player.act(observation)
         except Exception as error:
-            _send(outgoing, {"type": "error", "message": describe_failure(error)})
+            _send(outgoing, _error(error))
             continue
         if not isinstance(action, game.action_types):
             # Sent so that the driver refuses it, as it would refuse it in its own process.
             action = f"{_show(action)} is not an action"
         _send(outgoing, {"type": "action", "action": str(action)})
+
+
+def _error(error: Exception) -> dict[str, Any]:
+    """The error answer for what the bot raised, with its traceback, which also goes to the
+    bot's error output and so to its log."""
+    text = formatted(error)
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    return {"type": "error", "message": describe_failure(error), "traceback": text}
 
 
 def _show(value: object) -> str:

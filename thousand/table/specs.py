@@ -24,7 +24,6 @@ whole numbers, decimals, ``true``/``false``/``none``, or else kept as text.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib
 import importlib.util
@@ -41,6 +40,7 @@ import attrs
 
 from thousand.bots import BUILTIN
 from thousand.errors import BotFailure, BotSpecError
+from thousand.table.interrupts import noting_interrupts
 from thousand.table.players import Player
 
 if TYPE_CHECKING:
@@ -48,7 +48,14 @@ if TYPE_CHECKING:
     from thousand.rules import Rules
     from thousand.table.external import BotLimits
 
-__all__ = ["ENTRY_POINT_GROUP", "BotInfo", "available_bots", "check_player", "load_player"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "BotInfo",
+    "authors_code_here",
+    "available_bots",
+    "check_player",
+    "load_player",
+]
 
 ENTRY_POINT_GROUP = "thousand.players"
 """The entry point group where installed packages list their bots."""
@@ -130,6 +137,13 @@ def load_player(
     return _python_factory(name, options, spec)
 
 
+def authors_code_here(spec: str, *, isolate: bool = False) -> bool:
+    """Whether the player ``spec`` names runs its author's Python code in this process: not a
+    built-in bot, a program or an isolated bot."""
+    spec = spec.strip()
+    return not (spec.startswith("cmd:") or isolate or spec.partition("(")[0].strip() in BUILTIN)
+
+
 def check_player(
     spec: str,
     rules: Rules | bluff.Rules,
@@ -147,23 +161,23 @@ def check_player(
     """
     make = load_player(spec, isolate=isolate, log_dir=log_dir, limits=limits)
     player: object = None
-    try:
-        player = make()
-        start = getattr(player, "start", None)
-        if start is not None:
-            start(0, rules, random.Random(0))
-    except (BotSpecError, KeyboardInterrupt):
-        raise
-    except BaseException as error:
-        if isinstance(error.__cause__, BotSpecError):  # found by an isolated bot's loader
-            raise error.__cause__ from None
-        reason = str(error).strip() if isinstance(error, BotFailure) else describe_error(error)
-        raise BotSpecError(f"bot {spec!r} cannot start: {reason}") from None
-    finally:
-        end = getattr(player, "end", None)
-        if end is not None:
-            with contextlib.suppress(Exception):
-                end(None)
+    with noting_interrupts() as interrupts:
+        try:
+            player = make()
+            start = getattr(player, "start", None)
+            if start is not None:
+                start(0, rules, random.Random(0))
+        except BotSpecError:
+            raise
+        except BaseException as error:
+            if interrupts.users(error):
+                raise
+            if isinstance(error.__cause__, BotSpecError):  # found by an isolated bot's loader
+                raise error.__cause__ from None
+            reason = str(error).strip() if isinstance(error, BotFailure) else describe_error(error)
+            raise BotSpecError(f"bot {spec!r} cannot start: {reason}") from None
+        finally:
+            interrupts.call_end(player, None)
 
 
 def _options(spec: str) -> tuple[str, dict[str, object]]:

@@ -32,6 +32,7 @@ from thousand import (
 )
 from thousand.actions import Action, whole_number
 from thousand.games import BLUFF, THOUSAND, AnyGame, game_observed
+from thousand.table.players import StopMatch
 from tournament.frontends.faces import bluff_face, face, faces
 from tournament.frontends.screen import (
     action_text,
@@ -115,9 +116,9 @@ class TerminalPlayer(SeatedPlayer):
             try:
                 text = self.read("> ")
             except EOFError:
-                raise KeyboardInterrupt from None
+                raise StopMatch from None
             if text.strip().lower() in QUIT_WORDS:
-                raise KeyboardInterrupt
+                raise StopMatch
             answer = front.answer(self, text, observation)
             if not isinstance(answer, Hint):
                 return answer

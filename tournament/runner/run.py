@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import os
+import shutil
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -76,10 +77,20 @@ def run_tournament(
     fresh = not log_dir and out is None
     limits = BotLimits() if bot_log_limit is None else BotLimits(log=bot_log_limit)
     logs = BotLogs(str(log_folder(log_dir, out)), limits.log)
-    for spec in dict.fromkeys(entrant.spec for entrant in config.entrants):
-        check_player(
-            spec, config.rules_value(), isolate=config.isolate, log_dir=logs.folder, limits=limits
-        )
+    made_here = out is not None and not resume and not os.path.lexists(out)
+    try:
+        for spec in dict.fromkeys(entrant.spec for entrant in config.entrants):
+            check_player(
+                spec,
+                config.rules_value(),
+                isolate=config.isolate,
+                log_dir=logs.folder,
+                limits=limits,
+            )
+    except BaseException:
+        if made_here and out is not None:  # only the bots' logs of the check are in it
+            shutil.rmtree(out, ignore_errors=True)
+        raise
     units = config.units()
     finished: dict[str, UnitResult] = {}
     journal: Journal | None = None

@@ -9,6 +9,7 @@ import attrs
 from thousand import BotLimits, Outcome, PlayerError, play
 from thousand.common.record_io import named
 from thousand.games import game_of
+from thousand.table.tracebacks import raised_at
 from tournament.runner.results import STATUSES, UnitResult
 from tournament.runner.schedule import Config, Unit
 
@@ -51,7 +52,11 @@ def play_unit(config: Config, unit: Unit, keep_records: bool, logs: BotLogs) -> 
     except PlayerError as error:
         fault = error.fault
         name = config.entrants[unit.seating[fault.seat]].name
-        raise UnitFault(f"unit {unit.name}: {name} in seat {fault.seat}: {fault.detail}") from None
+        place = raised_at(fault.traceback)
+        where = f" (at {place})" if place else ""
+        raise UnitFault(
+            f"unit {unit.name}: {name} in seat {fault.seat}: {fault.detail}{where}"
+        ) from None
     faults = [[0] * len(STATUSES) for _ in unit.seating]
     for fault in outcome.faults:
         faults[fault.seat][STATUSES.index(fault.status.value)] += 1
