@@ -20,6 +20,7 @@ from typing import Any
 import attrs
 
 from thousand import Rules, bluff
+from thousand.common.config import decode_json
 from thousand.games import BLUFF, THOUSAND, game_named
 from tournament.runner.schedule import Config
 from tournament.runner.summary import Anchor, Summary
@@ -156,7 +157,7 @@ def load_ladders(path: Path | None = None) -> dict[str, Ladder]:
         text = resources.files("tournament").joinpath(DATA).read_text(encoding="utf-8")
     else:
         text = path.read_text(encoding="utf-8")
-    ladders = (Ladder.from_dict(item) for item in json.loads(text)["ladders"])
+    ladders = (Ladder.from_dict(item) for item in decode_json(text)["ladders"])
     return {ladder.key: ladder for ladder in ladders}
 
 

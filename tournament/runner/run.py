@@ -21,9 +21,9 @@ from tournament.runner.backends import (
     ProcessBackend,
     batches,
 )
-from tournament.runner.journal import Journal, TournamentDirError, write_text
+from tournament.runner.journal import Journal, TournamentDirError, check_resumable, write_text
 from tournament.runner.results import UnitResult
-from tournament.runner.schedule import Config, Unit
+from tournament.runner.schedule import Config
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome, Verdict
 from tournament.runner.summary import Anchor, Summary, summarize
 
@@ -63,6 +63,9 @@ def run_tournament(
     units found in the journal, then every batch's units as they finish (before ``progress``).
     ``anchor`` fixes entrants' ratings (see :func:`~tournament.runner.summary.summarize`).
     """
+    if out is not None and resume:
+        # A folder that cannot be verified is refused before a bot starts (and logs anything).
+        check_resumable(out)
     for spec in dict.fromkeys(entrant.spec for entrant in config.entrants):
         check_player(spec, config.rules_value(), isolate=config.isolate, log_dir=log_dir)
     units = config.units()
@@ -79,7 +82,6 @@ def run_tournament(
                 )
             journal = Journal(out, saved)
             finished = journal.read()
-            _check_schedule(out, units, finished)
             keep_records = keep_records or Journal.keeps_records(out)
         else:
             journal = Journal.create(out, config, keep_records)
@@ -155,23 +157,6 @@ class _Test:
         if self.watch is not None:
             self.watch(verdict)
         return verdict
-
-
-def _check_schedule(out: Path, units: list[Unit], finished: dict[str, UnitResult]) -> None:
-    """Refuse a journal whose units this schedule does not play as they were played (a folder
-    kept by a version of thousand that seated the bots otherwise)."""
-    scheduled = {unit.name: unit for unit in units}
-    for name, result in finished.items():
-        unit = scheduled.get(name)
-        if unit is None or (unit.table, unit.group, unit.seating) != (
-            result.table,
-            result.group,
-            result.seating,
-        ):
-            raise TournamentDirError(
-                f"{out} holds unit {name}, which this version of thousand does not schedule as it "
-                "was played; play the tournament again in a new folder"
-            )
 
 
 def summary_document(config: Config, summary: Summary) -> dict[str, Any]:
