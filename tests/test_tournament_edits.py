@@ -95,22 +95,22 @@ def text_edit(name: str, old: str, new: str) -> Edit:
     return edit
 
 
-def config_edit(change: Callable[[dict[str, Any]], object]) -> Edit:
-    def edit(out: Path) -> None:
-        document = json.loads((out / "config.json").read_text(encoding="utf-8"))
-        change(document)
-        (out / "config.json").write_text(json.dumps(document, indent=2), encoding="utf-8")
+def json_edit(name: str) -> Callable[[Callable[[dict[str, Any]], object]], Edit]:
+    """Edits of the JSON document ``name``, each made by a change of its data."""
 
-    return edit
+    def edit_with(change: Callable[[dict[str, Any]], object]) -> Edit:
+        def edit(out: Path) -> None:
+            document = json.loads((out / name).read_text(encoding="utf-8"))
+            change(document)
+            (out / name).write_text(json.dumps(document, indent=2), encoding="utf-8")
+
+        return edit
+
+    return edit_with
 
 
-def summary_edit(change: Callable[[dict[str, Any]], object]) -> Edit:
-    def edit(out: Path) -> None:
-        document = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-        change(document)
-        (out / "summary.json").write_text(json.dumps(document, indent=2), encoding="utf-8")
-
-    return edit
+config_edit = json_edit("config.json")
+summary_edit = json_edit("summary.json")
 
 
 def duplicate_line(out: Path) -> None:
@@ -181,6 +181,10 @@ JOURNAL_EDITS: dict[str, tuple[Edit, str]] = {
         line_edit(8, seat_value("think_time", 0, float("inf"))),
         "Infinity",
     ),
+    "a think time of 400 digits": (
+        line_edit(8, seat_value("think_time", 0, 10**400)),
+        "field 'think_time'",
+    ),
     "a negative think time": (line_edit(8, seat_value("think_time", 0, -1.0)), "think_time"),
     "a contract no bid reaches": (
         line_edit(9, setting("contracts", [[0, 10**6, True]])),
@@ -223,6 +227,10 @@ CONFIG_EDITS: dict[str, tuple[Edit, str]] = {
     "a NaN time limit": (
         text_edit("config.json", '"time_limit": null', '"time_limit": NaN'),
         "NaN",
+    ),
+    "a time limit of 400 digits": (
+        config_edit(setting("time_limit", 10**400)),
+        "field 'time_limit'",
     ),
     "a negative time limit": (config_edit(setting("time_limit", -1)), "field 'time_limit'"),
     "an infinite time quota": (
@@ -268,6 +276,10 @@ SUMMARY_EDITS: dict[str, tuple[Edit, str]] = {
     "an anchor of 5,000 digits": (
         text_edit("summary.json", '"greedy": 1500.0', f'"greedy": {HUGE}'),
         "more than 4,300 digits",
+    ),
+    "an anchor of 400 digits": (
+        text_edit("summary.json", '"greedy": 1500.0', f'"greedy": {"9" * 400}'),
+        "anchor rating of 'greedy'",
     ),
     "an anchor on no bot": (
         summary_edit(lambda document: document.__setitem__("anchor", {"nobody": 1500})),

@@ -107,10 +107,10 @@ def decode_json(text: str | bytes) -> Any:
     for Python to convert, or lists and objects nested more than :data:`MAX_DEPTH` levels."""
     try:
         data = json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as problem:
+    except (json.JSONDecodeError, _Constant) as problem:
         raise ValueError(f"not valid JSON: {problem}") from None
-    except _Constant as problem:
-        raise ValueError(f"not valid JSON: {problem}") from None
+    except UnicodeDecodeError as problem:
+        raise ValueError(f"not UTF-8 text (byte {problem.start} cannot be read)") from None
     except RecursionError:
         data, depth = None, MAX_DEPTH + 1
     except ValueError:

@@ -89,13 +89,13 @@ class Journal:
         if path.is_file():
             try:
                 return config_from_dict(read_json(path))
-            except (OSError, ValueError) as error:
-                raise TournamentDirError(f"{path} cannot be read: {_reason(error)}") from None
+            except ValueError as error:
+                raise TournamentDirError(f"{path} cannot be read: {error}") from None
         if not partial.is_file():
             raise TournamentDirError(f"{directory} holds no tournament (no {CONFIG})")
         try:
             config = config_from_dict(read_json(partial))
-        except (OSError, ValueError):
+        except ValueError:
             raise TournamentDirError(
                 f"{directory} holds a tournament stopped before it began; start it again "
                 f"with the options it was started with and --out {directory}"
@@ -226,11 +226,4 @@ def _write_durably(path: Path, text: str) -> None:
 def read_json(path: Path) -> Any:
     """A JSON file's content; ``ValueError`` saying why it has none (see
     :func:`~thousand.common.config.decode_json`)."""
-    try:
-        return decode_json(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as error:
-        raise ValueError(f"not UTF-8 text (byte {error.start} cannot be read)") from None
-
-
-def _reason(error: OSError | ValueError) -> str:
-    return error.strerror or str(error) if isinstance(error, OSError) else str(error)
+    return decode_json(path.read_bytes())

@@ -229,9 +229,8 @@ def _saved_summary(directory: Path) -> dict[str, Any] | None:
         return None
     try:
         document = read_json(path)
-    except (OSError, ValueError) as error:
-        reason = error.strerror if isinstance(error, OSError) else str(error)
-        raise TournamentDirError(f"{path} cannot be read: {reason}") from None
+    except ValueError as error:
+        raise TournamentDirError(f"{path} cannot be read: {error}") from None
     if not isinstance(document, dict):
         raise TournamentDirError(f"{path} cannot be read: it holds no JSON object")
     return document

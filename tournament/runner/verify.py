@@ -7,8 +7,8 @@ results (the journal's checks chain its lines, but anyone can compute them again
 from __future__ import annotations
 
 import json
-import math
 import re
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -22,6 +22,8 @@ from tournament.runner.summary import Anchor
 
 __all__ = ["RATING_LIMIT", "UnitCheck", "checked_anchor", "config_from_dict", "saved_anchor"]
 
+BIGGEST = sys.float_info.max
+"""The largest size of a number read as a float."""
 RATING_LIMIT = 100_000.0
 """The largest size of a rating an anchor may fix: ratings are on the Elo scale, around 1500,
 and a far larger one leaves every rating equal in floating point."""
@@ -48,13 +50,11 @@ def config_from_dict(data: Any) -> Config:
     if config.seed < 0:
         raise ValueError(f"field 'seed' must be 0 or more, not {config.seed}")
     for key, value in (("time_limit", config.time_limit), ("time_quota", config.time_quota)):
-        if value is not None and not (math.isfinite(value) and value > 0):
+        if value is not None and not value > 0:
             raise ValueError(f"field {key!r} must be a positive number of seconds, not {value}")
     if config.on_fault not in {policy.value for policy in FaultPolicy}:
         choices = ", ".join(policy.value for policy in FaultPolicy)
         raise ValueError(f"field 'on_fault' must be one of {choices}, not {config.on_fault!r}")
-    if sprt is not None and not all(math.isfinite(value) for value in sprt.values()):
-        raise ValueError("field 'sprt' must hold finite numbers")
     return config
 
 
@@ -143,21 +143,22 @@ class UnitCheck:
                 )
         if min(result.decisions) < 0:
             raise ValueError("field 'decisions' must not be negative")
-        if not all(math.isfinite(time) and time >= 0 for time in result.think_time):
+        if min(result.think_time) < 0:
             raise ValueError("field 'think_time' must hold seconds, 0 or more")
 
 
 def checked_anchor(anchor: Anchor, names: Sequence[str]) -> Anchor:
-    """``anchor`` if it fixes ratings of entrants among ``names``, each once, to finite numbers
-    no larger than :data:`RATING_LIMIT` in size; otherwise a one-line ``ValueError``."""
+    """``anchor`` if it fixes ratings of entrants among ``names``, each once, to numbers no
+    larger than :data:`RATING_LIMIT` in size (whole numbers of any size and ``nan`` included);
+    otherwise a one-line ``ValueError``."""
     seen: set[str] = set()
     for name, rating in anchor:
         if name not in names or name in seen:
             raise ValueError(f"the anchor names {name!r}, not one of {', '.join(names)} once")
-        if not (math.isfinite(rating) and abs(rating) <= RATING_LIMIT):
+        if not abs(rating) <= RATING_LIMIT:
             raise ValueError(
                 f"the anchor rating of {name!r} must lie from {-RATING_LIMIT:g} to "
-                f"{RATING_LIMIT:g}, not {rating:g}"
+                f"{RATING_LIMIT:g}, not {_shown(rating)}"
             )
         seen.add(name)
     return anchor
@@ -168,12 +169,10 @@ def saved_anchor(data: Any, names: Sequence[str]) -> Anchor | None:
     if data is None:
         return None
     kept = _object(data, "field 'anchor'")
-    if not kept or not all(
-        isinstance(rating, (int, float)) and not isinstance(rating, bool)
-        for rating in kept.values()
-    ):
+    if not kept or not all(_numeric(rating) for rating in kept.values()):
         raise ValueError("field 'anchor' must map bot names to ratings")
-    return checked_anchor(tuple((name, float(rating)) for name, rating in kept.items()), names)
+    checked_anchor(tuple(kept.items()), names)
+    return tuple((name, float(rating)) for name, rating in kept.items())
 
 
 def _limits(config: Config) -> tuple[tuple[int, int], int, int]:
@@ -215,8 +214,13 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _number(value: Any) -> bool:
+def _numeric(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _number(value: Any) -> bool:
+    """A number a float holds: not ``nan``, infinite or a larger whole number."""
+    return _numeric(value) and abs(value) <= BIGGEST
 
 
 def _text(value: Any) -> bool:
@@ -254,7 +258,7 @@ Field = tuple[Check, str]
 WHOLE: Field = (_whole, "a whole number")
 TEXT: Field = (_text, "text")
 WHOLES: Field = (_list_of(_whole), "a list of whole numbers")
-NUMBER_OR_NULL: Field = (_or_null(_number), "a number or null")
+NUMBER_OR_NULL: Field = (_or_null(_number), "a finite number or null")
 
 _CONFIG_FIELDS: dict[str, Field] = {
     "game": TEXT,
@@ -273,7 +277,7 @@ _CONFIG_FIELDS: dict[str, Field] = {
 }
 """The fields of ``config.json``, as :meth:`Config.to_dict` writes them."""
 _ENTRANT_FIELDS = {"name": TEXT, "spec": TEXT}
-_SPRT_FIELDS = dict.fromkeys(("h0", "h1", "alpha", "beta"), (_number, "a number"))
+_SPRT_FIELDS = dict.fromkeys(("h0", "h1", "alpha", "beta"), (_number, "a finite number"))
 _UNIT_FIELDS: dict[str, Field] = {
     "unit": TEXT,
     "table": WHOLE,
@@ -285,7 +289,7 @@ _UNIT_FIELDS: dict[str, Field] = {
     "faults": (_list_of(_list_of(_whole)), "a list of lists of whole numbers"),
     "contracts": (_list_of(_contract), "a list of [seat, contract, made]"),
     "decisions": WHOLES,
-    "think_time": (_list_of(_number), "a list of numbers"),
+    "think_time": (_list_of(_number), "a list of finite numbers"),
 }
 """The fields of a journal line (its check taken off), as :meth:`UnitResult.to_dict` writes
 them."""
