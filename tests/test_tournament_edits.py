@@ -222,6 +222,10 @@ CONFIG_EDITS: dict[str, tuple[Edit, str]] = {
         text_edit("config.json", '"seed": 5', f'"seed": {HUGE}'),
         "more than 4,300 digits",
     ),
+    "another game": (config_edit(setting("game", "chess")), "field 'game'"),
+    "another format": (config_edit(setting("format", "rounds")), "field 'format'"),
+    "another table size": (config_edit(setting("players", 4)), "field 'players'"),
+    "no deals": (config_edit(setting("per_table", 0)), "field 'per_table'"),
     "the isolation as 1": (config_edit(setting("isolate", 1)), "field 'isolate'"),
     "the deals as text": (config_edit(setting("per_table", "2")), "field 'per_table'"),
     "a NaN time limit": (

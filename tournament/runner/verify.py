@@ -14,9 +14,10 @@ from typing import Any
 
 from thousand import Rules, bluff
 from thousand.errors import ThousandError
+from thousand.games import game_named
 from thousand.table.faults import FaultPolicy
 from tournament.runner.results import STATUSES, UnitResult
-from tournament.runner.schedule import Config, entrants_of
+from tournament.runner.schedule import FORMATS, GAMES, Config, entrants_of
 from tournament.runner.seatings import seatings
 from tournament.runner.summary import Anchor
 
@@ -40,10 +41,18 @@ def config_from_dict(data: Any) -> Config:
     sprt = fields.get("sprt")
     if sprt is not None:
         _typed(_object(sprt, "field 'sprt'"), _SPRT_FIELDS)
+    for key, known in (("game", GAMES), ("format", FORMATS)):
+        if fields[key] not in known:
+            raise ValueError(f"field {key!r} must be {' or '.join(known)}, not {fields[key]!r}")
     try:
-        config = Config.from_dict(fields)
+        rules = game_named(fields["game"]).rules_from_dict(fields["rules"])
     except ThousandError as error:
         raise ValueError(f"field 'rules': {error}") from None
+    if fields["players"] != rules.players:
+        raise ValueError(f"field 'players' must be {rules.players}, the seats of the rules")
+    if fields["per_table"] < 1:
+        raise ValueError(f"field 'per_table' must be 1 or more, not {fields['per_table']}")
+    config = Config.from_dict(fields)
     names = [entrant.name for entrant in entrants_of([entrant.spec for entrant in config.entrants])]
     if names != [entrant.name for entrant in config.entrants]:
         raise ValueError(f"field 'entrants': the bots' names must be {', '.join(names)}")
