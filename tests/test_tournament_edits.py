@@ -243,7 +243,10 @@ CONFIG_EDITS: dict[str, tuple[Edit, str]] = {
     ),
     "an unknown fault policy": (config_edit(setting("on_fault", "explode")), "field 'on_fault'"),
     "an unknown field": (config_edit(setting("colour", "blue")), "field 'colour'"),
-    "a field missing": (config_edit(lambda document: document.pop("seed")), "field 'seed'"),
+    "a configuration field missing": (
+        config_edit(lambda document: document.pop("seed")),
+        "field 'seed'",
+    ),
     "a bot renamed": (
         config_edit(lambda document: document["entrants"][0].__setitem__("name", "champion")),
         "field 'entrants'",
