@@ -301,7 +301,7 @@ HOSTILE_MODES = {
     ),
     "half-exit": Expected(Status.ERROR, 'after writing \'{"type": "action", "act\'', True),
     "silent": Expected(Status.TIMEOUT, "did not answer a decision in time", True),
-    "garbage": Expected(Status.ERROR, "answered 'this is not JSON', which is not JSON", True),
+    "garbage": Expected(Status.ERROR, "answered 'this is not JSON', which is not valid JSON", True),
     "wrong-message": Expected(Status.ERROR, "not an action message", True),
     "illegal": Expected(Status.ILLEGAL, "not one of its legal actions", False),
     "nonsense": Expected(Status.ILLEGAL, "'dance a jig' (text, not an action)", False),

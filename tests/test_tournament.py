@@ -240,7 +240,7 @@ def test_a_journal_from_another_schedule_is_refused(tmp_path: Path) -> None:
     journal = Journal.create(tmp_path / "other", config)
     journal.append((result, None) for result in results)
     journal.close()
-    with pytest.raises(TournamentDirError, match="does not schedule as it was played"):
+    with pytest.raises(TournamentDirError, match="field 'seating': the schedule seats"):
         run_tournament(config, out=tmp_path / "other", resume=True)
 
 

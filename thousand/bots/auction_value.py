@@ -28,6 +28,7 @@ import attrs
 from thousand.actions import Bid, Pass
 from thousand.bots import thousand_strategy
 from thousand.cards import ACES_MASK, MARRIAGE_MASKS, mask_of
+from thousand.common.config import decode_json
 from thousand.engine import new_deal
 from thousand.errors import ModelError, NoWorldError
 from thousand.marriages import MARRIAGE_POINTS
@@ -181,7 +182,7 @@ class AuctionValues:
             ModelError: the text is not a file of bidding models.
         """
         try:
-            data = json.loads(text)
+            data = decode_json(text)
             if data["format"] != FORMAT:
                 raise ModelError(f"bidding models of format {data['format']!r} are not known")
             return cls(

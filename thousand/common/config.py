@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import enum
 import json
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -96,23 +97,49 @@ def only_known_fields(cls: type[Any], values: Mapping[str, Any]) -> None:
 MAX_DEPTH = 64
 """How deeply lists and objects may nest in the JSON the library reads; its own documents nest
 a few levels, and deeper ones would overflow Python's stack when read or shown."""
+MAX_DIGITS = sys.get_int_max_str_digits()
+"""The most digits of a whole number in JSON text: Python converts none longer."""
+
+
+def decode_json(text: str | bytes) -> Any:
+    """JSON text as Python values, or ``ValueError`` saying in a few words why it is not what
+    the project reads: not JSON (``NaN`` and ``Infinity`` included), a whole number too long
+    for Python to convert, or lists and objects nested more than :data:`MAX_DEPTH` levels."""
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except (json.JSONDecodeError, _Constant) as problem:
+        raise ValueError(f"not valid JSON: {problem}") from None
+    except UnicodeDecodeError as problem:
+        raise ValueError(f"not UTF-8 text (byte {problem.start} cannot be read)") from None
+    except RecursionError:
+        data, depth = None, MAX_DEPTH + 1
+    except ValueError:
+        # Python refuses to convert a whole number of more than sys.get_int_max_str_digits().
+        raise ValueError(
+            f"not valid JSON: it holds a whole number of more than {MAX_DIGITS:,} digits"
+        ) from None
+    else:
+        depth = _depth(data)
+    if depth > MAX_DEPTH:
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+    return data
 
 
 def load_json(text: str, error: type[ThousandError], subject: str) -> Any:
     """JSON text, or ``error`` saying why ``subject`` (such as ``"the record is"``) cannot be
-    read: not JSON, or nested more than :data:`MAX_DEPTH` levels."""
+    read (see :func:`decode_json`)."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as problem:
-        raise error(f"{subject} not valid JSON: {problem}") from None
-    except RecursionError:
-        data = None
-        depth = MAX_DEPTH + 1
-    else:
-        depth = _depth(data)
-    if depth > MAX_DEPTH:
-        raise error(f"{subject} nested more than {MAX_DEPTH} levels deep")
-    return data
+        return decode_json(text)
+    except ValueError as problem:
+        raise error(f"{subject} {problem}") from None
+
+
+class _Constant(ValueError):
+    """``NaN``, ``Infinity`` or ``-Infinity``, which Python writes but JSON has not."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _Constant(f"{name} is not a JSON number")
 
 
 def _depth(data: Any) -> int:

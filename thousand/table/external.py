@@ -25,6 +25,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, Protocol, cast
 
 import attrs
 
+from thousand.common.config import decode_json
 from thousand.errors import BotCrash, BotTimeout
 from thousand.games import AnyGame, game_of
 from thousand.table.botlogs import BotLog, fresh_log_folder
@@ -340,9 +341,9 @@ class ExternalPlayer:
         if line is None:
             return None
         try:
-            reply = json.loads(line)
-        except ValueError:
-            self._fail(f"answered {_clip(line.decode(errors='replace'))}, which is not JSON")
+            reply = decode_json(line)
+        except ValueError as problem:
+            self._fail(f"answered {_clip(line.decode(errors='replace'))}, which is {problem}")
         if not isinstance(reply, dict):
             self._fail(f"answered {_clip(reply)}, not a JSON object")
         return cast(dict[str, Any], reply)

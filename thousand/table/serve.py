@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any
 
+from thousand.common.config import load_json
 from thousand.errors import ThousandError
 from thousand.games import ActionT as A
 from thousand.games import Game, game_named
@@ -39,7 +40,7 @@ def serve_player(
     make: Callable[[], object], name: str, incoming: IO[str], outgoing: IO[str]
 ) -> None:
     """Answer the driver's messages with the player ``make`` returns, once hello has come."""
-    hello = json.loads(incoming.readline() or "null")
+    hello = load_json(incoming.readline() or "null", ThousandError, "the hello message is")
     if not isinstance(hello, dict) or hello.get("type") != "hello":
         raise ThousandError(f"expected a hello message, got {hello!r}")
     if hello.get("protocol") != PROTOCOL:
@@ -72,7 +73,7 @@ def _serve(
         return
     _send(outgoing, {"type": "ready", "name": name})
     for line in incoming:
-        message = json.loads(line)
+        message = load_json(line, ThousandError, "the driver's message is")
         if message["type"] == "end":
             end = getattr(player, "end", None)
             if end is not None and getattr(type(player), "end", None) is not SeatedPlayer.end:

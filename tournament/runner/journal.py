@@ -7,7 +7,10 @@ played again; nothing is silently lost.
 
 Each line also carries a check: a hash of the line, the previous line's check and, through the
 first line, the configuration. A line edited, damaged, repeated or moved, or a configuration
-changed after lines were written, no longer matches, and the tournament is not resumed.
+changed after lines were written, no longer matches, and the tournament is not resumed. As
+anyone can compute the checks again, every field of the configuration and of each line is
+also checked (:mod:`tournament.runner.verify`): a unit the schedule does not hold, or one no
+play could leave, is refused the same way.
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from thousand.common.config import decode_json
 from thousand.common.files import PARTIAL, append_to, make_folder, write_file
 from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config
+from tournament.runner.verify import UnitCheck, config_from_dict
 
 __all__ = ["CONFIG", "JOURNAL", "Journal", "TournamentDirError", "read_results"]
 
@@ -43,6 +48,7 @@ class Journal:
     def __init__(self, directory: Path, config: Config) -> None:
         self.directory = directory
         self.path = directory / JOURNAL
+        self.config = config
         self._check = _first_check(config)
         self._file = append_to(self.path)
         try:
@@ -83,16 +89,16 @@ class Journal:
         partial = path.with_name(CONFIG + PARTIAL)
         if path.is_file():
             try:
-                return Config.from_dict(read_json(path))
-            except (ValueError, KeyError, TypeError) as error:
+                return config_from_dict(read_json(path))
+            except ValueError as error:
                 raise TournamentDirError(f"{path} cannot be read: {error}") from None
         if not directory.is_dir():
             raise TournamentDirError(f"{directory}: no such folder")
         if not partial.is_file():
             raise TournamentDirError(f"{directory} holds no tournament (no {CONFIG})")
         try:
-            config = Config.from_dict(read_json(partial))
-        except (ValueError, KeyError, TypeError):
+            config = config_from_dict(read_json(partial))
+        except ValueError:
             raise TournamentDirError(
                 f"{directory} holds a tournament stopped before it began; start it again "
                 f"with the options it was started with and --out {directory}"
@@ -106,12 +112,7 @@ class Journal:
         played again."""
         data = self.path.read_bytes()
         good = data.rfind(b"\n") + 1
-        try:
-            results, self._check = _checked_lines(self.path, data[:good], self._check)
-        except TournamentDirError as error:
-            raise TournamentDirError(
-                f"{error}; the tournament cannot be resumed: play it again in a new folder"
-            ) from None
+        results, self._check = _resumable(self.path, data[:good], self.config)
         if good < len(data):
             os.ftruncate(self._file.fileno(), good)
             os.fsync(self._file.fileno())
@@ -137,30 +138,55 @@ class Journal:
         self._file.close()
 
 
+def check_resumable(directory: Path) -> None:
+    """Refuse the tournament kept in ``directory`` if its configuration or a whole line of its
+    journal cannot be verified, touching nothing: a resume checks this before any bot starts."""
+    path = directory / JOURNAL
+    data = path.read_bytes() if path.is_file() else b""
+    _resumable(path, data[: data.rfind(b"\n") + 1], Journal.saved_config(directory))
+
+
+def _resumable(path: Path, data: bytes, config: Config) -> tuple[dict[str, UnitResult], str]:
+    """:func:`_checked_lines`, its refusal saying that the tournament cannot be resumed."""
+    try:
+        return _checked_lines(path, data, config)
+    except TournamentDirError as error:
+        raise TournamentDirError(
+            f"{error}; the tournament cannot be resumed: play it again in a new folder"
+        ) from None
+
+
 def read_results(directory: Path, config: Config) -> dict[str, UnitResult]:
     """The units the journal in ``directory`` holds, by name, each line checked as on resume,
     read without touching the file: the tournament may still be running, and a last line cut
     short (being written, or left by a crash) is left out."""
     path = directory / JOURNAL
     data = path.read_bytes() if path.is_file() else b""
-    return _checked_lines(path, data[: data.rfind(b"\n") + 1], _first_check(config))[0]
+    return _checked_lines(path, data[: data.rfind(b"\n") + 1], config)[0]
 
 
-def _checked_lines(path: Path, data: bytes, check: str) -> tuple[dict[str, UnitResult], str]:
-    """The units of whole journal lines, each checked against ``check`` and the lines before
-    it, and the check of the last line."""
+def _checked_lines(path: Path, data: bytes, config: Config) -> tuple[dict[str, UnitResult], str]:
+    """The units of whole journal lines, each checked against the configuration, its schedule
+    and the lines before it, and the check of the last line."""
     results: dict[str, UnitResult] = {}
+    check = _first_check(config)
+    units = UnitCheck(config)
     for number, line in enumerate(data.splitlines(), start=1):
         try:
-            fields = json.loads(line)
-            line_check = fields.pop(CHECK)
-            result = UnitResult.from_dict(fields)
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            fields = decode_json(line)
+            line_check = fields.pop(CHECK, None) if isinstance(fields, dict) else None
+            if not isinstance(line_check, str):
+                raise ValueError(f"field {CHECK!r} is missing")
+        except ValueError as error:
             raise _damaged(path, number, str(error)) from None
         if line_check != _next_check(check, fields):
             raise _damaged(
                 path, number, f"it does not follow from {CONFIG} and the lines before it"
             )
+        try:
+            result = units.result(fields)
+        except ValueError as error:
+            raise _damaged(path, number, str(error)) from None
         check = line_check
         results[result.unit] = result
     return results, check
@@ -194,5 +220,6 @@ def _write_durably(path: Path, text: str) -> None:
 
 
 def read_json(path: Path) -> Any:
-    """A JSON file's content."""
-    return json.loads(path.read_text(encoding="utf-8"))
+    """A JSON file's content; ``ValueError`` saying why it has none (see
+    :func:`~thousand.common.config.decode_json`)."""
+    return decode_json(path.read_bytes())

@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 
 from thousand import Rules, bluff
+from thousand.common.config import decode_json
 from thousand.common.files import write_file
 from thousand.games import BLUFF, THOUSAND, game_named
 from tournament.runner.schedule import Config
@@ -159,7 +160,7 @@ def load_ladders(path: Path | None = None) -> dict[str, Ladder]:
         text = resources.files("tournament").joinpath(DATA).read_text(encoding="utf-8")
     else:
         text = path.read_text(encoding="utf-8")
-    ladders = (Ladder.from_dict(item) for item in json.loads(text)["ladders"])
+    ladders = (Ladder.from_dict(item) for item in decode_json(text)["ladders"])
     return {ladder.key: ladder for ladder in ladders}
 
 

@@ -17,6 +17,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -33,6 +34,7 @@ from tournament.runner.display import (
     unit_word,
 )
 from tournament.runner.journal import (
+    JOURNAL,
     Journal,
     TournamentDirError,
     read_json,
@@ -41,9 +43,11 @@ from tournament.runner.journal import (
 )
 from tournament.runner.ladder import anchored_ladder
 from tournament.runner.results import UnitResult
+from tournament.runner.run import SUMMARY, summary_document
 from tournament.runner.schedule import Config
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome
 from tournament.runner.summary import Anchor, Summary, summarize
+from tournament.runner.verify import saved_anchor
 from tournament.text import printable
 
 __all__ = [
@@ -122,9 +126,9 @@ def build_report(
 ) -> Report:
     """The report of the tournament kept in ``directory``, whose journal is read without being
     changed. ``summary``, when the run has just computed it, is used as it is; otherwise the
-    standings are computed again, with the ``anchor`` kept in ``summary.json`` if none is given.
-    Raises :class:`TournamentDirError` for a folder that holds no tournament, a damaged journal,
-    or one without a complete group yet."""
+    standings are computed again, with the ``anchor`` kept in ``summary.json`` if none is given,
+    and must come out as that file holds them. Raises :class:`TournamentDirError` for a folder
+    that holds no tournament, a damaged or edited file, or no complete group yet."""
     if not directory.is_dir():
         raise TournamentDirError(f"{directory}: no such folder")
     config = Journal.saved_config(directory)
@@ -134,11 +138,14 @@ def build_report(
     counted = _counted(config, results.values(), outcome)
     if not counted:
         raise TournamentDirError(f"{directory}: no group of the tournament is finished yet")
-    if anchor is None and summary is None:
-        anchor = _saved_anchor(directory)
+    saved = None if summary is not None or anchor is not None else _saved_summary(directory)
+    if saved is not None:
+        anchor = _saved_anchor(directory, saved, names)
     if summary is None:
         summary = summarize(counted, names, format=config.format, seed=config.seed, anchor=anchor)
         summary = attrs.evolve(summary, sprt=outcome)
+    if saved is not None:
+        _check_summary(directory, saved, summary_document(config, summary))
     scores: list[list[int]] = [[] for _ in names]
     for result in sorted(counted, key=lambda result: result.unit):
         for entrant, score in zip(result.seating, result.scores, strict=True):
@@ -218,13 +225,40 @@ def _history(
     return tuple(history)
 
 
-def _saved_anchor(directory: Path) -> Anchor | None:
+def _saved_summary(directory: Path) -> dict[str, Any] | None:
+    """What ``summary.json`` holds, when the tournament has one (once it has finished)."""
+    path = directory / SUMMARY
+    if not path.exists():
+        return None
+    try:
+        document = read_json(path)
+    except ValueError as error:
+        raise TournamentDirError(f"{path} cannot be read: {error}") from None
+    if not isinstance(document, dict):
+        raise TournamentDirError(f"{path} cannot be read: it holds no JSON object")
+    return document
+
+
+def _saved_anchor(directory: Path, saved: dict[str, Any], names: Sequence[str]) -> Anchor | None:
     """The anchor a finished tournament was rated with, as ``summary.json`` keeps it."""
     try:
-        kept = read_json(directory / "summary.json")["anchor"]
-        return tuple((str(name), float(rating)) for name, rating in kept.items()) or None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
+        return saved_anchor(saved.get("anchor"), names)
+    except ValueError as error:
+        raise TournamentDirError(f"{directory / SUMMARY} cannot be read: {error}") from None
+
+
+def _check_summary(directory: Path, saved: dict[str, Any], document: dict[str, Any]) -> None:
+    """Refuse a ``summary.json`` that says other than its journal: every figure of it is
+    computed again, the same way, from the journal."""
+    expected = json.loads(json.dumps(document))
+    for key in sorted(set(expected) | set(saved)):
+        if key not in saved or json.dumps(saved[key], sort_keys=True) != json.dumps(
+            expected.get(key), sort_keys=True
+        ):
+            raise TournamentDirError(
+                f"{directory / SUMMARY}, field {key!r}, does not agree with {JOURNAL}: "
+                "it was changed or damaged (delete it to draw the report without it)"
+            )
 
 
 def write_report(

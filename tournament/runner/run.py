@@ -26,9 +26,9 @@ from tournament.runner.backends import (
     ProcessBackend,
     batches,
 )
-from tournament.runner.journal import Journal, TournamentDirError, write_text
+from tournament.runner.journal import Journal, TournamentDirError, check_resumable, write_text
 from tournament.runner.results import UnitResult
-from tournament.runner.schedule import Config, Unit
+from tournament.runner.schedule import Config
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome, Verdict
 from tournament.runner.summary import Anchor, Summary, summarize
 from tournament.runner.units import BotLogs
@@ -77,6 +77,9 @@ def run_tournament(
     fresh = not log_dir and out is None
     limits = BotLimits() if bot_log_limit is None else BotLimits(log=bot_log_limit)
     logs = BotLogs(str(log_folder(log_dir, out)), limits.log)
+    if out is not None and resume:
+        # A folder that cannot be verified is refused before a bot starts (and logs anything).
+        check_resumable(out)
     made_here = out is not None and not resume and not os.path.lexists(out)
     try:
         for spec in dict.fromkeys(entrant.spec for entrant in config.entrants):
@@ -105,7 +108,6 @@ def run_tournament(
                 )
             journal = Journal(out, saved)
             finished = journal.read()
-            _check_schedule(out, units, finished)
             keep_records = keep_records or Journal.keeps_records(out)
         else:
             journal = Journal.create(out, config, keep_records)
@@ -184,23 +186,6 @@ class _Test:
         if self.watch is not None:
             self.watch(verdict)
         return verdict
-
-
-def _check_schedule(out: Path, units: list[Unit], finished: dict[str, UnitResult]) -> None:
-    """Refuse a journal whose units this schedule does not play as they were played (a folder
-    kept by a version of thousand that seated the bots otherwise)."""
-    scheduled = {unit.name: unit for unit in units}
-    for name, result in finished.items():
-        unit = scheduled.get(name)
-        if unit is None or (unit.table, unit.group, unit.seating) != (
-            result.table,
-            result.group,
-            result.seating,
-        ):
-            raise TournamentDirError(
-                f"{out} holds unit {name}, which this version of thousand does not schedule as it "
-                "was played; play the tournament again in a new folder"
-            )
 
 
 def summary_document(config: Config, summary: Summary) -> dict[str, Any]:
