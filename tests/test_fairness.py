@@ -109,7 +109,7 @@ def test_the_check_fails_when_seats_are_only_rotated(
     assert len(units) == len(config.units())
     played = [
         item.result
-        for batch in ProcessBackend(2).run(config, batches(units, 2, 64), False, None)
+        for batch in ProcessBackend(2).run(config, batches(units, len(units), 2, 64), False, None)
         for item in batch
     ]
     names = [entrant.name for entrant in config.entrants]

@@ -7,7 +7,7 @@ import importlib.util
 import json
 import logging
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -84,6 +84,32 @@ def test_a_sequential_test_on_ray_decides_as_locally(ray_instance: Path) -> None
 
 @pytest.mark.slow
 @needs_ray
+def test_ray_takes_batches_only_as_it_plays_them(ray_instance: Path) -> None:
+    """Ray is handed a few batches per CPU at a time: stopped after the first result, it has
+    taken only those from the schedule."""
+    from tournament.runner.backends import AHEAD
+    from tournament.runner.ray_backend import RayBackend
+
+    config = small()
+    unit = config.units()[0]
+    taken = 0
+
+    def work() -> Iterator[list[Unit]]:
+        nonlocal taken
+        for _ in range(500):
+            taken += 1
+            yield [unit]
+
+    results = RayBackend(workers=2).run(config, work(), False, None)
+    assert isinstance(results, Generator)
+    first: list[Played] = next(results)
+    results.close()
+    assert first[0].result.unit == unit.name
+    assert 2 * AHEAD <= taken <= 3 * AHEAD
+
+
+@pytest.mark.slow
+@needs_ray
 @pytest.mark.parametrize("start_on_ray", [False, True], ids=["local-then-ray", "ray-then-local"])
 def test_a_resume_may_switch_backend(
     start_on_ray: bool, tmp_path: Path, ray_instance: Path
@@ -116,7 +142,7 @@ class Stopping:
     def run(
         self,
         config: Config,
-        batches: Sequence[Sequence[Unit]],
+        batches: Iterable[Sequence[Unit]],
         keep_records: bool,
         log_dir: str | None,
     ) -> Iterator[list[Played]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from tournament.runner.backends import (
 )
 from tournament.runner.journal import Journal, TournamentDirError, write_text
 from tournament.runner.results import UnitResult
-from tournament.runner.schedule import Config, Unit
+from tournament.runner.schedule import Config, Schedule, Unit
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome, Verdict
 from tournament.runner.summary import Anchor, Summary, summarize
 
@@ -65,7 +65,7 @@ def run_tournament(
     """
     for spec in dict.fromkeys(entrant.spec for entrant in config.entrants):
         check_player(spec, config.rules_value(), isolate=config.isolate, log_dir=log_dir)
-    units = config.units()
+    schedule = config.units()
     finished: dict[str, UnitResult] = {}
     journal: Journal | None = None
     if out is not None:
@@ -79,23 +79,25 @@ def run_tournament(
                 )
             journal = Journal(out, saved)
             finished = journal.read()
-            _check_schedule(out, units, finished)
+            _check_schedule(out, schedule, finished)
             keep_records = keep_records or Journal.keeps_records(out)
         else:
             journal = Journal.create(out, config, keep_records)
     if backend is None:
         backend = InlineBackend() if workers <= 1 else ProcessBackend(workers)
     test = _Test(config, on_verdict) if config.sprt is not None else None
-    todo = [unit for unit in units if unit.name not in finished]
+    # Every unit in the journal is in the schedule (checked above), so the rest is counted.
+    todo: Iterator[Unit] = (unit for unit in schedule if unit.name not in finished)
+    left = len(schedule) - len(finished)
     if test is not None and test.read(finished.values()).accepted is not None:
-        todo = []
+        todo, left = iter(()), 0
     if on_results is not None and finished:
         on_results(list(finished.values()))
     if progress is not None:
-        progress(len(finished), len(units))
+        progress(len(finished), len(schedule))
     try:
         largest = getattr(backend, "largest_batch", DEFAULT_BATCH)
-        work = batches(todo, max(workers, 1), largest)
+        work = batches(todo, left, max(workers, 1), largest)
         results = backend.run(config, work, keep_records, log_dir)
         for played in results:
             if journal is not None:
@@ -107,7 +109,7 @@ def run_tournament(
             if on_results is not None:
                 on_results([item.result for item in played])
             if progress is not None:
-                progress(len(finished), len(units))
+                progress(len(finished), len(schedule))
             if decided:
                 # Decided: the backend stops handing out the batches not yet started.
                 close = getattr(results, "close", None)
@@ -118,10 +120,7 @@ def run_tournament(
         stop_loaders()
         if journal is not None:
             journal.close()
-    counted = units
-    if test is not None:
-        groups = test.verdict.observations
-        counted = [unit for unit in units if unit.group < groups]
+    counted = schedule if test is None else schedule.first_groups(test.verdict.observations)
     summary = summarize(
         [finished[unit.name] for unit in counted],
         [entrant.name for entrant in config.entrants],
@@ -157,12 +156,11 @@ class _Test:
         return verdict
 
 
-def _check_schedule(out: Path, units: list[Unit], finished: dict[str, UnitResult]) -> None:
+def _check_schedule(out: Path, schedule: Schedule, finished: dict[str, UnitResult]) -> None:
     """Refuse a journal whose units this schedule does not play as they were played (a folder
     kept by a version of thousand that seated the bots otherwise)."""
-    scheduled = {unit.name: unit for unit in units}
     for name, result in finished.items():
-        unit = scheduled.get(name)
+        unit = schedule.unit_named(name)
         if unit is None or (unit.table, unit.group, unit.seating) != (
             result.table,
             result.group,
