@@ -7,7 +7,7 @@ import importlib.util
 import json
 import logging
 import sys
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -87,25 +87,11 @@ def test_a_sequential_test_on_ray_decides_as_locally(ray_instance: Path) -> None
 def test_ray_takes_batches_only_as_it_plays_them(ray_instance: Path) -> None:
     """Ray is handed a few batches per CPU at a time: stopped after the first result, it has
     taken only those from the schedule."""
+    from tests.test_schedule import taken_for_a_first_result
     from tournament.runner.backends import AHEAD
     from tournament.runner.ray_backend import RayBackend
 
-    config = small()
-    unit = config.units()[0]
-    taken = 0
-
-    def work() -> Iterator[list[Unit]]:
-        nonlocal taken
-        for _ in range(500):
-            taken += 1
-            yield [unit]
-
-    results = RayBackend(workers=2).run(config, work(), False, None)
-    assert isinstance(results, Generator)
-    first: list[Played] = next(results)
-    results.close()
-    assert first[0].result.unit == unit.name
-    assert 2 * AHEAD <= taken <= 3 * AHEAD
+    assert 2 * AHEAD <= taken_for_a_first_result(RayBackend(workers=2)) <= 4 * AHEAD
 
 
 @pytest.mark.slow

@@ -25,9 +25,10 @@ import attrs
 import pytest
 from typer.testing import CliRunner
 
+from tests.test_cli import run_installed
 from tests.test_tournament import installed_command, journal_lines, journal_results
 from tournament.cli import app
-from tournament.runner.backends import AHEAD, ProcessBackend, batches
+from tournament.runner.backends import AHEAD, Backend, ProcessBackend, batches
 from tournament.runner.run import run_tournament
 from tournament.runner.schedule import MAX_UNITS, Unit, derive_seed
 from tournament.runner.setup import Options, configure
@@ -90,34 +91,15 @@ def capped() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (CAP, CAP))
 
 
-def run_capped(*arguments: str) -> subprocess.CompletedProcess[str]:
-    """The installed program run under the cap, its output captured (the timeout only stops a
-    hang)."""
-    return subprocess.run(
-        [*installed_command(), *arguments],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        preexec_fn=capped,
-    )
-
-
 def call_capped(function: Callable[[], Any]) -> Any:
     """What ``function`` of this module returns as JSON, called in a Python of its own under the
-    cap; a failure there (such as ``MemoryError``) fails the test with its traceback."""
+    cap; a failure there (such as ``MemoryError``) fails the test, its traceback in the test's
+    captured output (the timeout only stops a hang)."""
     code = f"import json, tests.test_schedule as t; print(json.dumps(t.{function.__name__}()))"
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        cwd=ROOT,
-        preexec_fn=capped,
+    command = [sys.executable, "-c", code]
+    return json.loads(
+        subprocess.check_output(command, text=True, timeout=600, cwd=ROOT, preexec_fn=capped)
     )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
 
 
 # The schedule ---------------------------------------------------------------------------------
@@ -213,25 +195,31 @@ def test_batches_are_cut_as_they_are_asked_for() -> None:
     assert len(list(batches([unit] * 10, 10, 2))) == 10
 
 
-def test_local_workers_take_batches_only_as_they_play_them() -> None:
-    """Local worker processes are handed a few batches per worker at a time: stopped after the
-    first result, they have taken only those from the schedule."""
+def taken_for_a_first_result(backend: Backend) -> int:
+    """How many batches ``backend`` takes from a long supply (of one unit each) to hand back
+    its first result, after which it is stopped."""
     config = configure(CASES["thousand-3"])
     unit = config.units()[0]
     taken = 0
 
     def work() -> Iterator[list[Unit]]:
         nonlocal taken
-        for _ in range(2000):
+        for _ in range(500):
             taken += 1
             yield [unit]
 
-    results = ProcessBackend(2).run(config, work(), False, None)
+    results = backend.run(config, work(), False, None)
     assert isinstance(results, Generator)
     first: list[Played] = next(results)
     results.close()
     assert first[0].result.unit == unit.name
-    assert 2 * AHEAD <= taken <= 4 * AHEAD
+    return taken
+
+
+def test_local_workers_take_batches_only_as_they_play_them() -> None:
+    """Local worker processes are handed a few batches per worker at a time: stopped after the
+    first result, they have taken only those from the schedule."""
+    assert 2 * AHEAD <= taken_for_a_first_result(ProcessBackend(2)) <= 4 * AHEAD
 
 
 # A billion deals played ------------------------------------------------------------------------
@@ -316,7 +304,7 @@ def test_a_billion_deal_tournament_is_reported_in_little_memory(billion_deals: P
     """``thousand report`` draws the report of the billion-deal tournament under the cap,
     counting what is left of it."""
     pytest.importorskip("matplotlib", reason="the plots extra is not installed")
-    done = run_capped("report", str(billion_deals))
+    done = run_installed("report", str(billion_deals), preexec_fn=capped)
     assert done.returncode == 0, done.stderr
     page = (billion_deals / "report.html").read_text(encoding="utf-8")
     played = journal_lines(billion_deals)
@@ -359,7 +347,7 @@ def test_too_many_deals_are_refused_in_one_line() -> None:
         f"error: {10**19} deals per table are more than a tournament can count: at most "
         f"{MAX_UNITS // 6} here (its units are numbered below 2**63)\n"
     )
-    done = run_capped("tournament", "--deals", str(10**19), "--seed", "1")
+    done = run_installed("tournament", "--deals", str(10**19), "--seed", "1", preexec_fn=capped)
     assert (done.returncode, done.stderr) == (2, message)
     assert call_capped(too_many_deals_in_process) == [2, message]
 
@@ -376,7 +364,7 @@ def test_a_kept_configuration_with_too_many_deals_is_refused_in_one_line(
     saved = json.loads(path.read_text(encoding="utf-8"))
     path.write_text(json.dumps({**saved, "per_table": 10**19}), encoding="utf-8")
     before = {file.name: file.read_bytes() for file in directory.iterdir() if file.is_file()}
-    done = run_capped(*command, str(directory))
+    done = run_installed(*command, str(directory), preexec_fn=capped)
     assert done.returncode != 0
     assert done.stderr.startswith("error: ")
     assert done.stderr.count("\n") == 1, done.stderr
