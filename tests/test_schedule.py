@@ -117,6 +117,8 @@ def test_the_schedule_keeps_its_units_their_order_and_their_seeds(case: str) -> 
     assert [schedule[position - len(units)] for position in range(len(units))] == units
     assert schedule[1::7] == units[1::7]
     assert [schedule.unit_named(unit.name) for unit in units] == units
+    assert all(unit in schedule for unit in units)
+    assert attrs.evolve(units[0], seed=units[0].seed + 1) not in schedule
     for groups in (0, 1, 2, 1000):
         first = list(schedule.first_groups(groups))
         assert first == [unit for unit in units if unit.group < groups]
@@ -161,6 +163,7 @@ def billion_deal_figures() -> dict[str, Any]:
         "first_seed": schedule[0].seed,
         "last": [last.name, last.group, last.seed],
         "named": schedule.unit_named(last.name) == last,
+        "held": last in schedule and attrs.evolve(last, dealer=1) not in schedule,
         "groups": len(list(schedule.first_groups(3))),
         "batch": len(next(batches(schedule, len(schedule), 2))),
     }
@@ -181,6 +184,7 @@ def test_a_billion_deals_are_counted_and_found_without_listing_them() -> None:
         "first_seed": small[0].seed,
         "last": ["t0-d999999999-s5", BILLION - 1, derive_seed(1, "deal", BILLION - 1)],
         "named": True,
+        "held": True,
         "groups": 18,
         "batch": 64,
     }

@@ -302,6 +302,9 @@ class Schedule(Sequence[Unit]):
     def __iter__(self) -> Iterator[Unit]:
         return self.first_groups(self._groups)
 
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, Unit) and self.unit_named(value.name) == value
+
     def first_groups(self, groups: int) -> Iterator[Unit]:
         """The units of every table's first ``groups`` groups, in the schedule's order (with a
         sequential test, the start of the schedule)."""
