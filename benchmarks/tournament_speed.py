@@ -57,7 +57,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import repeat
 from pathlib import Path
 from typing import Any
@@ -97,7 +97,7 @@ class TimedInline:
     def run(
         self,
         config: Config,
-        batches: Sequence[Sequence[Unit]],
+        batches: Iterable[Sequence[Unit]],
         keep_records: bool,
         logs: BotLogs,
     ) -> Iterator[list[Played]]:
@@ -170,7 +170,7 @@ def timed_run(config: Config, workers: int, out: Path, backend: Backend | None) 
     )
 
 
-def play_share(config: Config, units: list[Unit]) -> None:
+def play_share(config: Config, units: Sequence[Unit]) -> None:
     play_batch(config, units, False, BotLogs(tempfile.gettempdir()))
 
 
@@ -326,9 +326,9 @@ def ray_benchmark(args: argparse.Namespace) -> None:
     deals = args.deals or 2 * calibrated_deals(seconds, args.seed, RAY_BOTS)
     config = random_tournament(deals, args.seed, RAY_BOTS)
     units = len(config.units())
-    local_batches = batches(config.units(), RAY_CORES, ProcessBackend.largest_batch)
+    local_batches = list(batches(config.units(), units, RAY_CORES, ProcessBackend.largest_batch))
     largest = args.ray_batch or RayBackend.largest_batch
-    ray_batches = batches(config.units(), RAY_CORES, largest)
+    ray_batches = list(batches(config.units(), units, RAY_CORES, largest))
     print(
         f"{' '.join(RAY_BOTS)}: Thousand (russian), {deals} deals x 6 seatings = {units} units, "
         f"seed {args.seed}; {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
@@ -434,7 +434,7 @@ def main() -> None:
     deals = args.deals or calibrated_deals(args.seconds or 15.0, args.seed)
     config = random_tournament(deals, args.seed)
     units = len(config.units())
-    size = max(len(batch) for batch in batches(config.units(), 1))
+    size = max(len(batch) for batch in batches(config.units(), units, 1))
     print(
         f"{' '.join(BOTS)}: Thousand (russian), {deals} deals x 6 seatings = {units} units in "
         f"batches of {size}, seed {args.seed}; {os.cpu_count()} cores, "

@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import attrs
@@ -187,9 +188,11 @@ def installed_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "tournament"]
 
 
-def run_installed(*arguments: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """The installed program run with ``arguments``, its output captured as text (the timeout
-    only stops a hang)."""
+def run_installed(
+    *arguments: str, cwd: Path | None = None, preexec_fn: Callable[[], None] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The installed program run with ``arguments`` (``preexec_fn`` called in its process before
+    it starts), its output captured as text (the timeout only stops a hang)."""
     return subprocess.run(
         [*installed_command(), *arguments],
         capture_output=True,
@@ -197,6 +200,7 @@ def run_installed(*arguments: str, cwd: Path | None = None) -> subprocess.Comple
         timeout=600,
         check=False,
         cwd=cwd,
+        preexec_fn=preexec_fn,
     )
 
 

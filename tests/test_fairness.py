@@ -11,6 +11,7 @@ marriage may only pass or bid 120.
 from __future__ import annotations
 
 import json
+import tempfile
 from itertools import combinations
 from typing import Any
 
@@ -23,6 +24,7 @@ from tournament.runner.run import run_tournament
 from tournament.runner.schedule import Config, Unit, derive_seed
 from tournament.runner.setup import Options, configure
 from tournament.runner.summary import Summary, summarize
+from tournament.runner.units import BotLogs
 
 pytestmark = pytest.mark.slow
 
@@ -107,10 +109,10 @@ def test_the_check_fails_when_seats_are_only_rotated(
     config = config_of(game, format, per_table, specs)
     units = rotations(config)
     assert len(units) == len(config.units())
+    work = batches(units, len(units), 2, 64)
+    logs = BotLogs(tempfile.gettempdir())
     played = [
-        item.result
-        for batch in ProcessBackend(2).run(config, batches(units, 2, 64), False, None)
-        for item in batch
+        item.result for batch in ProcessBackend(2).run(config, work, False, logs) for item in batch
     ]
     names = [entrant.name for entrant in config.entrants]
     summary = summarize(played, names, format=format, seed=SEED)

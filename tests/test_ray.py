@@ -8,7 +8,7 @@ import json
 import logging
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -85,6 +85,18 @@ def test_a_sequential_test_on_ray_decides_as_locally(ray_instance: Path) -> None
 
 @pytest.mark.slow
 @needs_ray
+def test_ray_takes_batches_only_as_it_plays_them(ray_instance: Path) -> None:
+    """Ray is handed a few batches per CPU at a time: stopped after the first result, it has
+    taken only those from the schedule."""
+    from tests.test_schedule import taken_for_a_first_result
+    from tournament.runner.backends import AHEAD
+    from tournament.runner.ray_backend import RayBackend
+
+    assert 2 * AHEAD <= taken_for_a_first_result(RayBackend(workers=2)) <= 4 * AHEAD
+
+
+@pytest.mark.slow
+@needs_ray
 @pytest.mark.parametrize("start_on_ray", [False, True], ids=["local-then-ray", "ray-then-local"])
 def test_a_resume_may_switch_backend(
     start_on_ray: bool, tmp_path: Path, ray_instance: Path
@@ -117,7 +129,7 @@ class Stopping:
     def run(
         self,
         config: Config,
-        batches: Sequence[Sequence[Unit]],
+        batches: Iterable[Sequence[Unit]],
         keep_records: bool,
         logs: BotLogs,
     ) -> Iterator[list[Played]]:

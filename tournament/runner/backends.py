@@ -1,23 +1,40 @@
 """Where units are played: in this process, or in local worker processes. A backend only has to
 play batches of units and hand back their results as batches finish, in any order; the results
 themselves never depend on where or in what order units were played.
+
+Batches are taken from the schedule as they are handed out, a few per worker ahead, so that the
+schedule is never listed whole however long it is.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import itertools
 import os
-from collections.abc import Iterator, Sequence
-from typing import Protocol
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Protocol, TypeVar
 
 from thousand.table.external import die_with_parent
 from tournament.runner.schedule import Config, Unit
 from tournament.runner.units import BotLogs, Played, play_batch
 
-__all__ = ["DEFAULT_BATCH", "Backend", "InlineBackend", "ProcessBackend", "batches"]
+__all__ = [
+    "AHEAD",
+    "DEFAULT_BATCH",
+    "Backend",
+    "InlineBackend",
+    "ProcessBackend",
+    "batches",
+    "hand_out",
+]
 
 DEFAULT_BATCH = 64
 """The most units a batch holds unless the backend says otherwise."""
+AHEAD = 4
+"""Batches handed out per worker at a time: enough that none waits for the next, few enough
+that the batches not yet played cost nothing."""
+
+Task = TypeVar("Task")
 
 
 class Backend(Protocol):
@@ -27,11 +44,12 @@ class Backend(Protocol):
     def run(
         self,
         config: Config,
-        batches: Sequence[Sequence[Unit]],
+        batches: Iterable[Sequence[Unit]],
         keep_records: bool,
         logs: BotLogs,
     ) -> Iterator[list[Played]]:
-        """Yield each batch's results as soon as the batch is finished."""
+        """Yield each batch's results as soon as the batch is finished, taking the batches
+        as it is ready for them."""
         ...
 
 
@@ -43,7 +61,7 @@ class InlineBackend:
     def run(
         self,
         config: Config,
-        batches: Sequence[Sequence[Unit]],
+        batches: Iterable[Sequence[Unit]],
         keep_records: bool,
         logs: BotLogs,
     ) -> Iterator[list[Played]]:
@@ -64,7 +82,7 @@ class ProcessBackend:
     def run(
         self,
         config: Config,
-        batches: Sequence[Sequence[Unit]],
+        batches: Iterable[Sequence[Unit]],
         keep_records: bool,
         logs: BotLogs,
     ) -> Iterator[list[Played]]:
@@ -72,15 +90,20 @@ class ProcessBackend:
         with concurrent.futures.ProcessPoolExecutor(
             self.workers, initializer=die_with_parent, initargs=(os.getpid(),)
         ) as pool:
-            pending = {
-                pool.submit(play_batch, config, list(batch), keep_records, logs)
-                for batch in batches
-            }
+            work = iter(batches)
+            pending: list[concurrent.futures.Future[list[Played]]] = []
+
+            def submit(batch: Sequence[Unit]) -> concurrent.futures.Future[list[Played]]:
+                return pool.submit(play_batch, config, list(batch), keep_records, logs)
+
             try:
+                hand_out(pending, work, self.workers * AHEAD, submit)
                 while pending:
-                    done, pending = concurrent.futures.wait(
+                    done, waiting = concurrent.futures.wait(
                         pending, return_when=concurrent.futures.FIRST_COMPLETED
                     )
+                    pending = list(waiting)
+                    hand_out(pending, work, self.workers * AHEAD, submit)
                     for future in done:
                         yield future.result()
             finally:
@@ -88,8 +111,23 @@ class ProcessBackend:
                     future.cancel()
 
 
-def batches(units: Sequence[Unit], workers: int, largest: int = DEFAULT_BATCH) -> list[list[Unit]]:
-    """Units cut into batches: large enough to make handing them out cheap (up to ``largest``),
-    small enough that every worker gets many (for an even finish and frequent progress)."""
-    size = max(1, min(largest, len(units) // (workers * 16)))
-    return [list(units[start : start + size]) for start in range(0, len(units), size)]
+def hand_out(
+    pending: list[Task],
+    work: Iterator[Sequence[Unit]],
+    most: int,
+    start: Callable[[Sequence[Unit]], Task],
+) -> None:
+    """Start the next batches of ``work`` until ``most`` are pending (or none is left)."""
+    pending.extend(start(batch) for batch in itertools.islice(work, max(most - len(pending), 0)))
+
+
+def batches(
+    units: Iterable[Unit], count: int, workers: int, largest: int = DEFAULT_BATCH
+) -> Iterator[list[Unit]]:
+    """The ``count`` units cut into batches as they are asked for: large enough to make
+    handing them out cheap (up to ``largest``), small enough that every worker gets many (for
+    an even finish and frequent progress)."""
+    size = max(1, min(largest, count // (workers * 16)))
+    remaining = iter(units)
+    while batch := list(itertools.islice(remaining, size)):
+        yield batch

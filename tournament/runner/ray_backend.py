@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from tournament.runner.backends import AHEAD, hand_out
 from tournament.runner.schedule import Config, Unit
 from tournament.runner.units import BotLogs, Played, play_batch
 
@@ -45,11 +46,12 @@ class RayBackend:
     def run(
         self,
         config: Config,
-        batches: Sequence[Sequence[Unit]],
+        batches: Iterable[Sequence[Unit]],
         keep_records: bool,
         logs: BotLogs,
     ) -> Iterator[list[Played]]:
-        """Yield each batch's results as its task finishes."""
+        """Yield each batch's results as its task finishes, a few batches per CPU of Ray
+        handed out at a time."""
         ray = _import_ray()
         started = not ray.is_initialized()
         if started:
@@ -61,10 +63,18 @@ class RayBackend:
                 logging_level=logging.ERROR,
             )
         task = ray.remote(max_retries=RETRIES, retry_exceptions=False)(play_batch)
-        pending = [task.remote(config, list(batch), keep_records, logs) for batch in batches]
+        most = AHEAD * max(1, int(self.workers or ray.cluster_resources().get("CPU", 1)))
+        work = iter(batches)
+        pending: list[Any] = []
+
+        def start(batch: Sequence[Unit]) -> Any:
+            return task.remote(config, list(batch), keep_records, logs)
+
         try:
+            hand_out(pending, work, most, start)
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
+                hand_out(pending, work, most, start)
                 try:
                     played = ray.get(done[0])
                 except ray.exceptions.RayError as error:

@@ -9,7 +9,7 @@ import io
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from tournament.runner.backends import (
 )
 from tournament.runner.journal import Journal, TournamentDirError, check_resumable, write_text
 from tournament.runner.results import UnitResult
-from tournament.runner.schedule import Config
+from tournament.runner.schedule import Config, Unit
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome, Verdict
 from tournament.runner.summary import Anchor, Summary, summarize
 from tournament.runner.units import BotLogs
@@ -94,7 +94,7 @@ def run_tournament(
         if made_here and out is not None:  # only the bots' logs of the check are in it
             shutil.rmtree(out, ignore_errors=True)
         raise
-    units = config.units()
+    schedule = config.units()
     finished: dict[str, UnitResult] = {}
     journal: Journal | None = None
     if out is not None:
@@ -114,16 +114,18 @@ def run_tournament(
     if backend is None:
         backend = InlineBackend() if workers <= 1 else ProcessBackend(workers)
     test = _Test(config, on_verdict) if config.sprt is not None else None
-    todo = [unit for unit in units if unit.name not in finished]
+    # Every unit in the journal is in the schedule (the journal checks it), so the rest is counted.
+    todo: Iterator[Unit] = (unit for unit in schedule if unit.name not in finished)
+    left = len(schedule) - len(finished)
     if test is not None and test.read(finished.values()).accepted is not None:
-        todo = []
+        todo, left = iter(()), 0
     if on_results is not None and finished:
         on_results(list(finished.values()))
     if progress is not None:
-        progress(len(finished), len(units))
+        progress(len(finished), len(schedule))
     try:
         largest = getattr(backend, "largest_batch", DEFAULT_BATCH)
-        work = batches(todo, max(workers, 1), largest)
+        work = batches(todo, left, max(workers, 1), largest)
         results = backend.run(config, work, keep_records, logs)
         for played in results:
             if journal is not None:
@@ -135,7 +137,7 @@ def run_tournament(
             if on_results is not None:
                 on_results([item.result for item in played])
             if progress is not None:
-                progress(len(finished), len(units))
+                progress(len(finished), len(schedule))
             if decided:
                 # Decided: the backend stops handing out the batches not yet started.
                 close = getattr(results, "close", None)
@@ -149,10 +151,7 @@ def run_tournament(
         if fresh:
             with contextlib.suppress(OSError):
                 os.rmdir(logs.folder)  # made for this run, and no bot wrote in it
-    counted = units
-    if test is not None:
-        groups = test.verdict.observations
-        counted = [unit for unit in units if unit.group < groups]
+    counted = schedule if test is None else schedule.first_groups(test.verdict.observations)
     summary = summarize(
         [finished[unit.name] for unit in counted],
         [entrant.name for entrant in config.entrants],

@@ -15,8 +15,10 @@ import functools
 import hashlib
 import itertools
 import json
-from collections.abc import Sequence
-from typing import Any
+import math
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
 
 import attrs
 
@@ -26,10 +28,23 @@ from thousand.games import AnyGame, AnyRules, game_named
 from tournament.runner.seatings import seatings
 from tournament.runner.sprt import Hypotheses
 
-__all__ = ["FORMATS", "GAMES", "Config", "Entrant", "Unit", "derive_seed", "entrants_of"]
+__all__ = [
+    "FORMATS",
+    "GAMES",
+    "MAX_UNITS",
+    "Config",
+    "Entrant",
+    "Schedule",
+    "Unit",
+    "derive_seed",
+    "entrants_of",
+]
 
 GAMES = tuple(game.key for game in ALL_GAMES)
 FORMATS = ("deals", "games")
+MAX_UNITS = 2**63 - 1
+"""The most units a schedule holds: its length and the position of each unit must fit in a
+signed 64-bit number, as Python's sequences require."""
 
 
 @attrs.frozen
@@ -99,6 +114,12 @@ class Config:
             )
         if self.per_table < 1:
             raise ValueError("a table must play at least one deal or game")
+        most = self.most_per_table
+        if self.per_table > most:
+            raise ValueError(
+                f"{self.per_table} {self.unit_words()[1]} per table are more than a tournament "
+                f"can count: at most {most} here (its units are numbered below 2**63)"
+            )
         size = self.group_size
         if self.format == "games" and self.per_table % size:
             fewer, more = self.per_table // size * size, (self.per_table // size + 1) * size
@@ -149,6 +170,18 @@ class Config:
         return [table for table in tables if candidate in table]
 
     @property
+    def table_count(self) -> int:
+        """How many tables there are, counted without listing them."""
+        fixed = int(self.gauntlet is not None)
+        return math.comb(len(self.entrants) - fixed, self.players - fixed)
+
+    @property
+    def most_per_table(self) -> int:
+        """The largest ``per_table`` whose schedule holds at most :data:`MAX_UNITS` units."""
+        groups = MAX_UNITS // (self.table_count * self.group_size)
+        return groups if self.format == "deals" else groups * self.group_size
+
+    @property
     def group_size(self) -> int:
         """The units of a group: the seatings of a table's design."""
         return len(seatings(self.players))
@@ -160,26 +193,10 @@ class Config:
             return self.per_table
         return self.per_table // self.group_size
 
-    def units(self) -> list[Unit]:
-        """The whole schedule, in a fixed order: table by table, group by group, each group
-        under every seating of the design (with a sequential test, group by group across the
-        tables, so that the groups it reads in order finish first)."""
-        kind = "deal" if self.format == "deals" else "game"
-        tables = list(enumerate(self.tables()))
-        groups = range(self.groups_per_table)
-        order = (
-            [(number, table, group) for group in groups for number, table in tables]
-            if self.sprt is not None
-            else [(number, table, group) for number, table in tables for group in groups]
-        )
-        units = []
-        for number, table, group in order:
-            seed = derive_seed(self.seed, kind, group)
-            for place, design in enumerate(seatings(self.players)):
-                seating = tuple(table[bot] for bot in design)
-                name = f"t{number}-{kind[0]}{group}-s{place}"
-                units.append(Unit(name, number, group, seating, seed, 0))
-        return units
+    def units(self) -> Schedule:
+        """The whole schedule, in a fixed order (see :class:`Schedule`), made unit by unit as
+        it is read."""
+        return Schedule(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as JSON data."""
@@ -245,6 +262,82 @@ class Unit:
             derive_seed(tournament_seed, "player", self.name, seat)
             for seat in range(len(self.seating))
         ]
+
+
+class Schedule(Sequence[Unit]):
+    """A tournament's units in a fixed order: table by table, group by group, each group under
+    every seating of the design (with a sequential test, group by group across the tables, so
+    that the groups it reads in order finish first). Its length and each unit are computed when
+    asked for; none is kept."""
+
+    _NAME = re.compile(r"t([0-9]{1,19})-([dg])([0-9]{1,19})-s([0-9]{1,19})")
+    """A unit's name: its table, its kind's letter, its group and its seating."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self._tables = tuple(config.tables())
+        self._groups = config.groups_per_table
+        self._designs = seatings(config.players)
+        self._kind = "deal" if config.format == "deals" else "game"
+
+    def __len__(self) -> int:
+        return len(self._tables) * self._groups * len(self._designs)
+
+    @overload
+    def __getitem__(self, index: int) -> Unit: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Unit]: ...
+
+    def __getitem__(self, index: int | slice) -> Unit | list[Unit]:
+        if isinstance(index, slice):
+            return [self[position] for position in range(len(self))[index]]
+        cell, place = divmod(range(len(self))[index], len(self._designs))
+        if self.config.sprt is None:
+            number, group = divmod(cell, self._groups)
+        else:
+            group, number = divmod(cell, len(self._tables))
+        return self._unit(number, group, place, self._deal_seed(group))
+
+    def __iter__(self) -> Iterator[Unit]:
+        return self.first_groups(self._groups)
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, Unit) and self.unit_named(value.name) == value
+
+    def first_groups(self, groups: int) -> Iterator[Unit]:
+        """The units of every table's first ``groups`` groups, in the schedule's order (with a
+        sequential test, the start of the schedule)."""
+        tables, numbers = range(len(self._tables)), range(min(groups, self._groups))
+        order = (
+            ((number, group) for group in numbers for number in tables)
+            if self.config.sprt is not None
+            else ((number, group) for number in tables for group in numbers)
+        )
+        for number, group in order:
+            seed = self._deal_seed(group)
+            for place in range(len(self._designs)):
+                yield self._unit(number, group, place, seed)
+
+    def unit_named(self, name: str) -> Unit | None:
+        """The unit of that name, if the schedule holds one (found without going through the
+        others)."""
+        match = self._NAME.fullmatch(name)
+        if match is None or match[2] != self._kind[0]:
+            return None
+        number, group, place = int(match[1]), int(match[3]), int(match[4])
+        if number >= len(self._tables) or group >= self._groups or place >= len(self._designs):
+            return None
+        unit = self._unit(number, group, place, self._deal_seed(group))
+        return unit if unit.name == name else None
+
+    def _deal_seed(self, group: int) -> int:
+        return derive_seed(self.config.seed, self._kind, group)
+
+    def _unit(self, number: int, group: int, place: int, seed: int) -> Unit:
+        table = self._tables[number]
+        seating = tuple(table[bot] for bot in self._designs[place])
+        return Unit(f"t{number}-{self._kind[0]}{group}-s{place}", number, group, seating, seed, 0)
 
 
 def derive_seed(seed: int, *parts: object) -> int:
