@@ -229,7 +229,7 @@ def import_ray() -> Any:
     try:
         return importlib.import_module("ray")
     except ImportError:
-        raise SystemExit("--ray needs Ray: pip install 'thousand[ray]'") from None
+        raise SystemExit("--ray needs Ray: python -m pip install ray") from None
 
 
 def start_ray(ray: Any) -> float:

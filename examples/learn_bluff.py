@@ -11,7 +11,7 @@ Usage::
     python examples/learn_bluff.py                  # 5,000 games of training, about 15 seconds
     python examples/learn_bluff.py --games 300 --evaluate 100
 
-Needs the rl extra: ``python -m pip install "thousand[rl]"``. Prints how often the policy beats
+Needs the rl extra: ``python -m pip install ".[rl]"`` in a checkout of thousand. Prints how often the policy beats
 the random bot before and after training.
 """
 

@@ -161,7 +161,7 @@ def test_ray_backend_without_ray_is_a_one_line_error(monkeypatch: pytest.MonkeyP
     )
     assert result.exit_code == 2
     assert result.output.strip() == (
-        "error: --backend ray needs Ray: install it with pip install 'thousand[ray]'"
+        "error: --backend ray needs Ray: install it with python -m pip install ray"
     )
 
 

@@ -5,6 +5,7 @@ Chromium, and left out (with one hint) when matplotlib is missing."""
 from __future__ import annotations
 
 import html
+import importlib.abc
 import shutil
 import sys
 from pathlib import Path
@@ -24,7 +25,7 @@ runner = CliRunner()
 ARGUMENTS = ["greedy", "random", "random", "--deals", "20", "--seed", "1", "--workers", "1"]
 PICTURES = ["head-to-head.png", "ratings.png", "scores.png"]
 PNG = b"\x89PNG\r\n\x1a\n"
-HINT = 'python -m pip install "thousand[plots]"'
+HINT = "python -m pip install matplotlib"
 
 
 def play(folder: Path, *extra: str) -> Any:
@@ -165,6 +166,38 @@ def test_without_matplotlib_the_tournament_runs_as_before_and_says_how_once(
     assert refused.stderr.startswith("error: ")
     assert refused.stderr.count("\n") == 1
     assert HINT in refused.stderr
+
+
+class UnloadableMatplotlib(importlib.abc.MetaPathFinder):
+    """matplotlib installed but failing to load, as its compiled parts do when no memory is
+    left to map them."""
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> None:
+        if name.split(".")[0] == "matplotlib":
+            raise ImportError("failed to map segment from shared object")
+
+
+def test_a_matplotlib_that_does_not_load_is_one_line_and_loses_nothing(
+    kept: tuple[Path, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in [name for name in sys.modules if name.split(".")[0] == "matplotlib"]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.delitem(sys.modules, "tournament.runner.plots", raising=False)
+    monkeypatch.delattr(tournament.runner, "plots", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [UnloadableMatplotlib(), *sys.meta_path])
+    folder = tmp_path / "unloadable"
+    result = play(folder)
+    assert result.stdout == kept[1].stdout
+    (said,) = without_progress(result.stderr).splitlines()
+    assert said == (
+        "the pictures and report.html cannot be drawn: matplotlib did not load "
+        "(failed to map segment from shared object)"
+    )
+    assert (folder / "summary.json").is_file()
+    refused = runner.invoke(app, ["report", str(folder)])
+    assert refused.exit_code == 2
+    assert refused.stderr.count("\n") == 1
+    assert "matplotlib did not load" in refused.stderr
 
 
 def test_report_refuses_what_is_no_tournament_in_one_line(

@@ -3,7 +3,7 @@ a fixed-size numeric encoding of a seat's observation (:mod:`thousand.rl.encodin
 games as PettingZoo and Gymnasium environments (:mod:`thousand.rl.environments`) and as OpenSpiel
 games (:mod:`thousand.rl.openspiel`, imported on its own).
 
-Needs the ``rl`` extra (``python -m pip install "thousand[rl]"``). Importing this package
+Needs the ``rl`` extra (``python -m pip install ".[rl]"`` in a checkout of thousand). Importing this package
 registers the Gymnasium ids listed in :data:`GYM_IDS`, so that ``gymnasium.make`` knows them::
 
     >>> import gymnasium
@@ -26,7 +26,8 @@ try:
 except ImportError as missing:  # pragma: no cover - the plain install
     raise ImportError(
         f"thousand.rl needs the rl extra ({missing.name} is missing): "
-        'python -m pip install "thousand[rl]"'
+        'python -m pip install ".[rl]" in a checkout of thousand, or '
+        "python -m pip install numpy gymnasium pettingzoo open_spiel"
     ) from None
 
 from thousand.rl.codec import ActionCodec

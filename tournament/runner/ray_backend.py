@@ -2,7 +2,7 @@
 
 Batches of units become Ray tasks; results come back into the same journal as with local
 workers, so a tournament started on one backend can be resumed on the other, and the results
-are the same either way. Ray is an optional extra: ``pip install 'thousand[ray]'``.
+are the same either way. Ray is an optional extra: ``python -m pip install ray``.
 """
 
 from __future__ import annotations
@@ -101,5 +101,5 @@ def _import_ray() -> Any:
         return importlib.import_module("ray")
     except ImportError:
         raise RayMissingError(
-            "--backend ray needs Ray: install it with pip install 'thousand[ray]'"
+            "--backend ray needs Ray: install it with python -m pip install ray"
         ) from None

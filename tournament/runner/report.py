@@ -69,11 +69,11 @@ CHECKPOINTS = 15
 """At most this many points on the rating picture."""
 CHECKPOINT_RESAMPLES = 200
 """Bootstrap resamples at each checkpoint before the last: enough for a band, and quick."""
-HINT = 'for pictures and report.html, install matplotlib: python -m pip install "thousand[plots]"'
+HINT = "for pictures and report.html, install matplotlib: python -m pip install matplotlib"
 
 
 class PicturesUnavailable(ValueError):
-    """matplotlib, which draws the pictures, is not installed."""
+    """matplotlib, which draws the pictures, is not installed or does not load."""
 
 
 @attrs.frozen
@@ -270,9 +270,15 @@ def write_report(
     try:
         from tournament.runner import plots
     except ImportError as error:
-        if (error.name or "").split(".")[0] not in ("matplotlib", "numpy"):
+        library = (error.name or "").split(".")[0]
+        if library in ("thousand", "tournament"):
             raise
-        raise PicturesUnavailable(HINT) from None
+        if isinstance(error, ModuleNotFoundError) and library in ("matplotlib", "numpy"):
+            raise PicturesUnavailable(HINT) from None
+        # Installed but not loadable: a broken install, or no memory left to map it.
+        raise PicturesUnavailable(
+            f"the pictures and report.html cannot be drawn: matplotlib did not load ({error})"
+        ) from None
     report = build_report(directory, summary=summary, anchor=anchor)
     folder = make_folder(directory / PLOTS)
     pictures = plots.draw(report, folder)
