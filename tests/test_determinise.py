@@ -196,9 +196,13 @@ def check_states(
             continue
         for seat in range(state.rules.players):
             observation = state.observation(seat)
-            check_truth_in_support(observation, state)
-            world = Determiniser(observation).sample(rng)
-            check_world(world, observation, state)
+            try:
+                check_truth_in_support(observation, state)
+                world = Determiniser(observation).sample(rng)
+                check_world(world, observation, state)
+            except Exception:
+                note(reproduction(state, seat))
+                raise
             if position != continue_from:
                 continue
             copied = Observation.from_dict(observation.to_dict())
@@ -211,6 +215,21 @@ def check_states(
                 while not world.is_over:
                     world = world.apply(rng.choice(world.legal_actions()))
                 assert isinstance(world.result, DealResult)
+
+
+def reproduction(state: GameState, seat: int) -> str:
+    """What reproduces a world drawn for ``seat`` at ``state`` without Hypothesis: the rules,
+    the dealer, the cards as dealt and the deal's actions (cards given shown)."""
+    rules = state.rules
+    layout = state.layout
+    hands = " | ".join(" ".join(map(str, hand)) or "-" for hand in layout.hands)
+    talon = " | ".join(" ".join(map(str, pile)) for pile in layout.talon)
+    actions = ", ".join(str(action) for _, action in state.actions)
+    return (
+        f"rules {rules.preset_name() or rules.to_dict()}, deal {state.deal_number}, dealer "
+        f"{state.dealer}, scores {list(state.scores)}; hands {hands}; talon {talon}; after "
+        f"[{actions}]: no world for seat {seat}"
+    )
 
 
 def greedy_playout(state: GameState, seed: int, greedy: Sequence[bool]) -> list[GameState]:
@@ -596,6 +615,49 @@ def test_two_high_bids_can_still_be_dealt() -> None:
     observation = state.observation(1)
     world = Determiniser(observation).sample(random.Random(1))
     check_world(world, observation, state)
+
+
+REPRODUCED_LAYOUT = Layout(
+    hands=["9H KC AS KD JC KH QD", "9C JD TH 9S QS JH 9D", "", "KS TS TC AC JS AH TD"],
+    talon="QH AD QC",
+)
+"""Russian, four seats: seat 2 sits out; seat 0 will hold three marriages with the talon."""
+REPRODUCED_PLAYS = ["play 9H", "play TH", "play AH", "play KS", "play AS", "play QS"]
+
+
+@pytest.mark.parametrize("plays", [0, 3, 6])
+def test_worlds_for_every_seat_after_a_contract_on_three_marriages(plays: int) -> None:
+    """Russian-4: seat 0 wins at 115, gives AD and JC unseen by the seat sitting out, and fixes
+    330, which needs 210 of marriages in hand: every seat's observation, the sitter's included,
+    has worlds, each with such a hand; once KS, AH and AS are played, the hearts, diamonds and
+    clubs are the only marriages left that make 210."""
+    rules = VARIANTS["russian-4"]
+    state = new_deal(rules, layout=REPRODUCED_LAYOUT, dealer=3)
+    assert state.sitter == 2
+    state = play(state, "bid 105", "bid 110", "bid 115", "pass", "pass")
+    state = play(state, "give AD 3", "give JC 1", "contract 330", *REPRODUCED_PLAYS[:plays])
+    marriages = bits_of("KH QH KD QD KC QC")
+    for seat in range(4):
+        observation = state.observation(seat)
+        for world in worlds(observation, 20, seed=seat):
+            check_world(world, observation, state)
+            held = world.hand_masks[0] | played_by(world, 0)
+            assert marriage_value(rules, held) >= 330 - 120
+            if plays == 6:  # KS and the aces of hearts and spades are out
+                assert held & marriages == marriages
+
+
+def test_declared_marriages_stay_in_hand() -> None:
+    """A marriage declared by leading its king leaves its queen in the leader's hand until
+    played: the deductions say so, and every world keeps it there."""
+    state = russian_after(2)
+    assert deduce(state.observation(0)).holds == (0, bits_of("QH"), 0)
+    assert deduce(state.observation(1)).holds == (0, bits_of("QH"), 0)
+    observation = state.observation(2)
+    for world in worlds(observation, 50):
+        assert world.hand_masks[1] & bits_of("QH")
+    later = play(state, "play QH", "play JC", "play QS")
+    assert deduce(later.observation(0)).holds == (0, 0, 0)
 
 
 def test_declared_marriage_partner_was_held() -> None:

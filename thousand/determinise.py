@@ -5,8 +5,10 @@ A search bot cannot look at the other hands, so it imagines them: it samples com
 combines the answers. A sampled world respects the seat's own hand, the talon or musik it was
 shown, the cards it gave or received, every card played, the suits and cards other seats showed
 they lack (by not following, not trumping, not beating where they had to, leading a king or queen
-without declaring), the marriages declared, and the bids (a bid above the cap base needs its
-marriages). Every placement of the unseen cards that is consistent with all of that is equally
+without declaring), the marriages declared (the rest of the marriage stays in hand until
+played), the bids (a bid above the cap base needs its marriages in the hand dealt) and the
+contract (one above the winning bid needs its marriages in the declarer's hand after the
+exchange). Every placement of the unseen cards that is consistent with all of that is equally
 likely.
 
     >>> import random
@@ -60,7 +62,7 @@ __all__ = ["Determiniser", "determinise"]
 ATTEMPTS = 10_000
 """Samples tried before giving up on an observation that no world seems to fit."""
 MISSES_BEFORE_MARRIAGES = 100
-"""Placements turned away by bid ceilings before the needed marriages are placed first."""
+"""Attempts turned away before the marriages that bids and the contract need are placed first."""
 
 
 @overload
@@ -176,7 +178,6 @@ class Determiniser:
             self._allowed = allowed
         except NoPlacement as error:
             raise NoWorldError(f"no deal agrees with this observation: {error}") from None
-        self._needs = self._ceiling_needs(observation)
 
     def sample(
         self,
@@ -299,7 +300,7 @@ class Determiniser:
         (Karp and Luby's way of drawing uniformly from a union: draw a set of marriages in
         proportion to its placements, then keep the placement with one chance in the number of
         such sets it holds), so that rare hands are still found."""
-        if self._misses < MISSES_BEFORE_MARRIAGES or not self._needs:
+        if self._misses < MISSES_BEFORE_MARRIAGES:
             return self._placement.sample(rng)
         if self._marriage_sets is None:
             self._marriage_sets = self._marriage_placements()
@@ -317,13 +318,14 @@ class Determiniser:
         met = sum(_holds(places, needs) for _, needs in options)
         return places if rng.randrange(met) == 0 else None
 
-    def _ceiling_needs(self, observation: Observation) -> list[list[tuple[int, int]]]:
+    def _ceiling_needs(self) -> list[list[tuple[int, int]]]:
         """The hands that must hold marriages, each as its choices of the fewest marriages that
         do, written as (the places that may hold their unseen cards, those cards): a bid above
         the cap base needs them in the hand that was dealt, a contract above the winning bid in
         the declarer's hand after the exchange. The places of a hand as dealt also hold, for the
         declarer once the talon is taken, the cards it gave away unseen or laid aside."""
         rules = self.rules
+        observation = self.observation
         declarer = self._declarer
         after_talon = declarer is not None and observation.phase is not Phase.MUSIK
         outside = 0 if observation.received is None else observation.received.bit
@@ -358,7 +360,7 @@ class Determiniser:
         allow its bid or contract: the placements that put their unseen cards in its places,
         and those (places, cards)."""
         options = []
-        for needs in itertools.product(*self._needs):
+        for needs in itertools.product(*self._ceiling_needs()):
             allowed = list(self._allowed)
             for places, cards in needs:
                 for place in range(len(allowed)):
@@ -386,20 +388,27 @@ class Determiniser:
         rules = self.rules
         declarer = self._declarer
         assert declarer is not None
-        cards = []
+        options = []
         for receiver in self._hidden_to:
             had = current[receiver] | self._played_by[receiver]
             from_talon = had & self._talon
             if from_talon.bit_count() > 1:
                 return None
-            cards.append([1 << index for index in indices(from_talon or had)])
-        checked = redeals.checks_at_deal(rules) or any(
-            self._bids[other] > rules.cap_base for other in (declarer, *self._hidden_to)
-        )
-        if not checked:
-            return [rng.choice(choices) for choices in cards]
+            cards = [1 << index for index in indices(from_talon or had)]
+            bid = self._bids[receiver]
+            if bid > rules.cap_base:
+                cards = [card for card in cards if ceiling(rules, had & ~card) >= bid]
+            if not cards:
+                return None
+            options.append(cards)
+        kept = (current[declarer] | self._played_by[declarer] | gave[declarer]) & ~self._talon
+        bid = self._bids[declarer]
+        if not redeals.checks_at_deal(rules) and (
+            bid <= rules.cap_base or ceiling(rules, kept) >= bid
+        ):
+            return [rng.choice(cards) for cards in options]
         fitting = []
-        for gifts in itertools.product(*cards):
+        for gifts in itertools.product(*options):
             gave_now = list(gave)
             received_now = list(received)
             for receiver, given in zip(self._hidden_to, gifts, strict=True):

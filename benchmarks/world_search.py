@@ -1,0 +1,316 @@
+"""A search for observations the determinisers find no world for, over many seeded games.
+
+Plays games of every Thousand preset (and of 1000?) with house rules off and on, each seat
+played by ``greedy`` or by random legal moves, and at every decision asks for a world for every
+seat's observation (the seat sitting out included). Half the Thousand matches open on a nearly
+sorted deck, which deals hands rich in marriages: high bids and contracts, whose worlds are
+rare. A world must give back exactly what the
+seat observed. Prints the observations checked per game, rule set and role (``auction`` before
+the talon is shown, ``declarer``, ``defender``, ``sitter``; 1000? by seat), the failures found
+and the time taken; with ``--failures FILE`` each failure is written there as a JSON line with
+what reproduces it (the rules, the seed, the game's record up to the decision, and the seat).
+
+    python benchmarks/world_search.py [--observations 20000] [--seed 0] [--game russian-4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from thousand import (
+    DECK,
+    Determiniser,
+    Layout,
+    NoWorldError,
+    Record,
+    Rules,
+    bluff,
+    new_match,
+)
+from thousand.bots import GreedyPlayer
+from thousand.rules import (
+    BarrelFallPenalty,
+    BoltCounting,
+    MarriageDeclaration,
+    Redeal,
+    Samosval,
+    Sitter,
+)
+
+HOUSE_RULES: dict[str, dict[str, Any]] = {
+    "off": {},
+    "throw-ins as dealt": dict(
+        redeal_nines=Redeal.DEALT, redeal_jacks=Redeal.DEALT, redeal_weak_hand=13
+    ),
+    "throw-ins after exchange": dict(
+        redeal_nines=Redeal.AFTER_EXCHANGE, redeal_jacks=Redeal.AFTER_EXCHANGE
+    ),
+    "scoring": dict(
+        gold_set=3,
+        bolts=3,
+        bolt_counting=BoltCounting.CONSECUTIVE,
+        samosval=Samosval.BOTH,
+        barrel_fall_penalty=BarrelFallPenalty.BOTH,
+        barrel_reset_falls=2,
+    ),
+    "play": dict(
+        must_beat=True,
+        must_overtrump=True,
+        marriage_declaration=MarriageDeclaration.AUTOMATIC,
+        marriage_requires_trick=False,
+        ace_marriage=200,
+    ),
+}
+"""Rule sets tried on every preset: the house rules (grouped by what they touch), and the
+rules of play the presets disagree on, flipped together."""
+FOUR_SEATS: dict[str, dict[str, Any]] = {
+    f"sitter {sitter.value}": dict(sitter=sitter, sitter_bonus=40) for sitter in Sitter
+}
+"""Four seats: who sits out, each way."""
+BLUFF_RULES: dict[str, dict[str, Any]] = {
+    "off": {},
+    "any-card restart": dict(challenge_restart=bluff.ChallengeRestart.ANY_CARD),
+    "no reshuffle": dict(empty_draw_pile=bluff.EmptyDrawPile.NO_RESHUFFLE),
+    "last card face up": dict(last_card_face_down=bluff.LastCardFaceDown.WINS),
+}
+"""1000?: its rule choices, each switched on alone."""
+DEALS_PER_MATCH = 3
+"""Deals played from each match start (later deals carry scores, bolts, the barrel)."""
+
+
+@attrs.define
+class Tally:
+    """What the search has checked so far."""
+
+    checked: Counter[tuple[str, str, str]] = attrs.field(factory=Counter)
+    failed: Counter[tuple[str, str, str]] = attrs.field(factory=Counter)
+    seconds: Counter[str] = attrs.field(factory=Counter)
+    sampling: Counter[str] = attrs.field(factory=Counter)
+    failures: list[dict[str, Any]] = attrs.field(factory=list)
+
+    def total(self, game: str) -> int:
+        return sum(count for key, count in self.checked.items() if key[0] == game)
+
+
+def thousand_rule_sets(preset: str) -> dict[str, Rules]:
+    """The preset under each rule set that applies to it."""
+    base = Rules.preset(preset)
+    sets = dict(HOUSE_RULES)
+    if base.players == 4:
+        sets.update(FOUR_SEATS)
+    return {name: attrs.evolve(base, **changes) for name, changes in sets.items()}
+
+
+def start_scores(rules: Rules, rng: random.Random) -> list[int] | None:
+    """Scores to start a match from: zeros, or scores near the end (barrel, lock, bolts)."""
+    if rng.random() < 0.5:
+        return None
+    near = rules.barrel_threshold if rules.endgame.value == "barrel" else rules.lock_threshold
+    return [rng.choice([0, 120, near - 40, near, -120]) for _ in range(rules.players)]
+
+
+def rich_layout(rules: Rules, dealer: int, rng: random.Random) -> Layout:
+    """Cards dealt from a deck sorted by suit and rank, the suits in random order, then cut and
+    given a few random swaps: each hand holds long suits and their marriages."""
+    suits = [DECK[6 * suit : 6 * suit + 6] for suit in rng.sample(range(4), 4)]
+    deck = [card for suit in suits for card in suit]
+    cut = rng.randrange(24)
+    deck = deck[cut:] + deck[:cut]
+    for _ in range(rng.randrange(12)):
+        first, second = rng.randrange(24), rng.randrange(24)
+        deck[first], deck[second] = deck[second], deck[first]
+    size = rules.hand_size
+    dealt = 2 if rules.players == 2 else 3
+    hands: list[Sequence[Any]] = [deck[seat * size : (seat + 1) * size] for seat in range(dealt)]
+    if rules.players == 4:
+        hands.insert(rules.sitter_of(dealer), ())
+    rest = deck[dealt * size :]
+    return Layout(hands=hands, talon=[rest] if rules.players != 2 else [rest[:2], rest[2:]])
+
+
+def role(observation: Any) -> str:
+    """What the observing seat is in the deal."""
+    if observation.sitter == observation.seat:
+        return "sitter"
+    if observation.declarer is None or observation.phase.value == "musik":
+        return "auction"
+    return "declarer" if observation.declarer == observation.seat else "defender"
+
+
+def check_thousand(game: str, rule_set: str, state: Any, rng: random.Random, tally: Tally) -> None:
+    """A world for every seat's observation of ``state``."""
+    for seat in range(state.rules.players):
+        observation = state.observation(seat)
+        key = (game, rule_set, role(observation))
+        began = time.perf_counter()
+        problem = None
+        try:
+            world = Determiniser(observation).sample(rng)
+            if world.observation(seat) != observation:
+                problem = "the world shows the seat something else"
+        except NoWorldError as error:
+            problem = str(error)
+        tally.sampling[game] += time.perf_counter() - began
+        tally.checked[key] += 1
+        if problem is not None:
+            tally.failed[key] += 1
+            record = Record.from_state(state).to_dict()
+            tally.failures.append(
+                dict(game=game, rules=rule_set, seat=seat, problem=problem, record=record)
+            )
+
+
+def check_bluff(game: str, rule_set: str, state: Any, rng: random.Random, tally: Tally) -> None:
+    """1000?: a world for every seat's observation of ``state``."""
+    for seat in range(state.rules.players):
+        observation = state.observation(seat)
+        key = (game, rule_set, f"seat {seat}")
+        began = time.perf_counter()
+        problem = None
+        try:
+            world = bluff.Determiniser(observation).sample(rng)
+            if world.observation(seat) != observation:
+                problem = "the world shows the seat something else"
+        except NoWorldError as error:
+            problem = str(error)
+        tally.sampling[game] += time.perf_counter() - began
+        tally.checked[key] += 1
+        if problem is not None:
+            tally.failed[key] += 1
+            record = bluff.Record.from_state(state).to_dict()
+            tally.failures.append(
+                dict(game=game, rules=rule_set, seat=seat, problem=problem, record=record)
+            )
+
+
+def players_for(rules: Any, rng: random.Random, seed: int) -> list[GreedyPlayer | None]:
+    """A ``greedy`` bot or ``None`` (random legal moves) per seat, at least one greedy."""
+    greedy = [rng.random() < 0.5 for _ in range(rules.players)]
+    greedy[rng.randrange(rules.players)] = True
+    bots: list[GreedyPlayer | None] = []
+    for seat, flag in enumerate(greedy):
+        bot = None
+        if flag:
+            bot = GreedyPlayer()
+            bot.start(seat, rules, random.Random(seed * 10 + seat))
+        bots.append(bot)
+    return bots
+
+
+def play_and_check(
+    game: str,
+    rule_set: str,
+    state: Any,
+    seed: int,
+    check: Callable[[str, str, Any, random.Random, Tally], None],
+    tally: Tally,
+    deals: int | None,
+) -> None:
+    """Play ``state`` on (``deals`` deals of a match, or the whole game), checking every
+    decision."""
+    rng = random.Random(seed)
+    sampling = random.Random(-seed)
+    bots = players_for(state.rules, rng, seed)
+    first = getattr(state, "deal_number", 0)
+    while not state.is_over and (deals is None or state.deal_number < first + deals):
+        check(game, rule_set, state, sampling, tally)
+        player = state.player
+        bot = bots[player]
+        action = (
+            bot.act(state.observation(player))
+            if bot is not None
+            else rng.choice(state.legal_actions())
+        )
+        state = state.apply(action)
+
+
+def search_thousand(preset: str, target: int, seed: int, tally: Tally) -> None:
+    """Matches of ``preset`` under each rule set in turn until ``target`` observations."""
+    rule_sets = list(thousand_rule_sets(preset).items())
+    began = time.perf_counter()
+    game = 0
+    while tally.total(preset) < target:
+        name, rules = rule_sets[game % len(rule_sets)]
+        match_seed = seed * 1_000_003 + game
+        rng = random.Random(match_seed)
+        dealer = rng.randrange(rules.players)
+        layout = rich_layout(rules, dealer, rng) if rng.random() < 0.5 else None
+        try:
+            scores = start_scores(rules, rng)
+            state = new_match(rules, seed=match_seed, dealer=dealer, scores=scores, layout=layout)
+        except ValueError:
+            state = new_match(rules, seed=match_seed, dealer=dealer, layout=layout)
+        play_and_check(preset, name, state, match_seed, check_thousand, tally, DEALS_PER_MATCH)
+        game += 1
+    tally.seconds[preset] += time.perf_counter() - began
+
+
+def search_bluff(target: int, seed: int, tally: Tally) -> None:
+    """1000? games of 2 to 6 players under each rule set in turn until ``target``
+    observations."""
+    began = time.perf_counter()
+    game = 0
+    while tally.total("1000?") < target:
+        name, changes = list(BLUFF_RULES.items())[game % len(BLUFF_RULES)]
+        rules = bluff.Rules(players=2 + game // len(BLUFF_RULES) % 5, max_turns=300, **changes)
+        game_seed = seed * 1_000_003 + game
+        state = bluff.new_game(rules, seed=game_seed)
+        label = f"{name}, {rules.players} players"
+        play_and_check("1000?", label, state, game_seed, check_bluff, tally, None)
+        game += 1
+    tally.seconds["1000?"] += time.perf_counter() - began
+
+
+def report(tally: Tally, games: Sequence[str]) -> None:
+    """The figures, per game, rule set and role."""
+    print(f"{'game':<10} {'rules':<32} {'role':<9} {'checked':>8} {'failed':>7}")
+    for game in games:
+        for key in sorted(key for key in tally.checked if key[0] == game):
+            _, rule_set, seat_role = key
+            print(
+                f"{game:<10} {rule_set:<32} {seat_role:<9} {tally.checked[key]:>8} "
+                f"{tally.failed[key]:>7}"
+            )
+    print()
+    print(f"{'game':<10} {'checked':>8} {'failed':>7} {'seconds':>8} {'ms/world':>9}")
+    for game in games:
+        checked = tally.total(game)
+        failed = sum(count for key, count in tally.failed.items() if key[0] == game)
+        per_world = tally.sampling[game] / max(checked, 1) * 1000
+        print(f"{game:<10} {checked:>8} {failed:>7} {tally.seconds[game]:>8.0f} {per_world:>9.2f}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--observations", type=int, default=20_000, help="observations to check per game"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seeds every game of the search")
+    games = [*Rules.preset_names(), "1000?"]
+    parser.add_argument("--game", action="append", help=", ".join(games))
+    parser.add_argument("--failures", help="write each failure as a JSON line to this file")
+    args = parser.parse_args(argv)
+    chosen = args.game or games
+    tally = Tally()
+    for game in chosen:
+        if game == "1000?":
+            search_bluff(args.observations, args.seed, tally)
+        else:
+            search_thousand(game, args.observations, args.seed, tally)
+    report(tally, chosen)
+    if args.failures:
+        with open(args.failures, "w", encoding="utf-8") as out:
+            for failure in tally.failures:
+                out.write(json.dumps(failure) + "\n")
+
+
+if __name__ == "__main__":
+    main()
