@@ -14,7 +14,7 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TypeVar
 
 import pytest
@@ -1497,6 +1497,29 @@ def test_take_of_the_musik_is_kept() -> None:
             assert world.musik == 1
 
 
+def mean_marriages(
+    monkeypatch: pytest.MonkeyPatch,
+    observation: Observation,
+    misses: int,
+    held: Callable[[GameState, int], int],
+    seats: Sequence[int],
+) -> list[float]:
+    """The mean value of the marriages ``held(world, seat)`` over 3000 worlds for
+    ``observation``, for each of ``seats``, with the needed marriages placed first after
+    ``misses`` turned-away placements."""
+    module = importlib.import_module("thousand.determinise")
+    monkeypatch.setattr(module, "MISSES_BEFORE_MARRIAGES", misses)
+    determiniser = Determiniser(observation)
+    rng = random.Random(5)
+    count = 3000
+    totals = [0] * len(seats)
+    for _ in range(count):
+        world = determiniser.sample(rng)
+        for position, seat in enumerate(seats):
+            totals[position] += marriage_value(observation.rules, held(world, seat))
+    return [total / count for total in totals]
+
+
 @pytest.mark.slow
 def test_placing_the_bid_marriages_first_draws_the_same_worlds(
     monkeypatch: pytest.MonkeyPatch,
@@ -1511,22 +1534,37 @@ def test_placing_the_bid_marriages_first_draws_the_same_worlds(
     )
     state = play(new_deal(RUSSIAN, layout=layout, dealer=0), "bid 160", "pass", "bid 170")
     observation = state.observation(0)
-    count = 3000
 
-    def mean_marriages(misses: int) -> list[float]:
-        module = importlib.import_module("thousand.determinise")
-        monkeypatch.setattr(module, "MISSES_BEFORE_MARRIAGES", misses)
-        determiniser = Determiniser(observation)
-        rng = random.Random(5)
-        totals = [0, 0]
-        for _ in range(count):
-            hands = determiniser.sample(rng).layout.hand_masks()
-            totals[0] += marriage_value(RUSSIAN, hands[1])
-            totals[1] += marriage_value(RUSSIAN, hands[2])
-        return [total / count for total in totals]
+    def dealt(world: GameState, seat: int) -> int:
+        return world.layout.hand_masks()[seat]
 
-    rejection = mean_marriages(10**9)
-    marriages_first = mean_marriages(0)
+    rejection = mean_marriages(monkeypatch, observation, 10**9, dealt, (1, 2))
+    marriages_first = mean_marriages(monkeypatch, observation, 0, dealt, (1, 2))
     assert min(rejection) >= 50
+    for plain, placed in zip(rejection, marriages_first, strict=True):
+        assert abs(plain - placed) < 4
+
+
+@pytest.mark.slow
+def test_placing_the_contract_marriages_first_draws_the_same_worlds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A contract of 220 needs 100 of marriages in the declarer's hand after the exchange
+    (hearts, two of the others, or the four aces; seat 0 holds none of their cards). Placing
+    them first, seat 0's worlds are as uniform as plain rejection's: the declarer's hand at the
+    contract holds marriages worth the same on average, and so does the other defender's."""
+    layout = Layout(
+        hands=["9S JS 9C JC 9D JD TD", "AH KH QH KS QS AS TS", "KC QC KD QD AC AD TC"],
+        talon="JH 9H TH",
+    )
+    state = play(new_deal(RUSSIAN, layout=layout, dealer=0), "pass", "pass")
+    observation = play(state, "give JH 0", "give 9H 2", "contract 220").observation(0)
+
+    def at_contract(world: GameState, seat: int) -> int:
+        return world.hand_masks[seat] | played_by(world, seat)
+
+    rejection = mean_marriages(monkeypatch, observation, 10**9, at_contract, (1, 2))
+    marriages_first = mean_marriages(monkeypatch, observation, 0, at_contract, (1, 2))
+    assert rejection[0] > 120
     for plain, placed in zip(rejection, marriages_first, strict=True):
         assert abs(plain - placed) < 4
