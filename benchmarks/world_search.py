@@ -19,23 +19,22 @@ import argparse
 import json
 import random
 import time
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
 
 from thousand import (
     DECK,
-    Determiniser,
     Layout,
     NoWorldError,
-    Record,
     Rules,
     bluff,
     new_match,
 )
 from thousand.bots import GreedyPlayer
+from thousand.games import game_of
 from thousand.rules import (
     BarrelFallPenalty,
     BoltCounting,
@@ -82,6 +81,7 @@ BLUFF_RULES: dict[str, dict[str, Any]] = {
     "last card face up": dict(last_card_face_down=bluff.LastCardFaceDown.WINS),
 }
 """1000?: its rule choices, each switched on alone."""
+BLUFF = "1000?"
 DEALS_PER_MATCH = 3
 """Deals played from each match start (later deals carry scores, bolts, the barrel)."""
 
@@ -92,11 +92,14 @@ class Tally:
 
     checked: Counter[tuple[str, str, str]] = attrs.field(factory=Counter)
     failed: Counter[tuple[str, str, str]] = attrs.field(factory=Counter)
-    seconds: Counter[str] = attrs.field(factory=Counter)
-    sampling: Counter[str] = attrs.field(factory=Counter)
+    seconds: defaultdict[str, float] = attrs.field(factory=lambda: defaultdict(float))
+    """Seconds per game, playing and sampling."""
+    sampling: defaultdict[str, float] = attrs.field(factory=lambda: defaultdict(float))
+    """Seconds per game spent drawing worlds."""
     failures: list[dict[str, Any]] = attrs.field(factory=list)
 
     def total(self, game: str) -> int:
+        """Observations of ``game`` checked."""
         return sum(count for key, count in self.checked.items() if key[0] == game)
 
 
@@ -145,15 +148,16 @@ def role(observation: Any) -> str:
     return "declarer" if observation.declarer == observation.seat else "defender"
 
 
-def check_thousand(game: str, rule_set: str, state: Any, rng: random.Random, tally: Tally) -> None:
-    """A world for every seat's observation of ``state``."""
+def check(game: str, rule_set: str, state: Any, rng: random.Random, tally: Tally) -> None:
+    """A world for every seat's observation of ``state`` (of either game)."""
+    kind = game_of(state.rules)
     for seat in range(state.rules.players):
         observation = state.observation(seat)
-        key = (game, rule_set, role(observation))
+        key = (game, rule_set, f"seat {seat}" if game == BLUFF else role(observation))
         began = time.perf_counter()
         problem = None
         try:
-            world = Determiniser(observation).sample(rng)
+            world = kind.worlds(observation)(rng)
             if world.observation(seat) != observation:
                 problem = "the world shows the seat something else"
         except NoWorldError as error:
@@ -162,30 +166,7 @@ def check_thousand(game: str, rule_set: str, state: Any, rng: random.Random, tal
         tally.checked[key] += 1
         if problem is not None:
             tally.failed[key] += 1
-            record = Record.from_state(state).to_dict()
-            tally.failures.append(
-                dict(game=game, rules=rule_set, seat=seat, problem=problem, record=record)
-            )
-
-
-def check_bluff(game: str, rule_set: str, state: Any, rng: random.Random, tally: Tally) -> None:
-    """1000?: a world for every seat's observation of ``state``."""
-    for seat in range(state.rules.players):
-        observation = state.observation(seat)
-        key = (game, rule_set, f"seat {seat}")
-        began = time.perf_counter()
-        problem = None
-        try:
-            world = bluff.Determiniser(observation).sample(rng)
-            if world.observation(seat) != observation:
-                problem = "the world shows the seat something else"
-        except NoWorldError as error:
-            problem = str(error)
-        tally.sampling[game] += time.perf_counter() - began
-        tally.checked[key] += 1
-        if problem is not None:
-            tally.failed[key] += 1
-            record = bluff.Record.from_state(state).to_dict()
+            record = kind.record(state).to_dict()
             tally.failures.append(
                 dict(game=game, rules=rule_set, seat=seat, problem=problem, record=record)
             )
@@ -210,7 +191,6 @@ def play_and_check(
     rule_set: str,
     state: Any,
     seed: int,
-    check: Callable[[str, str, Any, random.Random, Tally], None],
     tally: Tally,
     deals: int | None,
 ) -> None:
@@ -248,7 +228,7 @@ def search_thousand(preset: str, target: int, seed: int, tally: Tally) -> None:
             state = new_match(rules, seed=match_seed, dealer=dealer, scores=scores, layout=layout)
         except ValueError:
             state = new_match(rules, seed=match_seed, dealer=dealer, layout=layout)
-        play_and_check(preset, name, state, match_seed, check_thousand, tally, DEALS_PER_MATCH)
+        play_and_check(preset, name, state, match_seed, tally, DEALS_PER_MATCH)
         game += 1
     tally.seconds[preset] += time.perf_counter() - began
 
@@ -258,15 +238,15 @@ def search_bluff(target: int, seed: int, tally: Tally) -> None:
     observations."""
     began = time.perf_counter()
     game = 0
-    while tally.total("1000?") < target:
+    while tally.total(BLUFF) < target:
         name, changes = list(BLUFF_RULES.items())[game % len(BLUFF_RULES)]
         rules = bluff.Rules(players=2 + game // len(BLUFF_RULES) % 5, max_turns=300, **changes)
         game_seed = seed * 1_000_003 + game
         state = bluff.new_game(rules, seed=game_seed)
         label = f"{name}, {rules.players} players"
-        play_and_check("1000?", label, state, game_seed, check_bluff, tally, None)
+        play_and_check(BLUFF, label, state, game_seed, tally, None)
         game += 1
-    tally.seconds["1000?"] += time.perf_counter() - began
+    tally.seconds[BLUFF] += time.perf_counter() - began
 
 
 def report(tally: Tally, games: Sequence[str]) -> None:
@@ -294,14 +274,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--observations", type=int, default=20_000, help="observations to check per game"
     )
     parser.add_argument("--seed", type=int, default=0, help="seeds every game of the search")
-    games = [*Rules.preset_names(), "1000?"]
+    games = [*Rules.preset_names(), BLUFF]
     parser.add_argument("--game", action="append", help=", ".join(games))
     parser.add_argument("--failures", help="write each failure as a JSON line to this file")
     args = parser.parse_args(argv)
     chosen = args.game or games
     tally = Tally()
     for game in chosen:
-        if game == "1000?":
+        if game == BLUFF:
             search_bluff(args.observations, args.seed, tally)
         else:
             search_thousand(game, args.observations, args.seed, tally)
