@@ -4,11 +4,14 @@ Plays games of every Thousand preset (and of 1000?) with house rules off and on,
 played by ``greedy`` or by random legal moves, and at every decision asks for a world for every
 seat's observation (the seat sitting out included). Half the Thousand matches open on a nearly
 sorted deck, which deals hands rich in marriages: high bids and contracts, whose worlds are
-rare. A world must give back exactly what the
-seat observed. Prints the observations checked per game, rule set and role (``auction`` before
-the talon is shown, ``declarer``, ``defender``, ``sitter``; 1000? by seat), the failures found
-and the time taken; with ``--failures FILE`` each failure is written there as a JSON line with
-what reproduces it (the rules, the seed, the game's record up to the decision, and the seat).
+rare. A world must give back exactly what the seat observed.
+
+Prints the observations checked per game, rule set and role (``auction`` before the talon is
+shown, ``declarer``, ``defender``, ``sitter``; 1000? by seat), the failures found, how many
+Thousand worlds took more than 100 and more than 1,000 placements (drawn, then kept or turned
+away; the determiniser gives up at 10,000) and the most any took, and the time taken. With
+``--failures FILE`` each failure is written there as a JSON line with what reproduces it (the
+game's record up to the decision, and the seat).
 
     python benchmarks/world_search.py [--observations 20000] [--seed 0] [--game russian-4]
 """
@@ -27,6 +30,7 @@ import attrs
 
 from thousand import (
     DECK,
+    Determiniser,
     Layout,
     NoWorldError,
     Rules,
@@ -97,6 +101,8 @@ class Tally:
     sampling: defaultdict[str, float] = attrs.field(factory=lambda: defaultdict(float))
     """Seconds per game spent drawing worlds."""
     failures: list[dict[str, Any]] = attrs.field(factory=list)
+    attempts: defaultdict[str, list[int]] = attrs.field(factory=lambda: defaultdict(list))
+    """Per game, the placements each Thousand world took."""
 
     def total(self, game: str) -> int:
         """Observations of ``game`` checked."""
@@ -148,6 +154,17 @@ def role(observation: Any) -> str:
     return "declarer" if observation.declarer == observation.seat else "defender"
 
 
+class CountingDeterminiser(Determiniser):
+    """Thousand's determiniser, counting the placements its worlds take (drawn and replayed or
+    turned away): a world that takes thousands is one the determiniser nearly missed."""
+
+    attempts = 0
+
+    def _attempt(self, *args: Any, **kwargs: Any) -> Any:
+        CountingDeterminiser.attempts += 1
+        return super()._attempt(*args, **kwargs)
+
+
 def check(game: str, rule_set: str, state: Any, rng: random.Random, tally: Tally) -> None:
     """A world for every seat's observation of ``state`` (of either game)."""
     kind = game_of(state.rules)
@@ -155,15 +172,20 @@ def check(game: str, rule_set: str, state: Any, rng: random.Random, tally: Tally
         observation = state.observation(seat)
         key = (game, rule_set, f"seat {seat}" if game == BLUFF else role(observation))
         began = time.perf_counter()
+        before = CountingDeterminiser.attempts
         problem = None
         try:
-            world = kind.worlds(observation)(rng)
+            if game == BLUFF:
+                world = kind.worlds(observation)(rng)
+            else:
+                world = CountingDeterminiser(observation).sample(rng)
             if world.observation(seat) != observation:
                 problem = "the world shows the seat something else"
         except NoWorldError as error:
             problem = str(error)
         tally.sampling[game] += time.perf_counter() - began
         tally.checked[key] += 1
+        tally.attempts[game].append(CountingDeterminiser.attempts - before)
         if problem is not None:
             tally.failed[key] += 1
             record = kind.record(state).to_dict()
@@ -260,12 +282,23 @@ def report(tally: Tally, games: Sequence[str]) -> None:
                 f"{tally.failed[key]:>7}"
             )
     print()
-    print(f"{'game':<10} {'checked':>8} {'failed':>7} {'seconds':>8} {'ms/world':>9}")
+    print(
+        f"{'game':<10} {'checked':>8} {'failed':>7} {'>100 tries':>10} {'>1000':>6} "
+        f"{'most':>6} {'seconds':>8} {'ms/world':>9}"
+    )
     for game in games:
         checked = tally.total(game)
         failed = sum(count for key, count in tally.failed.items() if key[0] == game)
         per_world = tally.sampling[game] / max(checked, 1) * 1000
-        print(f"{game:<10} {checked:>8} {failed:>7} {tally.seconds[game]:>8.0f} {per_world:>9.2f}")
+        tries = [count for count in tally.attempts[game] if count]
+        hard = sum(count > 100 for count in tries)
+        harder = sum(count > 1000 for count in tries)
+        most = str(max(tries)) if tries else "-"
+        print(
+            f"{game:<10} {checked:>8} {failed:>7} {hard if tries else '-':>10} "
+            f"{harder if tries else '-':>6} {most:>6} {tally.seconds[game]:>8.0f} "
+            f"{per_world:>9.2f}"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
