@@ -62,7 +62,8 @@ __all__ = ["Determiniser", "determinise"]
 ATTEMPTS = 10_000
 """Samples tried before giving up on an observation that no world seems to fit."""
 MISSES_BEFORE_MARRIAGES = 100
-"""Attempts turned away before the marriages that bids and the contract need are placed first."""
+"""Attempts that found no world before the marriages that bids and the contract need are placed
+first."""
 
 
 @overload
@@ -201,6 +202,7 @@ class Determiniser:
             world = self._attempt(rng, likelihood)
             if world is not None:
                 return world
+            self._misses += 1
         raise NoWorldError(f"no deal agrees with this observation after {ATTEMPTS} tries")
 
     def _attempt(
@@ -235,7 +237,6 @@ class Determiniser:
                 self._contract
                 and ceiling(rules, current[declarer] | self._played_by[declarer]) < self._contract
             ):
-                self._misses += 1
                 return None
             if players != 2:
                 talon_piles = [observation.talon]
@@ -248,7 +249,6 @@ class Determiniser:
                 if self._hidden_to:
                     gifts = self._unseen_gives(current, gave, received, rng)
                     if gifts is None:
-                        self._misses += 1
                         return None
                     for receiver, given in zip(self._hidden_to, gifts, strict=True):
                         gave[declarer] |= given
@@ -266,14 +266,10 @@ class Determiniser:
                 talon_piles = musiki if self._musik == 1 else musiki[::-1]
         dealt = self._dealt(current, gave, received)
         if not self._fits(dealt):
-            self._misses += 1
             return None
         if likelihood is not None and rng.random() >= likelihood(tuple(dealt)):
             return None
-        world = self._replay(dealt, talon_piles, hidden, rng)
-        if world is None:
-            self._misses += 1
-        return world
+        return self._replay(dealt, talon_piles, hidden, rng)
 
     def _dealt(
         self, current: Sequence[int], gave: Sequence[int], received: Sequence[int]
