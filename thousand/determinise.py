@@ -59,6 +59,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Determiniser", "determinise"]
 
+Needs = tuple[tuple[int, int], ...]
+"""Cards a hand needs, as (a mask of the places that may hold them, the unseen cards)."""
+
 ATTEMPTS = 10_000
 """Samples tried before giving up on an observation that no world seems to fit."""
 MISSES_BEFORE_MARRIAGES = 100
@@ -172,7 +175,7 @@ class Determiniser:
         self._contract = observation.contract or 0
         if self._contract <= max(observation.bid, rules.cap_base):
             self._contract = 0
-        self._marriage_sets: list[tuple[Placement, tuple[tuple[int, int], ...]]] | None = None
+        self._marriage_sets: list[tuple[Placement, Needs]] | None = None
         try:
             self._placement = Placement(self._pool, sizes, allowed)
             self._sizes = sizes
@@ -314,49 +317,71 @@ class Determiniser:
         met = sum(_holds(places, needs) for _, needs in options)
         return places if rng.randrange(met) == 0 else None
 
-    def _ceiling_needs(self) -> list[list[tuple[int, int]]]:
+    def _ceiling_needs(self) -> list[list[Needs]]:
         """The hands that must hold marriages, each as its choices of the fewest marriages that
-        do, written as (the places that may hold their unseen cards, those cards): a bid above
-        the cap base needs them in the hand that was dealt, a contract above the winning bid in
-        the declarer's hand after the exchange. The places of a hand as dealt also hold, for the
-        declarer once the talon is taken, the cards it gave away unseen or laid aside."""
+        do, a choice written as where their unseen cards go: a bid above the cap base needs them
+        in the hand that was dealt, a contract above the winning bid in the declarer's hand after
+        the exchange."""
         rules = self.rules
         observation = self.observation
         declarer = self._declarer
         after_talon = declarer is not None and observation.phase is not Phase.MUSIK
         outside = 0 if observation.received is None else observation.received.bit
-        needs = []
+        families = []
         for position, other in enumerate(self._others):
             played = self._played_by[other]
-            if self._bids[other] > rules.cap_base:
-                places = 1 << position
-                known, barred = 0, 0
-                if after_talon:
-                    known, barred = played, self._talon
-                if after_talon and other == declarer:
-                    known |= outside
-                    for receiver in self._hidden_to:
-                        places |= 1 << self._others.index(receiver)
-                    if self._set_aside_place >= 0:
-                        places |= 1 << self._set_aside_place
-                needs.append((self._bids[other], places, known, barred))
+            bid = self._bids[other]
+            if bid > rules.cap_base:
+                if not after_talon:
+                    families.append(self._choices(bid, 1 << position, 0, 0))
+                elif other != declarer:
+                    families.append(self._choices(bid, 1 << position, played, self._talon))
+                else:
+                    families.append(self._dealt_declarer_choices(bid, position, played | outside))
             if other == declarer and self._contract:
-                needs.append((self._contract, 1 << position, played, 0))
+                families.append(self._choices(self._contract, 1 << position, played, 0))
+        return families
+
+    def _choices(self, amount: int, places: int, known: int, barred: int) -> list[Needs]:
+        """The fewest marriages that let a hand bid ``amount``, each with its unseen cards in
+        ``places`` (a mask of places); its other cards must be among ``known``, none among
+        ``barred``."""
         return [
-            [
-                (places, cards & self._pool)
-                for cards in _fewest_marriages(rules, amount)
-                if not cards & barred and not cards & ~self._pool & ~known
-            ]
-            for amount, places, known, barred in needs
+            ((places, cards & self._pool),)
+            for cards in _fewest_marriages(self.rules, amount)
+            if not cards & barred and not cards & ~self._pool & ~known
         ]
 
-    def _marriage_placements(self) -> list[tuple[Placement, tuple[tuple[int, int], ...]]]:
+    def _dealt_declarer_choices(self, amount: int, position: int, known: int) -> list[Needs]:
+        """The choices of :meth:`_choices` for the declarer's hand as dealt, seen once the talon
+        is taken: each card still in the declarer's hand, laid aside, or given unseen (at most
+        one to each seat that got a card this seat did not see)."""
+        places = 1 << position
+        if self._set_aside_place >= 0:
+            places |= 1 << self._set_aside_place
+        receivers = [1 << self._others.index(receiver) for receiver in self._hidden_to]
+        choices: list[Needs] = []
+        for ((_, cards),) in self._choices(amount, places, known, self._talon):
+            singles = [0, *(1 << index for index in indices(cards))]
+            for gifts in itertools.product(singles, repeat=len(receivers)):
+                given = 0
+                for gift in gifts:
+                    given |= gift
+                if given.bit_count() != sum(gift.bit_count() for gift in gifts):
+                    continue
+                gifted = tuple(
+                    (to, gift) for to, gift in zip(receivers, gifts, strict=True) if gift
+                )
+                choices.append(((places, cards & ~given), *gifted))
+        return choices
+
+    def _marriage_placements(self) -> list[tuple[Placement, Needs]]:
         """For every choice of marriages that would let each hand of :meth:`_ceiling_needs`
-        allow its bid or contract: the placements that put their unseen cards in its places,
-        and those (places, cards)."""
+        allow its bid or contract: the placements that put their unseen cards where the choice
+        says, and those (places, cards)."""
         options = []
-        for needs in itertools.product(*self._ceiling_needs()):
+        for choices in itertools.product(*self._ceiling_needs()):
+            needs = tuple(need for choice in choices for need in choice)
             allowed = list(self._allowed)
             for places, cards in needs:
                 for place in range(len(allowed)):
@@ -498,7 +523,7 @@ def _fewest_marriages(rules: Rules, amount: int) -> list[int]:
     return found
 
 
-def _holds(places: Sequence[int], needs: Sequence[tuple[int, int]]) -> bool:
+def _holds(places: Sequence[int], needs: Needs) -> bool:
     """Whether a placement puts each set of cards in one of its places."""
     for allowed, cards in needs:
         held = 0
