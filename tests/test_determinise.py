@@ -647,6 +647,28 @@ def test_worlds_for_every_seat_after_a_contract_on_three_marriages(plays: int) -
                 assert held & marriages == marriages
 
 
+@pytest.mark.parametrize("contract", [False, True])
+def test_worlds_for_every_seat_after_a_bid_on_three_marriages(contract: bool) -> None:
+    """Russian-4: seat 1 bids 360 on hearts, diamonds and clubs, gives AS and KS from the talon
+    (unseen by the seat sitting out) and plays 360: every seat's observation, before and after
+    the contract, has worlds, and in every one seat 1 was dealt those marriages."""
+    layout = Layout(
+        hands=["9H JH TH AH 9D JD TD", "KH QH KD QD KC QC 9S", "", "AD AC TC JC 9C JS TS"],
+        talon="QS KS AS",
+    )
+    state = new_deal(VARIANTS["russian-4"], layout=layout, dealer=3)
+    assert state.sitter == 2
+    state = play(state, "bid 360", "pass", "pass", "give AS 0", "give KS 3")
+    if contract:
+        state = play(state, "contract 360")
+    marriages = bits_of("KH QH KD QD KC QC")
+    for seat in range(4):
+        observation = state.observation(seat)
+        for world in worlds(observation, 20, seed=seat):
+            check_world(world, observation, state)
+            assert mask(world.layout.hands[1]) & marriages == marriages
+
+
 def test_declared_marriages_stay_in_hand() -> None:
     """A marriage declared by leading its king leaves its queen in the leader's hand until
     played: the deductions say so, and every world keeps it there."""

@@ -321,13 +321,15 @@ class Determiniser:
         """The hands that must hold marriages, each as its choices of the fewest marriages that
         do, a choice written as where their unseen cards go: a bid above the cap base needs them
         in the hand that was dealt, a contract above the winning bid in the declarer's hand after
-        the exchange."""
+        the exchange. Where the declarer gave cards this seat did not see, the choices of where
+        they came from (:meth:`_gift_choices`) join in."""
         rules = self.rules
         observation = self.observation
         declarer = self._declarer
         after_talon = declarer is not None and observation.phase is not Phase.MUSIK
         outside = 0 if observation.received is None else observation.received.bit
         families = []
+        dealt_declarer: list[Needs] | None = None
         for position, other in enumerate(self._others):
             played = self._played_by[other]
             bid = self._bids[other]
@@ -337,9 +339,19 @@ class Determiniser:
                 elif other != declarer:
                     families.append(self._choices(bid, 1 << position, played, self._talon))
                 else:
-                    families.append(self._dealt_declarer_choices(bid, position, played | outside))
+                    places = 1 << position
+                    if self._set_aside_place >= 0:
+                        places |= 1 << self._set_aside_place
+                    known = played | outside  # and a gift that its receiver played
+                    for receiver in self._hidden_to:
+                        known |= self._played_by[receiver]
+                    dealt_declarer = self._choices(bid, places, known, self._talon)
             if other == declarer and self._contract:
                 families.append(self._choices(self._contract, 1 << position, played, 0))
+        if after_talon and self._hidden_to:
+            families.append(self._gift_choices(dealt_declarer))
+        elif dealt_declarer is not None:
+            families.append(dealt_declarer)
         return families
 
     def _choices(self, amount: int, places: int, known: int, barred: int) -> list[Needs]:
@@ -352,33 +364,32 @@ class Determiniser:
             if not cards & barred and not cards & ~self._pool & ~known
         ]
 
-    def _dealt_declarer_choices(self, amount: int, position: int, known: int) -> list[Needs]:
-        """The choices of :meth:`_choices` for the declarer's hand as dealt, seen once the talon
-        is taken: each card still in the declarer's hand, laid aside, or given unseen (at most
-        one to each seat that got a card this seat did not see)."""
-        places = 1 << position
-        if self._set_aside_place >= 0:
-            places |= 1 << self._set_aside_place
+    def _gift_choices(self, dealt: list[Needs] | None) -> list[Needs]:
+        """Where the cards the declarer gave unseen came from, the choices excluding each other:
+        to each seat that got one, one of the talon cards (those not given stay with the
+        declarer) or of the marriages the declarer's bid needs in its hand as dealt (``dealt``:
+        their choices; those not given stay with the declarer too), or another card."""
+        declarer = 1 << self._others.index(self._declarer or 0)
         receivers = [1 << self._others.index(receiver) for receiver in self._hidden_to]
+        talon = self._talon & self._pool
         choices: list[Needs] = []
-        for ((_, cards),) in self._choices(amount, places, known, self._talon):
-            singles = [0, *(1 << index for index in indices(cards))]
+        for ((places, cards),) in dealt or [((declarer, 0),)]:
+            singles = [0, *(1 << index for index in indices(talon | cards))]
             for gifts in itertools.product(singles, repeat=len(receivers)):
-                given = 0
-                for gift in gifts:
-                    given |= gift
-                if given.bit_count() != sum(gift.bit_count() for gift in gifts):
+                given = _distinct(gifts)
+                if given is None:
                     continue
+                kept = ((places, cards & ~given), (declarer, talon & ~given))
                 gifted = tuple(
                     (to, gift) for to, gift in zip(receivers, gifts, strict=True) if gift
                 )
-                choices.append(((places, cards & ~given), *gifted))
+                choices.append((*kept, *gifted))
         return choices
 
     def _marriage_placements(self) -> list[tuple[Placement, Needs]]:
         """For every choice of marriages that would let each hand of :meth:`_ceiling_needs`
-        allow its bid or contract: the placements that put their unseen cards where the choice
-        says, and those (places, cards)."""
+        allow its bid or contract (and of where unseen gifts came from): the placements that put
+        their unseen cards where the choice says, and those (places, cards)."""
         options = []
         for choices in itertools.product(*self._ceiling_needs()):
             needs = tuple(need for choice in choices for need in choice)
@@ -533,3 +544,13 @@ def _holds(places: Sequence[int], needs: Needs) -> bool:
         if cards & ~held:
             return False
     return True
+
+
+def _distinct(cards: Sequence[int]) -> int | None:
+    """The cards (single-card masks, 0 for none) together, or ``None`` if one comes twice."""
+    together = 0
+    for card in cards:
+        if together & card:
+            return None
+        together |= card
+    return together
