@@ -647,18 +647,22 @@ def test_worlds_for_every_seat_after_a_contract_on_three_marriages(plays: int) -
                 assert held & marriages == marriages
 
 
+@pytest.mark.parametrize("gifts", [("AS", "KS"), ("QC", "KD")])
 @pytest.mark.parametrize("contract", [False, True])
-def test_worlds_for_every_seat_after_a_bid_on_three_marriages(contract: bool) -> None:
-    """Russian-4: seat 1 bids 360 on hearts, diamonds and clubs, gives AS and KS from the talon
-    (unseen by the seat sitting out) and plays 360: every seat's observation, before and after
-    the contract, has worlds, and in every one seat 1 was dealt those marriages."""
+def test_worlds_for_every_seat_after_a_bid_on_three_marriages(
+    contract: bool, gifts: tuple[str, str]
+) -> None:
+    """Russian-4: seat 1 bids 360 on hearts, diamonds and clubs, gives two cards (unseen by the
+    seat sitting out) from the talon or from its marriages, and plays 360: every seat's
+    observation, before and after the contract, has worlds, and in every one seat 1 was dealt
+    those marriages."""
     layout = Layout(
         hands=["9H JH TH AH 9D JD TD", "KH QH KD QD KC QC 9S", "", "AD AC TC JC 9C JS TS"],
         talon="QS KS AS",
     )
     state = new_deal(VARIANTS["russian-4"], layout=layout, dealer=3)
     assert state.sitter == 2
-    state = play(state, "bid 360", "pass", "pass", "give AS 0", "give KS 3")
+    state = play(state, "bid 360", "pass", "pass", f"give {gifts[0]} 0", f"give {gifts[1]} 3")
     if contract:
         state = play(state, "contract 360")
     marriages = bits_of("KH QH KD QD KC QC")
