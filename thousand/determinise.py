@@ -65,8 +65,8 @@ Needs = tuple[tuple[int, int], ...]
 ATTEMPTS = 10_000
 """Samples tried before giving up on an observation that no world seems to fit."""
 MISSES_BEFORE_MARRIAGES = 100
-"""Attempts that found no world before the marriages that bids and the contract need are placed
-first."""
+"""Attempts that found no world before the marriages that bids and the contract need (and the
+cards given unseen) are placed first."""
 
 
 @overload
@@ -294,11 +294,11 @@ class Determiniser:
         )
 
     def _places(self, rng: random.Random) -> list[int] | None:
-        """The unseen cards placed uniformly. Once many placements have been turned away, and
-        bids or the contract above the cap base need marriages, those marriages are placed first
-        (Karp and Luby's way of drawing uniformly from a union: draw a set of marriages in
-        proportion to its placements, then keep the placement with one chance in the number of
-        such sets it holds), so that rare hands are still found."""
+        """The unseen cards placed uniformly. Once many placements have been turned away, the
+        marriages that bids and the contract above the cap base need, and the cards given unseen,
+        are placed first (Karp and Luby's way of drawing uniformly from a union: draw a choice of
+        them in proportion to its placements, then keep the placement with one chance in the
+        number of choices it meets), so that rare hands are still found."""
         if self._misses < MISSES_BEFORE_MARRIAGES:
             return self._placement.sample(rng)
         if self._marriage_sets is None:
