@@ -1,17 +1,30 @@
 """Hypothesis profiles: ``ci`` (default, bounded for the 10-minute CI budget) and ``dev`` (more
 examples, for local runs: ``HYPOTHESIS_PROFILE=dev pytest``); and the ``slow`` mark, given by
-name to documentation pages' doctests."""
+name to documentation pages' doctests.
+
+Under ``ci`` a failing property test is reported as found, without shrinking it (shrinking a
+whole game can take Hypothesis minutes); ``dev`` shrinks. Both print the ``@reproduce_failure``
+line that replays the failure."""
 
 import os
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 settings.register_profile(
-    "ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "ci",
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[phase for phase in Phase if phase is not Phase.shrink],
+    print_blob=True,
 )
 settings.register_profile(
-    "dev", max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "dev",
+    max_examples=400,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 

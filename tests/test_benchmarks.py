@@ -75,3 +75,20 @@ def test_startup_compares_two_checkouts_end_to_end():
     assert set(map(len, rows.values())) == {2}
     shares = [line.split()[-1] for line in lines if line.endswith("%")]
     assert len(shares) == 4
+
+
+def test_world_search_runs_end_to_end(tmp_path: Path) -> None:
+    """The world search checks every seat of a four-seat preset (the seat sitting out among
+    them) and of 1000?, finds no observation without a world, and writes no failure."""
+    failures = tmp_path / "failures.jsonl"
+    command = [sys.executable, str(BENCHMARKS / "world_search.py"), "--observations", "40"]
+    command += ["--game", "russian-4", "--game", "1000?", "--failures", str(failures)]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=BENCHMARKS)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    roles = {line.split()[-3] for line in lines if line.startswith("russian-4 ")}
+    assert {"auction", "declarer", "defender", "sitter"} <= roles
+    totals = {line.split()[0]: line.split() for line in lines[lines.index("") + 2 :]}
+    assert set(totals) == {"russian-4", "1000?"}
+    assert all(int(row[1]) >= 40 and row[2] == "0" for row in totals.values())
+    assert failures.read_text() == ""

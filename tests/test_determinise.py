@@ -14,7 +14,7 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TypeVar
 
 import pytest
@@ -196,9 +196,13 @@ def check_states(
             continue
         for seat in range(state.rules.players):
             observation = state.observation(seat)
-            check_truth_in_support(observation, state)
-            world = Determiniser(observation).sample(rng)
-            check_world(world, observation, state)
+            try:
+                check_truth_in_support(observation, state)
+                world = Determiniser(observation).sample(rng)
+                check_world(world, observation, state)
+            except Exception:
+                note(reproduction(state, seat))
+                raise
             if position != continue_from:
                 continue
             copied = Observation.from_dict(observation.to_dict())
@@ -211,6 +215,21 @@ def check_states(
                 while not world.is_over:
                     world = world.apply(rng.choice(world.legal_actions()))
                 assert isinstance(world.result, DealResult)
+
+
+def reproduction(state: GameState, seat: int) -> str:
+    """What reproduces a world drawn for ``seat`` at ``state`` without Hypothesis: the rules,
+    the dealer, the cards as dealt and the deal's actions (cards given shown)."""
+    rules = state.rules
+    layout = state.layout
+    hands = " | ".join(" ".join(map(str, hand)) or "-" for hand in layout.hands)
+    talon = " | ".join(" ".join(map(str, pile)) for pile in layout.talon)
+    actions = ", ".join(str(action) for _, action in state.actions)
+    return (
+        f"rules {rules.preset_name() or rules.to_dict()}, deal {state.deal_number}, dealer "
+        f"{state.dealer}, scores {list(state.scores)}; hands {hands}; talon {talon}; after "
+        f"[{actions}]: no world for seat {seat}"
+    )
 
 
 def greedy_playout(state: GameState, seed: int, greedy: Sequence[bool]) -> list[GameState]:
@@ -596,6 +615,75 @@ def test_two_high_bids_can_still_be_dealt() -> None:
     observation = state.observation(1)
     world = Determiniser(observation).sample(random.Random(1))
     check_world(world, observation, state)
+
+
+REPRODUCED_LAYOUT = Layout(
+    hands=["9H KC AS KD JC KH QD", "9C JD TH 9S QS JH 9D", "", "KS TS TC AC JS AH TD"],
+    talon="QH AD QC",
+)
+"""Russian, four seats: seat 2 sits out; seat 0 will hold three marriages with the talon."""
+REPRODUCED_PLAYS = ["play 9H", "play TH", "play AH", "play KS", "play AS", "play QS"]
+
+
+@pytest.mark.parametrize("plays", [0, 3, 6])
+def test_worlds_for_every_seat_after_a_contract_on_three_marriages(plays: int) -> None:
+    """Russian-4: seat 0 wins at 115, gives AD and JC unseen by the seat sitting out, and fixes
+    330, which needs 210 of marriages in hand: every seat's observation, the sitter's included,
+    has worlds, each with such a hand; once KS, AH and AS are played, the hearts, diamonds and
+    clubs are the only marriages left that make 210."""
+    rules = VARIANTS["russian-4"]
+    state = new_deal(rules, layout=REPRODUCED_LAYOUT, dealer=3)
+    assert state.sitter == 2
+    state = play(state, "bid 105", "bid 110", "bid 115", "pass", "pass")
+    state = play(state, "give AD 3", "give JC 1", "contract 330", *REPRODUCED_PLAYS[:plays])
+    marriages = bits_of("KH QH KD QD KC QC")
+    for seat in range(4):
+        observation = state.observation(seat)
+        for world in worlds(observation, 20, seed=seat):
+            check_world(world, observation, state)
+            held = world.hand_masks[0] | played_by(world, 0)
+            assert marriage_value(rules, held) >= 330 - 120
+            if plays == 6:  # KS and the aces of hearts and spades are out
+                assert held & marriages == marriages
+
+
+@pytest.mark.parametrize("gifts", [("AS", "KS"), ("QC", "KD")])
+@pytest.mark.parametrize("contract", [False, True])
+def test_worlds_for_every_seat_after_a_bid_on_three_marriages(
+    contract: bool, gifts: tuple[str, str]
+) -> None:
+    """Russian-4: seat 1 bids 360 on hearts, diamonds and clubs, gives two cards (unseen by the
+    seat sitting out) from the talon or from its marriages, and plays 360: every seat's
+    observation, before and after the contract, has worlds, and in every one seat 1 was dealt
+    those marriages."""
+    layout = Layout(
+        hands=["9H JH TH AH 9D JD TD", "KH QH KD QD KC QC 9S", "", "AD AC TC JC 9C JS TS"],
+        talon="QS KS AS",
+    )
+    state = new_deal(VARIANTS["russian-4"], layout=layout, dealer=3)
+    assert state.sitter == 2
+    state = play(state, "bid 360", "pass", "pass", f"give {gifts[0]} 0", f"give {gifts[1]} 3")
+    if contract:
+        state = play(state, "contract 360")
+    marriages = bits_of("KH QH KD QD KC QC")
+    for seat in range(4):
+        observation = state.observation(seat)
+        for world in worlds(observation, 20, seed=seat):
+            check_world(world, observation, state)
+            assert mask(world.layout.hands[1]) & marriages == marriages
+
+
+def test_declared_marriages_stay_in_hand() -> None:
+    """A marriage declared by leading its king leaves its queen in the leader's hand until
+    played: the deductions say so, and every world keeps it there."""
+    state = russian_after(2)
+    assert deduce(state.observation(0)).holds == (0, bits_of("QH"), 0)
+    assert deduce(state.observation(1)).holds == (0, bits_of("QH"), 0)
+    observation = state.observation(2)
+    for world in worlds(observation, 50):
+        assert world.hand_masks[1] & bits_of("QH")
+    later = play(state, "play QH", "play JC", "play QS")
+    assert deduce(later.observation(0)).holds == (0, 0, 0)
 
 
 def test_declared_marriage_partner_was_held() -> None:
@@ -1435,6 +1523,29 @@ def test_take_of_the_musik_is_kept() -> None:
             assert world.musik == 1
 
 
+def mean_marriages(
+    monkeypatch: pytest.MonkeyPatch,
+    observation: Observation,
+    misses: int,
+    held: Callable[[GameState, int], int],
+    seats: Sequence[int],
+) -> list[float]:
+    """The mean value of the marriages ``held(world, seat)`` over 3000 worlds for
+    ``observation``, for each of ``seats``, with the needed marriages placed first after
+    ``misses`` turned-away placements."""
+    module = importlib.import_module("thousand.determinise")
+    monkeypatch.setattr(module, "MISSES_BEFORE_MARRIAGES", misses)
+    determiniser = Determiniser(observation)
+    rng = random.Random(5)
+    count = 3000
+    totals = [0] * len(seats)
+    for _ in range(count):
+        world = determiniser.sample(rng)
+        for position, seat in enumerate(seats):
+            totals[position] += marriage_value(observation.rules, held(world, seat))
+    return [total / count for total in totals]
+
+
 @pytest.mark.slow
 def test_placing_the_bid_marriages_first_draws_the_same_worlds(
     monkeypatch: pytest.MonkeyPatch,
@@ -1449,22 +1560,37 @@ def test_placing_the_bid_marriages_first_draws_the_same_worlds(
     )
     state = play(new_deal(RUSSIAN, layout=layout, dealer=0), "bid 160", "pass", "bid 170")
     observation = state.observation(0)
-    count = 3000
 
-    def mean_marriages(misses: int) -> list[float]:
-        module = importlib.import_module("thousand.determinise")
-        monkeypatch.setattr(module, "MISSES_BEFORE_MARRIAGES", misses)
-        determiniser = Determiniser(observation)
-        rng = random.Random(5)
-        totals = [0, 0]
-        for _ in range(count):
-            hands = determiniser.sample(rng).layout.hand_masks()
-            totals[0] += marriage_value(RUSSIAN, hands[1])
-            totals[1] += marriage_value(RUSSIAN, hands[2])
-        return [total / count for total in totals]
+    def dealt(world: GameState, seat: int) -> int:
+        return world.layout.hand_masks()[seat]
 
-    rejection = mean_marriages(10**9)
-    marriages_first = mean_marriages(0)
+    rejection = mean_marriages(monkeypatch, observation, 10**9, dealt, (1, 2))
+    marriages_first = mean_marriages(monkeypatch, observation, 0, dealt, (1, 2))
     assert min(rejection) >= 50
+    for plain, placed in zip(rejection, marriages_first, strict=True):
+        assert abs(plain - placed) < 4
+
+
+@pytest.mark.slow
+def test_placing_the_contract_marriages_first_draws_the_same_worlds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A contract of 220 needs 100 of marriages in the declarer's hand after the exchange
+    (hearts, two of the others, or the four aces; seat 0 holds none of their cards). Placing
+    them first, seat 0's worlds are as uniform as plain rejection's: the declarer's hand at the
+    contract holds marriages worth the same on average, and so does the other defender's."""
+    layout = Layout(
+        hands=["9S JS 9C JC 9D JD TD", "AH KH QH KS QS AS TS", "KC QC KD QD AC AD TC"],
+        talon="JH 9H TH",
+    )
+    state = play(new_deal(RUSSIAN, layout=layout, dealer=0), "pass", "pass")
+    observation = play(state, "give JH 0", "give 9H 2", "contract 220").observation(0)
+
+    def at_contract(world: GameState, seat: int) -> int:
+        return world.hand_masks[seat] | played_by(world, seat)
+
+    rejection = mean_marriages(monkeypatch, observation, 10**9, at_contract, (1, 2))
+    marriages_first = mean_marriages(monkeypatch, observation, 0, at_contract, (1, 2))
+    assert rejection[0] > 120
     for plain, placed in zip(rejection, marriages_first, strict=True):
         assert abs(plain - placed) < 4

@@ -5,8 +5,10 @@ A search bot cannot look at the other hands, so it imagines them: it samples com
 combines the answers. A sampled world respects the seat's own hand, the talon or musik it was
 shown, the cards it gave or received, every card played, the suits and cards other seats showed
 they lack (by not following, not trumping, not beating where they had to, leading a king or queen
-without declaring), the marriages declared, and the bids (a bid above the cap base needs its
-marriages). Every placement of the unseen cards that is consistent with all of that is equally
+without declaring), the marriages declared (the rest of the marriage stays in hand until
+played), the bids (a bid above the cap base needs its marriages in the hand dealt) and the
+contract (one above the winning bid needs its marriages in the declarer's hand after the
+exchange). Every placement of the unseen cards that is consistent with all of that is equally
 likely.
 
     >>> import random
@@ -32,13 +34,23 @@ from typing import TYPE_CHECKING, overload
 
 from thousand import redeals
 from thousand.actions import Action, Bid, Discard, Give, Take
-from thousand.cards import ACES_MASK, DECK, FULL_MASK, MARRIAGE_MASKS, Card, cards_of, mask_of
+from thousand.cards import (
+    ACES_MASK,
+    DECK,
+    FULL_MASK,
+    MARRIAGE_MASKS,
+    Card,
+    cards_of,
+    indices,
+    mask_of,
+)
 from thousand.engine import start_of_deal
 from thousand.errors import IllegalActionError, NoWorldError
 from thousand.inference import deduce
 from thousand.layout import Layout
 from thousand.marriages import MARRIAGE_POINTS, ceiling
 from thousand.observation import Observation
+from thousand.rules import Rules
 from thousand.sampling import NoPlacement, Placement
 from thousand.state import GameState, Origin, Phase
 
@@ -47,10 +59,14 @@ if TYPE_CHECKING:
 
 __all__ = ["Determiniser", "determinise"]
 
+Needs = tuple[tuple[int, int], ...]
+"""Cards a hand needs, as (a mask of the places that may hold them, the unseen cards)."""
+
 ATTEMPTS = 10_000
 """Samples tried before giving up on an observation that no world seems to fit."""
 MISSES_BEFORE_MARRIAGES = 100
-"""Placements turned away by bid ceilings before the needed marriages are placed first."""
+"""Attempts that found no world before the marriages that bids and the contract need (and the
+cards given unseen) are placed first."""
 
 
 @overload
@@ -147,12 +163,19 @@ class Determiniser:
                 sizes += [2, self._discards]
                 allowed += [FULL_MASK & ~talon, FULL_MASK]
                 self._set_aside_place = len(others) + 1
+        # The rest of a marriage a seat declared, not played since, is still in its hand.
+        for position, other in enumerate(others):
+            for place in range(len(allowed)):
+                if place != position:
+                    allowed[place] &= ~deductions.holds[other]
         self._pool = FULL_MASK & ~known
-        self._before_talon = declarer is None or observation.phase is Phase.MUSIK
         self._misses = 0
-        self._marriage_sets: list[tuple[Placement, tuple[tuple[int, int], ...]]] | None = None
         self._declarer = declarer
         self._hand = hand
+        self._contract = observation.contract or 0
+        if self._contract <= max(observation.bid, rules.cap_base):
+            self._contract = 0
+        self._marriage_sets: list[tuple[Placement, Needs]] | None = None
         try:
             self._placement = Placement(self._pool, sizes, allowed)
             self._sizes = sizes
@@ -182,6 +205,7 @@ class Determiniser:
             world = self._attempt(rng, likelihood)
             if world is not None:
                 return world
+            self._misses += 1
         raise NoWorldError(f"no deal agrees with this observation after {ATTEMPTS} tries")
 
     def _attempt(
@@ -212,6 +236,11 @@ class Determiniser:
         else:
             assert declarer is not None
             received[declarer] = self._talon
+            if (
+                self._contract
+                and ceiling(rules, current[declarer] | self._played_by[declarer]) < self._contract
+            ):
+                return None
             if players != 2:
                 talon_piles = [observation.talon]
                 for card, to in observation.given:
@@ -220,14 +249,14 @@ class Determiniser:
                 if observation.received is not None:
                     gave[declarer] |= observation.received.bit
                     received[seat] |= observation.received.bit
-                for receiver in self._hidden_to:
-                    last = receiver == self._hidden_to[-1]
-                    given = self._unseen_give(receiver, current, gave[declarer], rng, last)
-                    if given is None:
+                if self._hidden_to:
+                    gifts = self._unseen_gives(current, gave, received, rng)
+                    if gifts is None:
                         return None
-                    gave[declarer] |= given
-                    received[receiver] |= given
-                    hidden.append(given)
+                    for receiver, given in zip(self._hidden_to, gifts, strict=True):
+                        gave[declarer] |= given
+                        received[receiver] |= given
+                    hidden = gifts
             else:
                 unseen = places[first_hidden]
                 if seat == declarer:
@@ -238,28 +267,42 @@ class Determiniser:
                     hidden = [1 << index for index in _shuffled(laid, rng)]
                 musiki = [observation.talon, cards_of(unseen)]
                 talon_piles = musiki if self._musik == 1 else musiki[::-1]
-        dealt = [
-            (current[other] | self._played_by[other] | gave[other]) & ~received[other]
-            for other in range(players)
-        ]
-        for other, bid in enumerate(self._bids):
-            if bid > rules.cap_base and ceiling(rules, dealt[other]) < bid:
-                self._misses += 1
-                return None
+        dealt = self._dealt(current, gave, received)
+        if not self._fits(dealt):
+            return None
         if likelihood is not None and rng.random() >= likelihood(tuple(dealt)):
             return None
         return self._replay(dealt, talon_piles, hidden, rng)
 
+    def _dealt(
+        self, current: Sequence[int], gave: Sequence[int], received: Sequence[int]
+    ) -> list[int]:
+        """Each seat's hand as dealt: what it holds and played and gave, less what it got."""
+        return [
+            (current[other] | self._played_by[other] | gave[other]) & ~received[other]
+            for other in range(self.rules.players)
+        ]
+
+    def _fits(self, dealt: Sequence[int]) -> bool:
+        """Whether hands dealt so allow every bid made with them and throw nothing in."""
+        rules = self.rules
+        for other, bid in enumerate(self._bids):
+            if bid > rules.cap_base and ceiling(rules, dealt[other]) < bid:
+                return False
+        return not (
+            redeals.checks_at_deal(rules) and redeals.at_deal(rules, dealt, self.observation.active)
+        )
+
     def _places(self, rng: random.Random) -> list[int] | None:
-        """The unseen cards placed uniformly. Before the talon is shown, once bids above the cap
-        base have turned many placements away, the marriages those bids need are placed first
-        (Karp and Luby's way of drawing uniformly from a union: draw a set of marriages in
-        proportion to its placements, then keep the placement with one chance in the number of
-        such sets it satisfies), so that rare hands are still found."""
-        if self._misses < MISSES_BEFORE_MARRIAGES or not self._before_talon:
+        """The unseen cards placed uniformly. Once many placements have been turned away, the
+        marriages that bids and the contract above the cap base need, and the cards given unseen,
+        are placed first (Karp and Luby's way of drawing uniformly from a union: draw a choice of
+        them in proportion to its placements, then keep the placement with one chance in the
+        number of choices it meets), so that rare hands are still found."""
+        if self._misses < MISSES_BEFORE_MARRIAGES:
             return self._placement.sample(rng)
         if self._marriage_sets is None:
-            self._marriage_sets = self._bid_marriages()
+            self._marriage_sets = self._marriage_placements()
         options = self._marriage_sets
         if not options:
             return self._placement.sample(rng)
@@ -271,43 +314,90 @@ class Determiniser:
                 break
             pick -= placement.count
         places = chosen.sample(rng)
-        met = sum(
-            all(places[position] & cards == cards for position, cards in needs)
-            for _, needs in options
-        )
+        met = sum(_holds(places, needs) for _, needs in options)
         return places if rng.randrange(met) == 0 else None
 
-    def _bid_marriages(self) -> list[tuple[Placement, tuple[tuple[int, int], ...]]]:
-        """For every choice of marriages that would let each other bidder make its bid: the
-        placements that put them in its hand, and the marriage cards per place."""
+    def _ceiling_needs(self) -> list[list[Needs]]:
+        """The hands that must hold marriages, each as its choices of the fewest marriages that
+        do, a choice written as where their unseen cards go: a bid above the cap base needs them
+        in the hand that was dealt, a contract above the winning bid in the declarer's hand after
+        the exchange. Where the declarer gave cards this seat did not see, the choices of where
+        they came from (:meth:`_gift_choices`) join in."""
         rules = self.rules
-        groups = list(zip(MARRIAGE_POINTS, MARRIAGE_MASKS, strict=True))
-        if rules.ace_marriage:
-            groups.append((rules.ace_marriage, ACES_MASK))
-        families: list[list[tuple[int, int]]] = []
+        observation = self.observation
+        declarer = self._declarer
+        after_talon = declarer is not None and observation.phase is not Phase.MUSIK
+        outside = 0 if observation.received is None else observation.received.bit
+        families = []
+        dealt_declarer: list[Needs] | None = None
         for position, other in enumerate(self._others):
-            need = self._bids[other] - rules.cap_base
-            if need <= 0:
-                continue
-            choices = []
-            for chosen in itertools.product((False, True), repeat=len(groups)):
-                picked = [group for group, take in zip(groups, chosen, strict=True) if take]
-                value = sum(points for points, _ in picked)
-                cards = 0
-                for _, pair in picked:
-                    cards |= pair
-                if value >= need and not cards & ~self._pool:
-                    choices.append((position, cards))
-            families.append(choices)
+            played = self._played_by[other]
+            bid = self._bids[other]
+            if bid > rules.cap_base:
+                if not after_talon:
+                    families.append(self._choices(bid, 1 << position, 0, 0))
+                elif other != declarer:
+                    families.append(self._choices(bid, 1 << position, played, self._talon))
+                else:
+                    places = 1 << position
+                    if self._set_aside_place >= 0:
+                        places |= 1 << self._set_aside_place
+                    known = played | outside  # and a gift that its receiver played
+                    for receiver in self._hidden_to:
+                        known |= self._played_by[receiver]
+                    dealt_declarer = self._choices(bid, places, known, self._talon)
+            if other == declarer and self._contract:
+                families.append(self._choices(self._contract, 1 << position, played, 0))
+        if after_talon and self._hidden_to:
+            families.append(self._gift_choices(dealt_declarer))
+        elif dealt_declarer is not None:
+            families.append(dealt_declarer)
+        return families
+
+    def _choices(self, amount: int, places: int, known: int, barred: int) -> list[Needs]:
+        """The fewest marriages that let a hand bid ``amount``, each with its unseen cards in
+        ``places`` (a mask of places); its other cards must be among ``known``, none among
+        ``barred``."""
+        return [
+            ((places, cards & self._pool),)
+            for cards in _fewest_marriages(self.rules, amount)
+            if not cards & barred and not cards & ~self._pool & ~known
+        ]
+
+    def _gift_choices(self, dealt: list[Needs] | None) -> list[Needs]:
+        """Where the cards the declarer gave unseen came from, the choices excluding each other:
+        to each seat that got one, one of the talon cards (those not given stay with the
+        declarer) or of the marriages the declarer's bid needs in its hand as dealt (``dealt``:
+        their choices; those not given stay with the declarer too), or another card."""
+        declarer = 1 << self._others.index(self._declarer or 0)
+        receivers = [1 << self._others.index(receiver) for receiver in self._hidden_to]
+        talon = self._talon & self._pool
+        choices: list[Needs] = []
+        for ((places, cards),) in dealt or [((declarer, 0),)]:
+            singles = [0, *(1 << index for index in indices(talon | cards))]
+            for gifts in itertools.product(singles, repeat=len(receivers)):
+                given = _distinct(gifts)
+                if given is None:
+                    continue
+                kept = ((places, cards & ~given), (declarer, talon & ~given))
+                gifted = tuple(
+                    (to, gift) for to, gift in zip(receivers, gifts, strict=True) if gift
+                )
+                choices.append((*kept, *gifted))
+        return choices
+
+    def _marriage_placements(self) -> list[tuple[Placement, Needs]]:
+        """For every choice of marriages that would let each hand of :meth:`_ceiling_needs`
+        allow its bid or contract (and of where unseen gifts came from): the placements that put
+        their unseen cards where the choice says, and those (places, cards)."""
         options = []
-        for needs in itertools.product(*families):
+        for choices in itertools.product(*self._ceiling_needs()):
+            needs = tuple(need for choice in choices for need in choice)
             allowed = list(self._allowed)
-            for position, cards in needs:
+            for places, cards in needs:
                 for place in range(len(allowed)):
-                    if place != position:
+                    if not places >> place & 1:
                         allowed[place] &= ~cards
-            if any(cards & ~allowed[position] for position, cards in needs):
-                continue
             try:
                 placement = Placement(self._pool, self._sizes, allowed)
             except NoPlacement:
@@ -315,34 +405,50 @@ class Determiniser:
             options.append((placement, needs))
         return options
 
-    def _unseen_give(
-        self, receiver: int, current: Sequence[int], gave: int, rng: random.Random, last: bool
-    ) -> int | None:
-        """The card the declarer gave ``receiver``, unseen by this seat: a talon card if the
-        receiver holds or played one, else any card it has held since, as long as the
-        receiver's hand as dealt allows the bids made with it, and, for the ``last`` unseen
-        gift, the declarer's too (``gave``: the declarer's other gifts; the seat sitting out saw
-        neither gift, and the declarer's hand is known only once both are placed). Every such
-        card is as likely; ``None`` when there is none."""
+    def _unseen_gives(
+        self,
+        current: Sequence[int],
+        gave: Sequence[int],
+        received: Sequence[int],
+        rng: random.Random,
+    ) -> list[int] | None:
+        """The cards the declarer gave, unseen by this seat, to the seats in ``_hidden_to`` (in
+        that order): to each a talon card if it holds or played one, else any card it has held
+        since. Drawn, each choice as likely, among the choices that leave the hands as dealt
+        allowing their bids and throwing nothing in (with both gifts unseen, as by the seat
+        sitting out, they are chosen together); ``None`` when there is none."""
+        rules = self.rules
         declarer = self._declarer
         assert declarer is not None
-        had = current[receiver] | self._played_by[receiver]
-        from_talon = had & self._talon
-        if from_talon.bit_count() > 1:
-            return None
-        rules = self.rules
-        kept = (current[declarer] | self._played_by[declarer] | gave) & ~self._talon
-        need_receiver = self._bids[receiver] if self._bids[receiver] > rules.cap_base else 0
-        need_declarer = (
-            self._bids[declarer] if last and self._bids[declarer] > rules.cap_base else 0
-        )
-        choices = [
-            index
-            for index in _shuffled(from_talon or had, rng)
-            if (not need_receiver or ceiling(rules, had & ~(1 << index)) >= need_receiver)
-            and (not need_declarer or ceiling(rules, kept | (1 << index)) >= need_declarer)
-        ]
-        return 1 << choices[0] if choices else None
+        options = []
+        for receiver in self._hidden_to:
+            had = current[receiver] | self._played_by[receiver]
+            from_talon = had & self._talon
+            if from_talon.bit_count() > 1:
+                return None
+            cards = [1 << index for index in indices(from_talon or had)]
+            bid = self._bids[receiver]
+            if bid > rules.cap_base:
+                cards = [card for card in cards if ceiling(rules, had & ~card) >= bid]
+            if not cards:
+                return None
+            options.append(cards)
+        kept = (current[declarer] | self._played_by[declarer] | gave[declarer]) & ~self._talon
+        bid = self._bids[declarer]
+        if not redeals.checks_at_deal(rules) and (
+            bid <= rules.cap_base or ceiling(rules, kept) >= bid
+        ):
+            return [rng.choice(cards) for cards in options]
+        fitting = []
+        for gifts in itertools.product(*options):
+            gave_now = list(gave)
+            received_now = list(received)
+            for receiver, given in zip(self._hidden_to, gifts, strict=True):
+                gave_now[declarer] |= given
+                received_now[receiver] |= given
+            if self._fits(self._dealt(current, gave_now, received_now)):
+                fitting.append(list(gifts))
+        return rng.choice(fitting) if fitting else None
 
     def _replay(
         self,
@@ -355,8 +461,6 @@ class Determiniser:
         ``None`` if the rules refuse one of its actions or would have thrown the deal in."""
         observation = self.observation
         rules = self.rules
-        if redeals.checks_at_deal(rules) and redeals.at_deal(rules, dealt, observation.active):
-            return None
         layout = Layout(hands=[cards_of(mask) for mask in dealt], talon=talon)
         origin = Origin(
             seed=rng.getrandbits(63),
@@ -409,3 +513,44 @@ def _highest_bids(observation: Observation, players: int) -> tuple[int, ...]:
         if isinstance(action, Bid):
             bids[actor] = max(bids[actor], action.amount)
     return tuple(bids)
+
+
+def _fewest_marriages(rules: Rules, amount: int) -> list[int]:
+    """The card masks of each set of marriages (the four aces among them where they count)
+    that lets a hand bid ``amount``, no marriage of it to spare."""
+    groups = list(zip(MARRIAGE_POINTS, MARRIAGE_MASKS, strict=True))
+    if rules.ace_marriage:
+        groups.append((rules.ace_marriage, ACES_MASK))
+    need = amount - rules.cap_base
+    found = []
+    for chosen in itertools.product((False, True), repeat=len(groups)):
+        picked = [group for group, take in zip(groups, chosen, strict=True) if take]
+        value = sum(points for points, _ in picked)
+        if value >= need and all(value - points < need for points, _ in picked):
+            cards = 0
+            for _, pair in picked:
+                cards |= pair
+            found.append(cards)
+    return found
+
+
+def _holds(places: Sequence[int], needs: Needs) -> bool:
+    """Whether a placement puts each set of cards in one of its places."""
+    for allowed, cards in needs:
+        held = 0
+        for place, mask in enumerate(places):
+            if allowed >> place & 1:
+                held |= mask
+        if cards & ~held:
+            return False
+    return True
+
+
+def _distinct(cards: Sequence[int]) -> int | None:
+    """The cards (single-card masks, 0 for none) together, or ``None`` if one comes twice."""
+    together = 0
+    for card in cards:
+        if together & card:
+            return None
+        together |= card
+    return together

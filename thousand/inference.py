@@ -1,5 +1,6 @@
 """What one seat can deduce from the play of a deal: who played which cards, and which cards each
-seat can no longer hold because the rules would have made it play them.
+seat can no longer hold because the rules would have made it play them, and which it must still
+hold because it declared them married.
 
 Following rules reveal a lot: a seat that does not follow suit holds none of that suit; one that
 then does not trump holds no trump (where trumping is compulsory); one that follows with a low card
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import attrs
 
-from thousand.cards import MARRIAGE_MASKS, Rank
+from thousand.cards import ACES_MASK, MARRIAGE_MASKS, Rank
 from thousand.observation import Observation
 from thousand.rules import MarriageDeclaration, Rules
 from thousand.tricks import following, trick_winner
@@ -30,6 +31,9 @@ class Deductions:
     """The cards each seat has played."""
     lacks: tuple[int, ...]
     """Cards each seat cannot hold now, as shown by its plays (its own played cards aside)."""
+    holds: tuple[int, ...]
+    """Cards each seat must hold now: the rest of a marriage (or of the four aces) it declared,
+    not played since."""
     trump: int
     """The trump suit number after the plays so far, -1 before any marriage."""
 
@@ -42,6 +46,7 @@ def deduce(observation: Observation) -> Deductions:
     need_trick = rules.marriage_requires_trick
     played_by = [0] * players
     lacks = [0] * players
+    declared = [0] * players
     won = [False] * players
     trump = -1
     trick: list[int] = []
@@ -51,6 +56,9 @@ def deduce(observation: Observation) -> Deductions:
         if not trick:
             if action.marriage:
                 trump = index // 6
+                declared[actor] |= MARRIAGE_MASKS[trump]
+            elif action.aces:
+                declared[actor] |= ACES_MASK
             elif automatic and index % 6 in _MARRIED_RANKS and (won[actor] or not need_trick):
                 lacks[actor] |= MARRIAGE_MASKS[index // 6] & ~(1 << index)
         else:
@@ -74,6 +82,7 @@ def deduce(observation: Observation) -> Deductions:
         played=played,
         played_by=tuple(played_by),
         lacks=tuple(mask & ~played for mask in lacks),
+        holds=tuple(mask & ~played for mask in declared),
         trump=trump,
     )
 
