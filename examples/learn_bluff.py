@@ -11,8 +11,8 @@ Usage::
     python examples/learn_bluff.py                  # 5,000 games of training, about 15 seconds
     python examples/learn_bluff.py --games 300 --evaluate 100
 
-Needs the rl extra: ``python -m pip install ".[rl]"`` in a checkout of thousand. Prints how often the policy beats
-the random bot before and after training.
+Needs the rl extra: ``python -m pip install ".[rl]"`` in a checkout of thousand. Prints how
+often the policy beats the random bot before and after training.
 """
 
 from __future__ import annotations

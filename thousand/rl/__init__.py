@@ -3,8 +3,9 @@ a fixed-size numeric encoding of a seat's observation (:mod:`thousand.rl.encodin
 games as PettingZoo and Gymnasium environments (:mod:`thousand.rl.environments`) and as OpenSpiel
 games (:mod:`thousand.rl.openspiel`, imported on its own).
 
-Needs the ``rl`` extra (``python -m pip install ".[rl]"`` in a checkout of thousand). Importing this package
-registers the Gymnasium ids listed in :data:`GYM_IDS`, so that ``gymnasium.make`` knows them::
+Needs the ``rl`` extra (``python -m pip install ".[rl]"`` in a checkout of thousand). Importing
+this package registers the Gymnasium ids listed in :data:`GYM_IDS`, so that ``gymnasium.make``
+knows them::
 
     >>> import gymnasium
     >>> import thousand.rl
