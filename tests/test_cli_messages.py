@@ -102,10 +102,12 @@ def command_names() -> list[str]:
 
 @pytest.mark.parametrize("command", [[], *([name] for name in command_names())])
 def test_help_shows_no_placeholder_for_a_flag(command: list[str]) -> None:
-    """--version, --help, --json, --deal...: a flag takes no value, and its help shows none."""
+    """--version, --help, --json, --deal...: a flag takes no value, and its help shows none;
+    nor does any other option or argument show a typed placeholder such as <str> or <path>."""
     result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "100"})
     assert result.exit_code == 0, result.output
     assert "<bool>" not in result.output
+    assert re.findall(r"<[a-z][^>]*>", result.output) == []
     assert "--help" in result.output
 
 
@@ -123,7 +125,9 @@ def test_help_at_80_columns_breaks_no_word() -> None:
     """At 80 columns every option's value (a choice list such as [local|ray] included) is shown
     whole on one line, never cut in the middle, in the help of every command."""
     for name in command_names():
-        command = typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]
+        group = typer.main.get_command(app)
+        # As the help shows it: the command as the group hands it out, placeholders settled.
+        command = group.get_command(typer.Context(group), name)  # type: ignore[attr-defined]
         result = runner.invoke(app, [name, "--help"], env={"COLUMNS": "80"})
         assert result.exit_code == 0, result.output
         for metavar in metavars(command):

@@ -82,12 +82,29 @@ def _one_line_usage_errors() -> Iterator[None]:
         raise fail(message[:1].lower() + message[1:] + hint, usage.exit_code) from None
 
 
+PLACEHOLDERS = {"str": "TEXT", "int": "N", "float": "NUMBER", "Path": "PATH"}
+"""The word the help shows for a value of each type whose option names no placeholder of its
+own."""
+
+
 def _bare_flags(params: list[Any]) -> list[Any]:
-    """``params`` with every flag given an empty metavar, so that its help shows no placeholder."""
+    """``params`` shown in the help without a typed placeholder such as ``<bool>`` or ``<str>``:
+    a flag takes no value and shows none, another option shows a plain word, and an argument
+    shows only its name."""
     for param in params:
         if getattr(param, "is_flag", False):
             param.metavar = ""
+        elif param.param_type_name == "argument":
+            param.display_type_rich = _no_type
+        elif param.metavar is None:
+            kind = param.bare_type()
+            param.metavar = PLACEHOLDERS.get(kind, kind.upper())
     return params
+
+
+def _no_type(ctx: Any) -> None:
+    """An argument's type, as the help shows it beside its name: not at all."""
+    return None
 
 
 app = typer.Typer(
