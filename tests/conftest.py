@@ -7,6 +7,7 @@ whole game can take Hypothesis minutes); ``dev`` shrinks. Both print the ``@repr
 line that replays the failure."""
 
 import os
+import signal
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -27,6 +28,11 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    # Started with Ctrl-C ignored, as a background job is: the tests that press Ctrl-C need
+    # Python's own handler, and so do the programs they start, which inherit it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 SLOW_BY_FILE = {"docs/distributed.md": {"distributed.md"}}
