@@ -119,7 +119,7 @@ def decode_json(text: str | bytes) -> Any:
             f"not valid JSON: it holds a whole number of more than {MAX_DIGITS:,} digits"
         ) from None
     else:
-        depth = _depth(data)
+        depth = _depth(data) if _openings(text) > MAX_DEPTH else 0
     if depth > MAX_DEPTH:
         raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
     return data
@@ -140,6 +140,14 @@ class _Constant(ValueError):
 
 def _no_constant(name: str) -> Any:
     raise _Constant(f"{name} is not a JSON number")
+
+
+def _openings(text: str | bytes) -> int:
+    """How many ``[`` and ``{`` the text holds: no more levels than that can nest, so a message
+    with few (a bot's reply, an observation) needs no walk through its values."""
+    if isinstance(text, bytes):
+        return text.count(b"[") + text.count(b"{")
+    return text.count("[") + text.count("{")
 
 
 def _depth(data: Any) -> int:
