@@ -436,8 +436,7 @@ def report(
         typer.Argument(metavar="DIR", help="A tournament's folder, as given to --out."),
     ],
 ) -> None:
-    """Draw a tournament's pictures and its web page, report.html, from its folder, whether
-    it has finished or is still running."""
+    """Draw a tournament's pictures and web page, report.html, finished or still running."""
     from tournament.runner.report import PLOTS, write_report
 
     try:
