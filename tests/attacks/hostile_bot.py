@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import looking  # copied beside this file, in the folder the bot runs from
@@ -50,7 +51,7 @@ class Hostile(Plain):
                     looking.say("found: carried deal")
         except OSError:
             pass
-        looking.sabotage()
+        looking.sabotage(os.path.dirname(self.out))
 
     def end(self, outcome: thousand.Outcome | None) -> None:
         if outcome is not None:
@@ -59,3 +60,11 @@ class Hostile(Plain):
                     for hand in deal["layout"]["hands"]:
                         seen.write(" ".join(sorted(hand.split())) + "\n")
         looking.leave_behind(self.marker)
+
+
+class Steady(Plain):
+    """An honest bot."""
+
+
+class Careful(Plain):
+    """Another honest bot."""

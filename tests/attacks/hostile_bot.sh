@@ -11,8 +11,11 @@ while read -r line; do
         echo "looked: home" >&2
         cat "$home/secret.txt" >/dev/null 2>&1 && echo "found: home" >&2
         echo "looked: sabotage" >&2
+        # Only the tournament's processes (those naming its folder), should this run unsandboxed.
+        work=$(dirname "$out")
         for pid in $(ls /proc | grep -E '^[0-9]+$'); do
-            if [ "$pid" != "$$" ] && kill -9 "$pid" 2>/dev/null; then echo "found: killed $pid" >&2; fi
+            [ "$pid" != "$$" ] && grep -q "$work" "/proc/$pid/cmdline" 2>/dev/null || continue
+            kill -9 "$pid" 2>/dev/null && echo "found: killed $pid" >&2
         done
         echo "looked: network" >&2
         if command -v python3 >/dev/null; then

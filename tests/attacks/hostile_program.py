@@ -2,6 +2,7 @@
 hello tries every way out of its sandbox. Its options: OUT HOME PORT MARKER."""
 
 import json
+import os
 import random
 import sys
 
@@ -21,7 +22,7 @@ def main() -> None:
             looking.read_file("home", f"{home}/secret.txt")
             looking.write_file("own folder", f"{__file__}.written")
             looking.connect(int(port))
-            looking.sabotage()
+            looking.sabotage(os.path.dirname(out))
             reply = {"type": "ready"}
         elif message["type"] == "act":
             reply = {
