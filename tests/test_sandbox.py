@@ -223,13 +223,14 @@ def test_nothing_a_command_starts_outlives_it() -> None:
 
 
 @needs_namespaces
-def test_making_a_sandboxed_command_protects_this_process() -> None:
-    """The process that runs sandboxed commands becomes undumpable: others of its user cannot
-    read its memory even if a command got out of its namespaces."""
+@pytest.mark.parametrize("call", ["sandboxed(['true'], SandboxOptions())", "require_sandbox()"])
+def test_a_process_that_runs_sandboxed_bots_is_undumpable(call: str) -> None:
+    """The process that checks for the sandbox or makes a sandboxed command becomes
+    undumpable: others of its user cannot read its memory even if a bot got out."""
     code = (
-        "import ctypes; from thousand.table.sandbox import sandboxed, SandboxOptions; "
+        "import ctypes; from thousand.table.sandbox import *; "
         "prctl = ctypes.CDLL(None).prctl; before = prctl(3, 0, 0, 0, 0); "
-        "sandboxed(['true'], SandboxOptions()); print(before, prctl(3, 0, 0, 0, 0))"
+        f"{call}; print(before, prctl(3, 0, 0, 0, 0))"
     )
     ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert ran.stdout.split() == ["1", "0"], ran.stderr
