@@ -101,15 +101,18 @@ def test_two_seats_of_a_match_have_two_processes(tmp_path: Path, way: tuple[str,
 
 @pytest.mark.parametrize("way", WAYS)
 def test_a_process_that_timed_out_is_not_kept(tmp_path: Path, way: tuple[str, bool]) -> None:
-    """A process stopped for a timeout is not given the next match: another process is."""
+    """A process stopped for a timeout is not given the next match: another process is, and
+    kept for the match after."""
     spec, isolate = way
     slow = spec.replace(":Counted", ":Counted(seconds=1)")
     first = deal(slow, isolate, 1, tmp_path, time_limit=0.2, on_fault="substitute")
     assert first.statuses[0] is Status.TIMEOUT
     deal(slow, isolate, 2, tmp_path, time_limit=5)
-    (pid, _, _), (again, match, _) = starts(tmp_path)
+    deal(slow, isolate, 3, tmp_path, time_limit=5)
+    (pid, _, _), (again, match, _), (kept, _, _) = starts(tmp_path)
     assert again != pid
     assert match == 1
+    assert kept == again
     assert survivors([pid]) == []
 
 

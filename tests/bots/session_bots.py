@@ -16,8 +16,8 @@ MATCHES = 0
 
 
 class Counted(SeatedPlayer):
-    """Plays at random, after ``seconds`` per decision; notes each start and what its end is
-    told of the match's seed and result."""
+    """Plays at random, taking ``seconds`` over its first decision of a match; notes each start
+    and what its end is told of the match's seed and result."""
 
     def __init__(self, seconds: float = 0.0) -> None:
         super().__init__()
@@ -33,8 +33,9 @@ class Counted(SeatedPlayer):
         print(f"counted pid {os.getpid()} match {MATCHES} player {self.started}", file=sys.stderr)
 
     def act(self, observation: Any) -> object:
-        """A random legal action, after a while."""
+        """A random legal action, after a while at the first decision."""
         time.sleep(self.seconds)
+        self.seconds = 0.0
         return self.rng.choice(observation.legal_actions)
 
     def end(self, outcome: Any) -> None:
