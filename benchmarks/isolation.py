@@ -5,9 +5,10 @@ plays like ``random``. It plays in seat 0 against two built-in ``random`` bots, 
 rounds so that every way sees the same machine:
 
 * ``in process``: ``thousand.play(..., isolate=False)``, the bot trusted;
-* ``isolated``: ``isolate=True``, each match in a process forked from the bot's loader;
-* ``new interpreter``: ``cmd:python -m thousand.table.serve SPEC``, a fresh Python per match (how
-  every isolated bot started before loaders).
+* ``isolated``: ``isolate=True``, in processes forked from the bot's loader, each playing match
+  after match (sessions; every seed differs, so one process plays them all);
+* ``new interpreter``: ``cmd:python -m thousand.table.serve SPEC``, a Python interpreter of its
+  own, which plays match after match too (before sessions, one interpreter per match).
 
 For single deals (the worst case: the cost of a process is paid for a few decisions) and whole
 matches to 1000, it prints milliseconds per match (medians of the rounds) and the isolated

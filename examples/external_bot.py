@@ -1,7 +1,8 @@
 """A bot in another process, using nothing but the Python standard library.
 
 It speaks the JSON-lines bot protocol (docs/bot-protocol.md) on stdin and stdout and plays
-either game: in a Thousand auction it passes, otherwise it picks a random legal action. Run it
+either game: in a Thousand auction it passes, otherwise it picks a random legal action. It plays
+sessions: after the end of a match it waits for the next hello, until its input closes. Run it
 in a match with
 
     thousand match "cmd:python examples/external_bot.py" random random
@@ -26,13 +27,13 @@ def main() -> None:
     for line in sys.stdin:
         message = json.loads(line)
         kind = message["type"]
-        if kind == "hello":
+        if kind == "hello":  # a new match: start afresh
             rng.seed(message["seed"])
-            reply = {"type": "ready", "name": "external-example"}
+            reply = {"type": "ready", "name": "external-example", "protocol": 2}
         elif kind == "act":
             reply = {"type": "action", "action": choose(message["observation"], rng)}
-        else:
-            break
+        else:  # the end of a match: wait for the next one
+            continue
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
 

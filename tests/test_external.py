@@ -591,9 +591,10 @@ PROTOCOL_GAMES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("rules", "single_deal"), PROTOCOL_GAMES)
 def test_what_a_program_is_told(tmp_path: Path, rules: Any, single_deal: bool) -> None:
-    """The program gets a hello with the game, rules, seat, table size, protocol 1 and its
+    """The program gets a hello with the game, rules, seat, table size, protocol 2 and its
     generator's state; each act carries exactly the observation of its seat in the state
-    replayed from the record, naming no card it may not know; then the end with the outcome."""
+    replayed from the record, naming no card it may not know; then the end with the outcome,
+    but for the match's seed."""
     record = tmp_path / "messages.jsonl"
     bot = hostile(tmp_path, "ok", extra=("--record", str(record)))
     seat = 1
@@ -605,7 +606,7 @@ def test_what_a_program_is_told(tmp_path: Path, rules: Any, single_deal: bool) -
     hello, *acts, end = messages
     game = "1000?" if isinstance(rules, bluff.Rules) else "thousand"
     assert hello["type"] == "hello"
-    assert hello["protocol"] == 1
+    assert hello["protocol"] == 2
     assert (hello["game"], hello["seat"], hello["players"]) == (game, seat, rules.players)
     assert hello["rules"] == rules.to_dict()
     assert isinstance(hello["seed"], int)
@@ -623,7 +624,9 @@ def test_what_a_program_is_told(tmp_path: Path, rules: Any, single_deal: bool) -
             check_secrets(state, seat, data)
         else:
             assert sorted(data["hand"]) == sorted(str(card) for card in state.hands[seat])
-    assert end == {"type": "end", "outcome": json.loads(json.dumps(outcome.to_dict()))}
+    told = json.loads(json.dumps(outcome.to_dict()))
+    del told["record"]["seed"]
+    assert end == {"type": "end", "outcome": told}
     bot.assert_gone()
 
 

@@ -21,6 +21,7 @@ from tests.test_cli import run_installed
 from tests.test_external import LINUX, RUSSIAN, hostile, marked_processes, poll
 from thousand import BotLimits, Status
 from thousand.table.isolation import stop_loaders
+from thousand.table.sessions import stop_sessions
 from thousand.table.tracebacks import RemoteTraceback
 
 CHEATS = Path(__file__).parent / "bots" / "cheating_bots.py"
@@ -133,15 +134,17 @@ def counter(tmp_path: Path) -> tuple[str, Path]:
     return f"{tmp_path / 'counter.py'}:Counter", log
 
 
-def test_the_bot_is_imported_once_and_each_match_starts_afresh(tmp_path: Path) -> None:
-    """Over several matches the bot's module is imported once, yet each match runs in a new
-    process that remembers no earlier match, and Python's shared generator differs. Once a
-    match is over its process is gone, reaped (the loader reaps it once told)."""
+def test_the_bot_is_imported_once_and_the_same_cards_start_afresh(tmp_path: Path) -> None:
+    """Over several matches of the same cards the bot's module is imported once, yet each match
+    runs in a new process that remembers no earlier match, and Python's shared generator
+    differs. Once the kept processes are stopped they are gone, reaped (the loader reaps them
+    once told)."""
     spec, log = counter(tmp_path)
     for _ in range(4):
         assert deal([spec, "random", "random"]).faults == ()
-        for loader in marked_processes(f"thousand.table.isolation\0{spec}"):
-            poll(lambda loader=loader: children(loader) == [])
+    stop_sessions()
+    for loader in marked_processes(f"thousand.table.isolation\0{spec}"):
+        poll(lambda loader=loader: children(loader) == [])
     lines = log.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "imported"
     matches = [line.split() for line in lines[1:]]

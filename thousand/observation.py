@@ -9,6 +9,7 @@ hidden can be reached from it.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, cast
 
 import attrs
@@ -22,6 +23,10 @@ from thousand.rules import Rules
 from thousand.state import ACES, GameState, Phase, trick_seats
 from thousand.talon import shown_talon
 from thousand.tricks import trick_winner
+
+_read_action = functools.lru_cache(maxsize=4096)(parse_action)
+""":func:`parse_action`, remembering the texts it read (actions are values, so sharing them is
+safe): a bot in another process reads the whole history again at each decision."""
 
 __all__ = ["Observation", "Trick", "observe"]
 
@@ -429,8 +434,8 @@ class Observation(View):
                 for seat, suit in data["melds"]
             ),
             trump=None if data["trump"] is None else Suit("SCDH".index(data["trump"])),
-            history=tuple((int(seat), parse_action(text)) for seat, text in data["history"]),
-            legal_actions=tuple(parse_action(text) for text in data["legal_actions"]),
+            history=tuple((int(seat), _read_action(text)) for seat, text in data["history"]),
+            legal_actions=tuple(_read_action(text) for text in data["legal_actions"]),
             active=(
                 tuple(int(seat) for seat in data["active"])
                 if "active" in data

@@ -23,7 +23,7 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Generic
 
 import attrs
@@ -107,7 +107,8 @@ class Outcome:
     each seat's player by its spec (a player object by its class); the library's ``replay``
     rebuilds the final state from it."""
     result: AnyResult | None
-    """The game's own result; ``None`` when a forfeit ended the match early."""
+    """The game's own result; ``None`` when a forfeit ended the match early (or for a bot in
+    another process, told the outcome without the seed the result is replayed from)."""
     scores: tuple[int, ...]
     """Per seat: match scores (a match), deal scores (a single deal), or minus the cards left
     in hand (1000?, where a forfeiting player counts every card of the deck)."""
@@ -149,17 +150,22 @@ class Outcome:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Outcome:
         """The outcome written by :meth:`to_dict`; ``result`` is rebuilt by replaying the record.
-        Raises ``KeyError``, ``TypeError`` or ``ValueError`` on malformed data."""
+        A record without its seed, as bots in other processes are told it, cannot be replayed:
+        it reads seed 0, and the result ``None``. Raises ``KeyError``, ``TypeError`` or
+        ``ValueError`` on malformed data."""
         return game_named(data["game"]).handle(lambda game: cls._from_dict(game, data))
 
     @classmethod
     def _from_dict(cls, game: Game[S, O, A, R, Rec], data: dict[str, Any]) -> Outcome:
-        record = game.record_from_dict(data["record"])
+        withheld = "seed" not in data["record"]
+        record = game.record_from_dict(
+            {**data["record"], "seed": 0} if withheld else data["record"]
+        )
         return cls(
             rules=record.rules,
             players=tuple(str(name) for name in data["players"]),
             record=record,
-            result=game.result(game.replay(record)),
+            result=None if withheld else game.result(game.replay(record)),
             scores=tuple(int(score) for score in data["scores"]),
             places=tuple(int(place) for place in data["places"]),
             statuses=tuple(Status(status) for status in data["statuses"]),
@@ -230,7 +236,7 @@ def play(
     process a Python bot is interrupted at its limit; elsewhere its time is checked when it
     answers.
     """
-    from thousand.table.external import share_log_folder
+    from thousand.table.external import ExternalPlayer, share_log_folder
 
     game = game_of(rules)
     if len(players) != rules.players:
@@ -251,6 +257,10 @@ def play(
         match.interrupts = interrupts
         names, bots = _seat_players(players, isolate, log_dir, limits, interrupts)
         share_log_folder(bots)
+        cards = _cards_of(game.name, seed, layout)
+        for bot in bots:
+            if isinstance(bot, ExternalPlayer):
+                bot.deal = cards
         match.seat(bots, names)
         outcome: Outcome | None = None
         try:
@@ -262,6 +272,15 @@ def play(
         finally:
             for bot in bots:
                 interrupts.call_end(bot, outcome)
+
+
+def _cards_of(game: str, seed: int, layout: object) -> frozenset[Hashable]:
+    """What identifies the cards a match is dealt: its seed, and its first layout when given
+    (later deals of a match come from the seed even then)."""
+    cards: set[Hashable] = {(game, "seed", seed)}
+    if layout is not None:
+        cards.add((game, "layout", layout))
+    return frozenset(cards)
 
 
 def player_seed(seed: int, seat: int) -> int:

@@ -1,15 +1,17 @@
 """External bots: a program in any language, spoken to over JSON lines on its stdin and stdout.
 
-The protocol is described in ``docs/bot-protocol.md``. One process serves one match: it is
-started when the match starts, told the end, and then stopped: killed if it does not exit by
-itself, and whatever it started killed with it. Whatever it writes on stderr is appended to its
-log in the run's folder, up to a cap for the run (:mod:`thousand.table.botlogs`); its memory and
-the length of its lines are capped too (:class:`BotLimits`).
+The protocol is described in ``docs/bot-protocol.md``. A process is started for a match and
+told its end; then a program that plays sessions (it says so in its ``ready``) is kept for a later
+match of other cards (:mod:`thousand.table.sessions`), and any other is stopped: killed if it
+does not exit by itself, and whatever it started killed with it. Whatever it writes on stderr is
+appended to its log in the run's folder, up to a cap for the run (:mod:`thousand.table.botlogs`);
+its memory and the length of its lines are capped too (:class:`BotLimits`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import os
 import random
@@ -19,7 +21,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn, Protocol, cast
 
@@ -28,6 +30,7 @@ import attrs
 from thousand.common.config import decode_json
 from thousand.errors import BotCrash, BotTimeout
 from thousand.games import AnyGame, game_of
+from thousand.table import sessions
 from thousand.table.botlogs import BotLog, fresh_log_folder
 from thousand.table.tracebacks import RemoteTraceback, received
 
@@ -48,8 +51,9 @@ __all__ = [
     "share_log_folder",
 ]
 
-PROTOCOL = 1
-"""The version of the bot protocol spoken here."""
+PROTOCOL = 2
+"""The version of the bot protocol spoken here: 2 added sessions, several matches in one
+process, for a program whose ``ready`` says ``"protocol": 2``."""
 
 SEED_BITS = 53
 """The bits of the seed in the hello: every integer the protocol sends is below 2**53, so that a
@@ -120,7 +124,8 @@ class BotProcess(Protocol):
 
 
 class ExternalPlayer:
-    """A player in another process, started for one match (a :class:`~thousand.Player`).
+    """A player in another process, started for a match, or taken from the processes kept for
+    later matches when the program plays sessions (a :class:`~thousand.Player`).
 
     Args:
         command: the program and its arguments.
@@ -160,35 +165,56 @@ class ExternalPlayer:
         self._log: BotLog | None = None
         self._stderr: int | None = None
         self._seen: dict[int, int] = {}
+        self.deal: frozenset[Hashable] | None = None
+        """What identifies the cards of the next match (set by :func:`thousand.play` before
+        :meth:`start`): a kept process is only given a match of cards it has never played.
+        ``None``: unknown, so the match gets a process of its own, stopped after it."""
+        self._deal: frozenset[Hashable] | None = None
+        self._cards: set[Hashable] = set()
+        self._matches = 0
+        self._session = False
 
     def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
-        """Start the program and greet it with the game, the rules, the seat and a seed."""
+        """Start the program (or take a kept one that has not played these cards) and greet
+        it with the game, the rules, the seat and a seed."""
         self.close()
         self._buffer = bytearray()
         self._scanned = 0
         self._skipping = False
         self._broken = None
+        self._session = False
         self.game = game_of(rules)
+        self._deal, self.deal = self.deal, None
+        kept = cast(
+            "ExternalPlayer | None",
+            None if self._deal is None else sessions.take(self._key(), self._deal),
+        )
+        if kept is not None:
+            self._adopt(kept)
         if self.log_dir is None:
             self.log_dir = fresh_log_folder()
         log = BotLog(self.log_dir, self.slug, seat, self.limits.log, self.name)
         self.log_path = log.path
         log.write(f"--- {self.name}: seat {seat} of a {self.game.name} match\n".encode())
-        try:
-            self.process = self._launch()
-        except BotCrash as error:
-            log.close()
-            self._broken = str(error)
-            raise
+        if kept is None:
+            try:
+                self.process = self._launch()
+            except BotCrash as error:
+                log.close()
+                self._broken = str(error)
+                raise
+            self._seen = {}
+            self._cards = set()
+            self._matches = 0
+            _WATCHDOG.guard(self.process.pid)
+            assert self.process.stdout is not None
+            assert self.process.stdin is not None
+            assert self.process.stderr is not None
+            self._stderr = self.process.stderr.fileno()
+            for stream in (self.process.stdout, self.process.stdin, self.process.stderr):
+                os.set_blocking(stream.fileno(), False)
         self._log = log
-        self._seen = {}
-        _WATCHDOG.guard(self.process.pid)
-        assert self.process.stdout is not None
-        assert self.process.stdin is not None
-        assert self.process.stderr is not None
-        self._stderr = self.process.stderr.fileno()
-        for stream in (self.process.stdout, self.process.stdin, self.process.stderr):
-            os.set_blocking(stream.fileno(), False)
+        self._cards |= self._deal or set()
         state = rng.getstate()
         hello = {
             "type": "hello",
@@ -207,6 +233,64 @@ class ExternalPlayer:
             self._fail(self._reported(reply), _sent_traceback(reply))
         if reply.get("type") != "ready":
             self._fail(f"answered the hello with {_clip(reply)}, not a ready message")
+        self._session = reply.get("protocol") == PROTOCOL
+
+    def _key(self) -> Hashable:
+        """What makes two processes of this bot interchangeable between matches."""
+        return (type(self), tuple(self.command), self.cwd, self.limits.memory)
+
+    def _adopt(self, kept: ExternalPlayer) -> None:
+        """Take over the kept process of ``kept``; what it wrote since its last match goes to
+        that match's log, which is then closed."""
+        kept.drain()
+        if kept._log is not None:
+            kept._log.close()
+        for name in _PROCESS_STATE:
+            setattr(self, name, getattr(kept, name))
+        kept.process = None
+
+    def _detach(self) -> ExternalPlayer:
+        """A copy of this player holding its process (and the log of the match just played),
+        to be kept for a later match; this player is left without a process."""
+        kept = copy.copy(self)
+        self.process = None
+        self._log = None
+        self._stderr = None
+        self._buffer = bytearray()
+        self._seen = {}
+        self._cards = set()
+        return kept
+
+    def usable_for(self, deal: frozenset[Hashable]) -> bool:
+        """Whether this kept process may play a match of the cards ``deal``: it has played
+        none of them."""
+        return not self._cards & deal
+
+    def sound(self) -> bool:
+        """Whether this kept process still runs and has written nothing on its output since
+        its last match (a line nobody asked for would be read as the answer to the next
+        hello)."""
+        process = self.process
+        if process is None or process.poll() is not None:
+            return False
+        assert process.stdout is not None
+        return not select.select([process.stdout.fileno()], [], [], 0)[0]
+
+    def drain(self) -> None:
+        """Move what the kept process wrote on its error output to its last match's log."""
+        self._pump_log()
+
+    def hang_up(self) -> None:
+        """Close the program's input, which tells a kept process to exit."""
+        if self.process is not None and self.process.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
+
+    def forget(self) -> None:
+        """Let go of the process without stopping it: in a forked copy of the driver, where it
+        is the parent's."""
+        self.process = None
+        self._log = None
 
     def _launch(self) -> BotProcess:
         """Start the program in a session of its own, under the limits.
@@ -260,11 +344,17 @@ class ExternalPlayer:
         return f"reported an error: {_clip(str(reply.get('message', '')))}"
 
     def end(self, outcome: Outcome | None) -> None:
-        """Tell the program the outcome (when there is one), then stop it."""
+        """Tell the program the outcome (when there is one, without the match's seed), then
+        keep its process for a later match if it plays sessions and played this one without a
+        fault that stopped it, or else stop it."""
         try:
             if outcome is not None and self._broken is None and self.process is not None:
                 self._note_descendants(self.process)
-                self._send({"type": "end", "outcome": outcome.to_dict()}, EXIT_GRACE)
+                self._send({"type": "end", "outcome": told_outcome(outcome)}, EXIT_GRACE)
+                unread = self._buffer or self._skipping
+                if self._session and self._deal is not None and not unread:
+                    self._matches += 1
+                    sessions.keep(self._key(), self._detach(), self._matches)
         except (BotCrash, BotTimeout):
             pass
         finally:
@@ -455,6 +545,20 @@ class ExternalPlayer:
         self._broken = reason
         self.close(grace=0)
         raise BotTimeout(reason, fatal=True)
+
+
+_PROCESS_STATE = (
+    "process", "_buffer", "_scanned", "_skipping", "_stderr", "_seen", "_cards", "_matches"
+)  # fmt: skip
+"""What a player holds of its process: taken over with a kept process."""
+
+
+def told_outcome(outcome: Outcome) -> dict[str, Any]:
+    """The outcome as a program is told it: its record without the match's seed, which could
+    tell the cards of a later match dealt from the same seed."""
+    told = outcome.to_dict()
+    del told["record"]["seed"]
+    return told
 
 
 def share_log_folder(players: Sequence[object]) -> None:

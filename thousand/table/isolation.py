@@ -1,11 +1,13 @@
-"""Isolated Python bots: each match in a fresh process of its own, forked from a loader.
+"""Isolated Python bots: processes of their own, forked from a loader.
 
 Starting Python and importing a bot takes most of a second, too long to pay for every match of
 a tournament. So each bot spec gets one *loader* process per driver process: it imports the
-bot once, and for every match forks a child that makes the player and serves it over the bot
-protocol (``thousand.table.serve``). The child starts from the loader's state, never from an earlier
-match's, and holds nothing of the driver's: the driver hands it three pipes and talks to it as
-to any external program, under the same limits (:class:`~thousand.table.external.BotLimits`).
+bot once, and forks a child whenever a match finds no idle one that may play it. The child
+serves the bot over the bot protocol (``thousand.table.serve``), a fresh player for each match,
+in sessions (:mod:`thousand.table.sessions`): never the same cards twice. It starts from the
+loader's state and holds nothing of the driver's: the driver hands it three pipes and talks to
+it as to any external program, under the same limits
+(:class:`~thousand.table.external.BotLimits`).
 
 The loader and the driver speak over a Unix socket, one line per message:
 
@@ -43,13 +45,14 @@ from thousand.table.external import (
     prepare_bot_process,
     serve_command,
 )
+from thousand.table.sessions import stop_sessions
 
 __all__ = ["IsolatedPlayer", "stop_loaders"]
 
 
 class IsolatedPlayer(ExternalPlayer):
-    """A Python bot run in a process of its own for each match, spoken to over the bot
-    protocol, so that it cannot reach the driver's state (a :class:`~thousand.Player`).
+    """A Python bot run in a process of its own, spoken to over the bot protocol, so that it
+    cannot reach the driver's state (a :class:`~thousand.Player`).
 
     Args:
         spec: the bot spec, as for :func:`thousand.load_player`.
@@ -73,7 +76,7 @@ class IsolatedPlayer(ExternalPlayer):
         return process.loader.socket.fileno(), False
 
     def _launch(self) -> Forked:
-        """Fork the bot's process for this match; a loader found gone is started again once."""
+        """Fork a process for the bot; a loader found gone is started again once."""
         startup, memory = self.limits.startup, self.limits.memory
         loader = _loader(self.spec, startup)
         try:
@@ -264,7 +267,9 @@ def _loader(spec: str, startup: float) -> _Loader:
 
 def stop_loaders() -> None:
     """Stop this process's loaders, and every bot process they forked; they start again when a
-    bot needs them."""
+    bot needs them. The bots' kept processes, isolated or not, are stopped first (they are
+    given a moment to exit by themselves: see :func:`~thousand.table.sessions.stop_sessions`)."""
+    stop_sessions()
     with _LOADERS_LOCK:
         if _OWNER[0] == os.getpid():
             for loader in _LOADERS.values():

@@ -2,12 +2,14 @@
 
 A Python bot served this way is an external program like any other. Isolated bots
 (:mod:`thousand.table.isolation`) are served by the same code. The bot receives the same
-observations, the same generator and the same outcome as it would in the driver's process, so
-a match plays out identically either way.
+observations and the same generator as it would in the driver's process, so a match plays out
+identically either way. One process serves match after match (a session): each with a fresh
+player, so that only what the bot's module keeps (a loaded model) is shared between them.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import sys
@@ -30,20 +32,36 @@ from thousand.table.tracebacks import formatted
 
 __all__ = ["main", "serve", "serve_player"]
 
+SPOKEN = (1, PROTOCOL)
+"""The versions of the protocol served: a driver speaking 1 ends the session after one match."""
+
 
 def serve(spec: str, incoming: IO[str], outgoing: IO[str]) -> None:
-    """Answer the driver's messages on ``incoming`` until the end of the match."""
-    serve_player(lambda: load_player(spec)(), spec, incoming, outgoing)
+    """Answer the driver's messages on ``incoming`` until it closes; the spec is loaded at the
+    first hello (again at the next while it fails to load)."""
+    factory = functools.cache(lambda: load_player(spec))
+    serve_player(lambda: factory()(), spec, incoming, outgoing)
 
 
 def serve_player(
     make: Callable[[], object], name: str, incoming: IO[str], outgoing: IO[str]
 ) -> None:
-    """Answer the driver's messages with the player ``make`` returns, once hello has come."""
-    hello = load_json(incoming.readline() or "null", ThousandError, "the hello message is")
+    """Answer the driver's messages with a player ``make`` returns for each match, from the
+    first hello until ``incoming`` ends."""
+    line = incoming.readline() or "null"
+    while line:
+        _serve_match(line, make, name, incoming, outgoing)
+        line = incoming.readline()
+
+
+def _serve_match(
+    line: str, make: Callable[[], object], name: str, incoming: IO[str], outgoing: IO[str]
+) -> None:
+    """Serve the match that the hello ``line`` opens."""
+    hello = load_json(line, ThousandError, "the hello message is")
     if not isinstance(hello, dict) or hello.get("type") != "hello":
         raise ThousandError(f"expected a hello message, got {hello!r}")
-    if hello.get("protocol") != PROTOCOL:
+    if hello.get("protocol") not in SPOKEN:
         raise ThousandError(f"protocol version {hello.get('protocol')} is not {PROTOCOL}")
     game_named(hello["game"]).handle(
         lambda game: _serve(game, make, name, hello, incoming, outgoing)
@@ -71,13 +89,16 @@ def _serve(
     except Exception as error:
         _send(outgoing, _error(error))
         return
-    _send(outgoing, {"type": "ready", "name": name})
+    _send(outgoing, {"type": "ready", "name": name, "protocol": PROTOCOL})
     for line in incoming:
         message = load_json(line, ThousandError, "the driver's message is")
         if message["type"] == "end":
             end = getattr(player, "end", None)
             if end is not None and getattr(type(player), "end", None) is not SeatedPlayer.end:
-                end(Outcome.from_dict(message["outcome"]))  # read only for an end that uses it
+                try:  # the outcome is read only for an end that uses it
+                    end(Outcome.from_dict(message["outcome"]))
+                except Exception as error:  # the match is over: only its log tells
+                    _error(error)
             return
         observation = game.observation_from_dict(message["observation"], rules)
         try:
