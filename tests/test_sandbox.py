@@ -185,10 +185,10 @@ def test_the_network_is_off_unless_allowed() -> None:
     assert allowed.stdout.strip() == "connected", allowed.stderr
 
 
-def processes_running(marker: str) -> list[int]:
-    """The processes whose command line holds ``marker``."""
+def processes_running(marker: str, among: list[int] | None = None) -> list[int]:
+    """The processes (of ``among``, or of all) whose command line holds ``marker``."""
     found = []
-    for entry in os.listdir("/proc"):
+    for entry in map(str, among) if among is not None else os.listdir("/proc"):
         if entry.isdigit():
             try:
                 line = Path(f"/proc/{entry}/cmdline").read_bytes()
@@ -265,10 +265,10 @@ def test_a_killed_command_ends_the_launcher_with_the_same_signal() -> None:
     tells the bot's crash as it would tell an unsandboxed one's."""
     launcher = subprocess.Popen(sandboxed(["sleep", "600"], SandboxOptions()))
     deadline = time.monotonic() + 10
-    while len(below := descendants(launcher.pid)) < 2 and time.monotonic() < deadline:
+    while not (sleeping := processes_running("sleep\x00600\x00", descendants(launcher.pid))):
+        assert time.monotonic() < deadline
         time.sleep(0.01)
-    assert Path(f"/proc/{below[-1]}/cmdline").read_bytes() == b"sleep\x00600\x00"
-    os.kill(below[-1], signal.SIGKILL)
+    os.kill(sleeping[0], signal.SIGKILL)
     assert launcher.wait(10) == -signal.SIGKILL
 
 
