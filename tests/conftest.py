@@ -8,9 +8,12 @@ line that replays the failure."""
 
 import os
 import signal
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
+
+from thousand.table.sessions import stop_sessions
 
 settings.register_profile(
     "ci",
@@ -49,3 +52,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         if item.name.split("[")[0] in SLOW_BY_FILE.get(path, ()):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def no_bot_process_outlives_its_test() -> Iterator[None]:
+    """Stop the bot processes a test's matches kept for later matches, so that tests that look
+    for leftover processes never find another test's."""
+    yield
+    stop_sessions()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -90,7 +91,7 @@ def test_start_and_end_are_limited_too(tmp_path: Path, where: str) -> None:
     bot that goes on is stopped, and the match goes on without it."""
     marker = tmp_path / "outlived"
     spec = f"{CHEATS}:Stubborn(marker={marker}, where={where}, seconds=3)"
-    outcome = deal([spec, "random", "random"], limits=BotLimits(startup=0.5))
+    outcome = deal([spec, "random", "random"], limits=BotLimits(startup=2.0))
     assert not marker.exists()
     if where == "start":
         (fault,) = outcome.faults
@@ -258,17 +259,21 @@ def test_a_mixed_tournament_leaves_normal_games_as_a_clean_run_does(tmp_path: Pa
     games among normal bots only are exactly those of a run where the hostile bots behave, and
     no process is left."""
     daemon = hostile(tmp_path, "daemon", after=1)
+    # Copies of the bots' files, so that the processes looked for at the end are this test's.
+    cheats, python_bots = (tmp_path / CHEATS.name, tmp_path / PYTHON_BOTS.name)
+    shutil.copy(CHEATS, cheats)
+    shutil.copy(PYTHON_BOTS, python_bots)
     mixed = [
-        f"{CHEATS}:Saboteur",
-        f"{CHEATS}:Stubborn(marker={tmp_path / 'outlived'}, seconds=3)",
+        f"{cheats}:Saboteur",
+        f"{cheats}:Stubborn(marker={tmp_path / 'outlived'}, seconds=3)",
         daemon.spec,
     ]
     behaving = [
-        f"{CHEATS}:Saboteur(active=false)",
-        f"{CHEATS}:Stubborn(marker={tmp_path / 'answered'}, seconds=0)",
+        f"{cheats}:Saboteur(active=false)",
+        f"{cheats}:Stubborn(marker={tmp_path / 'answered'}, seconds=0)",
         hostile(tmp_path, "ok").spec,
     ]
-    normal = ["greedy", "random", f"{PYTHON_BOTS}:Cautious"]
+    normal = ["greedy", "random", f"{python_bots}:Cautious"]
     common = ["--deals", "1", "--time-limit", "0.2", "--workers", "2"]
     tournament(*mixed, *normal, *common, "--out", str(tmp_path / "mixed"))
     tournament(*behaving, *normal, *common, "--out", str(tmp_path / "clean"))
@@ -284,8 +289,8 @@ def test_a_mixed_tournament_leaves_normal_games_as_a_clean_run_does(tmp_path: Pa
     assert not (tmp_path / "outlived").exists()
     assert daemon.pid_list("child")
     assert marked_processes(daemon.marker) == []
-    assert marked_processes(str(CHEATS)) == []
-    assert marked_processes(str(PYTHON_BOTS)) == []
+    assert marked_processes(str(cheats)) == []
+    assert marked_processes(str(python_bots)) == []
 
 
 def test_the_serve_program_still_serves_a_bot_on_its_own() -> None:

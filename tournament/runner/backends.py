@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import concurrent.futures
 import itertools
+import multiprocessing.util
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar
 
 from thousand.table.external import die_with_parent
+from thousand.table.isolation import stop_loaders
 from tournament.runner.schedule import Config, Unit
 from tournament.runner.units import BotLogs, Played, play_batch
 
@@ -88,7 +90,7 @@ class ProcessBackend:
     ) -> Iterator[list[Played]]:
         """Yield each batch's results as workers finish them."""
         with concurrent.futures.ProcessPoolExecutor(
-            self.workers, initializer=die_with_parent, initargs=(os.getpid(),)
+            self.workers, initializer=start_worker, initargs=(os.getpid(),)
         ) as pool:
             work = iter(batches)
             pending: list[concurrent.futures.Future[list[Played]]] = []
@@ -109,6 +111,14 @@ class ProcessBackend:
             finally:
                 for future in pending:
                     future.cancel()
+
+
+def start_worker(parent: int) -> None:
+    """Set up a worker process: it dies with the tournament's process ``parent``, and when it
+    is shut down it stops the bot processes it kept, so that none is left once the tournament
+    ends."""
+    die_with_parent(parent)
+    multiprocessing.util.Finalize(None, stop_loaders, exitpriority=100)
 
 
 def hand_out(
