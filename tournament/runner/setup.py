@@ -15,6 +15,7 @@ import attrs
 
 from thousand import Rules, RulesError, bluff, load_player
 from thousand.games import BLUFF, GAMES, THOUSAND, AnyGame, AnyRules, game_named
+from thousand.table.sandbox import Isolation, SandboxOptions
 from tournament.runner.schedule import Config, entrants_of
 from tournament.runner.seatings import seatings
 from tournament.runner.sprt import Hypotheses
@@ -53,7 +54,9 @@ class Options:
     time_limit: float | None = None
     time_quota: float | None = None
     on_fault: str | None = None
-    isolate: bool | None = None
+    isolate: Isolation | None = None
+    bot_network: bool | None = None
+    bot_readable: tuple[str, ...] | None = None
     sprt: Hypotheses | None = None
 
 
@@ -69,9 +72,10 @@ def configure(options: Options, saved: Config | None = None) -> Config:
     if options.deals is not None and options.games is not None:
         raise ValueError("give --deals or --games, not both")
     specs = options.specs or DEFAULT_BOTS
-    isolate = options.isolate is not False
+    isolate = Isolation.SANDBOX if options.isolate is None else options.isolate
+    sandbox = SandboxOptions(options.bot_readable or (), network=bool(options.bot_network))
     for spec in dict.fromkeys(specs):
-        load_player(spec, isolate=isolate)
+        load_player(spec, isolate=isolate, sandbox=sandbox)
     rules = rules_for(game, options.rules, options.players, len(specs))
     if not options.specs and len(specs) < rules.players:
         specs = (*specs, *["random"] * (rules.players - len(specs)))
@@ -102,6 +106,8 @@ def configure(options: Options, saved: Config | None = None) -> Config:
         time_quota=options.time_quota,
         on_fault=options.on_fault or "forfeit",
         isolate=isolate,
+        bot_network=sandbox.network,
+        bot_readable=sandbox.readable,
         sprt=options.sprt,
     )
 
@@ -202,7 +208,11 @@ def _agree(options: Options, saved: Config) -> Config:
         "--time-limit": options.time_limit,
         "--time-quota": options.time_quota,
         "--on-fault": options.on_fault,
-        "--isolate": options.isolate,
+        "--isolate": None if options.isolate is None else options.isolate.value,
+        "--bot-network": options.bot_network,
+        "--bot-read": None
+        if options.bot_readable is None
+        else list(SandboxOptions(options.bot_readable).readable),
         "--sprt": options.sprt,
     }
     held: dict[str, Any] = {
@@ -216,7 +226,9 @@ def _agree(options: Options, saved: Config) -> Config:
         "--time-limit": saved.time_limit,
         "--time-quota": saved.time_quota,
         "--on-fault": saved.on_fault,
-        "--isolate": saved.isolate,
+        "--isolate": saved.isolate.value,
+        "--bot-network": saved.bot_network,
+        "--bot-read": list(saved.bot_readable),
         "--sprt": saved.sprt,
     }
     if options.game is not None:
@@ -239,5 +251,7 @@ def _agree(options: Options, saved: Config) -> Config:
 
 def _show(value: Any) -> str:
     if isinstance(value, list):
-        return " ".join(value)
+        return " ".join(value) or "nothing"
+    if isinstance(value, bool):
+        return "on" if value else "off"
     return "none" if value is None else str(value)
