@@ -87,9 +87,9 @@ class Config:
     time_limit: float | None = None
     time_quota: float | None = None
     on_fault: str = "forfeit"
-    isolate: Isolation = attrs.field(default=Isolation.SANDBOX, converter=Isolation.of)
+    isolate: Isolation = Isolation.SANDBOX
     """How bots that are not built in are kept apart: each match in a sandbox, in a process of
-    their own, or in the tournament's processes (``True`` is the sandbox, ``False`` none)."""
+    their own, or in the tournament's processes."""
     bot_network: bool = False
     """Sandboxed bots may use the network."""
     bot_readable: tuple[str, ...] = ()

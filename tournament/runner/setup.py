@@ -7,7 +7,7 @@ import itertools
 import json
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ __all__ = [
     "game_name",
     "load_rules",
     "rules_for",
+    "sandbox_for",
 ]
 
 DEFAULT_BOTS = ("greedy", "random", "random")
@@ -73,7 +74,7 @@ def configure(options: Options, saved: Config | None = None) -> Config:
         raise ValueError("give --deals or --games, not both")
     specs = options.specs or DEFAULT_BOTS
     isolate = Isolation.SANDBOX if options.isolate is None else options.isolate
-    sandbox = SandboxOptions(options.bot_readable or (), network=bool(options.bot_network))
+    sandbox = sandbox_for(isolate, bool(options.bot_network), options.bot_readable or ())
     for spec in dict.fromkeys(specs):
         load_player(spec, isolate=isolate, sandbox=sandbox)
     rules = rules_for(game, options.rules, options.players, len(specs))
@@ -110,6 +111,15 @@ def configure(options: Options, saved: Config | None = None) -> Config:
         bot_readable=sandbox.readable,
         sprt=options.sprt,
     )
+
+
+def sandbox_for(isolate: Isolation, network: bool, readable: Sequence[str]) -> SandboxOptions:
+    """What sandboxed bots may reach, as ``--bot-network`` and ``--bot-read`` say; refused
+    when the bots are not to be sandboxed, where these options would do nothing."""
+    if isolate is not Isolation.SANDBOX and (network or readable):
+        fix = "add --isolate" if isolate is Isolation.NONE else f"not --isolate {isolate.value}"
+        raise ValueError(f"--bot-network and --bot-read are for sandboxed bots: {fix}")
+    return SandboxOptions(readable, network=network)
 
 
 def game_name(game: str) -> str:
