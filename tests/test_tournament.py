@@ -297,7 +297,7 @@ def test_config_round_trips_through_json() -> None:
         time_limit=0.5,
         time_quota=3.0,
         on_fault="substitute",
-        isolate=True,
+        isolate="process",
     )
     again = Config.from_dict(json.loads(json.dumps(config.to_dict())))
     assert again == config
