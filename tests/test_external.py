@@ -706,7 +706,9 @@ def test_isolation_checks_the_spec_first() -> None:
     is refused with BotSpecError before any process starts, while a class missing from an
     existing file is found out in the bot's own process, as a fault."""
     with pytest.raises(BotSpecError, match="no file"):
-        thousand.play(["missing/bot.py:Bot", "random", "random"], RUSSIAN, seed=1, isolate="process")
+        thousand.play(
+            ["missing/bot.py:Bot", "random", "random"], RUSSIAN, seed=1, isolate="process"
+        )
     outcome = thousand.play(
         [f"{PYTHON_BOTS}:Missing", "random", "random"], RUSSIAN, seed=1, isolate="process"
     )

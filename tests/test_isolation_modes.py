@@ -309,7 +309,8 @@ def test_without_a_sandbox_the_command_stops_before_play_naming_the_choices(
     assert result.exit_code == 2
     (line,) = result.output.strip().splitlines()
     assert line.startswith("error: bots cannot be sandboxed here: the kernel refuses namespaces")
-    assert "--isolate=process" in line and "--no-isolate" in line
+    assert "--isolate=process" in line
+    assert "--no-isolate" in line
     assert "Traceback" not in result.output
 
 
