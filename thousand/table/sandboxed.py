@@ -4,11 +4,14 @@ other bots, nor the user's files, nor the folder of the bots' logs."""
 
 from __future__ import annotations
 
+import errno
 import os
 import random
+import shutil
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from thousand.errors import BotCrash
 from thousand.table.botlogs import fresh_log_folder
 from thousand.table.external import BotLimits, ExternalPlayer, serve_command
 from thousand.table.isolation import raised_message
@@ -47,7 +50,15 @@ class SandboxedPlayer(ExternalPlayer):
         self.start_in = os.getcwd()
 
     def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
-        """Start the program in a sandbox that hides the folder of its logs, and greet it."""
+        """Start the program in a sandbox that hides the folder of its logs, and greet it.
+
+        Raises:
+            BotCrash: there is no such program (told as when it runs unsandboxed).
+        """
+        program = self.confined[0]
+        if shutil.which(program, path=os.environ.get("PATH", os.defpath)) is None:
+            reason = os.strerror(errno.ENOENT if not os.path.lexists(program) else errno.EACCES)
+            raise BotCrash(f"could not start {program}: {reason}", fatal=True)
         if self.log_dir is None:
             self.log_dir = fresh_log_folder()
         hiding = self.options.hiding(self.log_dir)
