@@ -317,7 +317,8 @@ def _wait(pid: int) -> int:
     if os.WIFEXITED(status):
         return os.WEXITSTATUS(status)
     killer = os.WTERMSIG(status)
-    signal.signal(killer, signal.SIG_DFL)
+    if killer not in (signal.SIGKILL, signal.SIGSTOP):
+        signal.signal(killer, signal.SIG_DFL)
     os.kill(os.getpid(), killer)
     return 128 + killer
 

@@ -199,7 +199,8 @@ def sandbox_problem() -> str | None:
 
 
 def require_sandbox() -> None:
-    """Check that bots can be sandboxed here.
+    """Check that bots can be sandboxed here, and make this process, which is to run their
+    matches, undumpable.
 
     Raises:
         SandboxUnavailable: they cannot; the message gives the reason and the two choices.
@@ -211,3 +212,4 @@ def require_sandbox() -> None:
             " its own for each bot, which can still read your files) or --no-isolate (trust"
             " the bots' code)"
         )
+    _protect_driver()
