@@ -129,6 +129,8 @@ def test_a_sandboxed_python_bot_given_by_a_relative_path_loads(
     )
     assert outcome.faults == ()
     assert outcome.players[0] == "probe.py:Probe"
+    (log,) = (open_folder / "logs").iterdir()
+    assert "served=True" in log.read_text(encoding="utf-8")
 
 
 @NEEDS_SANDBOX
