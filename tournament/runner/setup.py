@@ -55,7 +55,8 @@ class Options:
     time_limit: float | None = None
     time_quota: float | None = None
     on_fault: str | None = None
-    isolate: Isolation | None = None
+    isolate: Isolation | bool | str | None = None
+    """As ``isolate`` of :func:`thousand.play`; by default the sandbox."""
     bot_network: bool | None = None
     bot_readable: tuple[str, ...] | None = None
     sprt: Hypotheses | None = None
@@ -73,7 +74,7 @@ def configure(options: Options, saved: Config | None = None) -> Config:
     if options.deals is not None and options.games is not None:
         raise ValueError("give --deals or --games, not both")
     specs = options.specs or DEFAULT_BOTS
-    isolate = Isolation.SANDBOX if options.isolate is None else options.isolate
+    isolate = Isolation.of(True if options.isolate is None else options.isolate)
     sandbox = sandbox_for(isolate, bool(options.bot_network), options.bot_readable or ())
     for spec in dict.fromkeys(specs):
         load_player(spec, isolate=isolate, sandbox=sandbox)
@@ -218,7 +219,7 @@ def _agree(options: Options, saved: Config) -> Config:
         "--time-limit": options.time_limit,
         "--time-quota": options.time_quota,
         "--on-fault": options.on_fault,
-        "--isolate": None if options.isolate is None else options.isolate.value,
+        "--isolate": None if options.isolate is None else Isolation.of(options.isolate).value,
         "--bot-network": options.bot_network,
         "--bot-read": None
         if options.bot_readable is None
