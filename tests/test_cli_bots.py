@@ -138,7 +138,7 @@ def test_match_with_raise_policy_shows_the_traceback_and_stops_with_one_line() -
 def test_installed_program_shows_an_isolated_bots_traceback() -> None:
     """The real program, the bot isolated in a process of its own: the traceback it sent is
     shown before the one-line error."""
-    arguments = ["match", FLAKY, "random", "random", "--on-fault", "raise", "--isolate"]
+    arguments = ["match", FLAKY, "random", "random", "--on-fault", "raise", "--isolate=process"]
     played = subprocess.run(
         [*installed_command(), *arguments], capture_output=True, text=True, timeout=120
     )
@@ -215,7 +215,7 @@ def test_check_bot_shows_the_traceback_of_a_bot_that_raises(isolate: bool) -> No
     """Under its first fault check-bot shows the bot's traceback, the file and line of its
     raise; under each later fault with the same traceback, a line that says so."""
     arguments = ["check-bot", FLAKY, "-n", "30", "--game", "thousand"]
-    result = runner.invoke(app, arguments + ["--isolate"] * isolate)
+    result = runner.invoke(app, arguments + ["--isolate=process"] * isolate)
     assert result.exit_code == 1, result.output
     lines = result.stdout.splitlines()
     first = lines.index(next(line for line in lines if line.startswith("  error at decision")))
@@ -295,11 +295,11 @@ def test_isolated_spec_is_not_run_in_the_driver(tmp_path: Path) -> None:
     that would fail on import here fails in the bot's own process, as a fault."""
     bot = tmp_path / "bot.py"
     bot.write_text("raise SystemExit('a bot that leaves when imported')\n")
-    factory = thousand.load_player(f"{bot}:Bot", isolate=True)
+    factory = thousand.load_player(f"{bot}:Bot", isolate="process")
     assert callable(factory)
     outcome = thousand.play(
         [f"{bot}:Bot", "random", "random"], thousand.Rules.preset("russian"), seed=1,
-        single_deal=True, isolate=True,
+        single_deal=True, isolate="process",
     )  # fmt: skip
     assert outcome.statuses[0] is thousand.Status.ERROR
     assert outcome.forfeited == 0

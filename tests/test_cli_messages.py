@@ -171,13 +171,21 @@ def test_a_bad_option_lists_the_options_the_bot_takes(
     """Built-in and user bots alike: the options come from the bot's constructor; a tournament
     (whose user bots run isolated) says the same as a match."""
     arguments = [command, spec, "random", "random"]
-    arguments += ["--deal"] if command == "match" else ["--deals", "2"]
+    arguments += ["--deal"] if command == "match" else ["--deals", "2", "--isolate=process"]
     result = runner.invoke(app, arguments)
     assert one_error_line(result.output, result.exit_code) == expected
 
 
 def test_the_real_program_lists_a_bots_options(bots: Path) -> None:
-    done = run_installed("tournament", "mybot.py:Bot(dept=3)", "random", "random", "--deals", "2")
+    done = run_installed(
+        "tournament",
+        "mybot.py:Bot(dept=3)",
+        "random",
+        "random",
+        "--deals",
+        "2",
+        "--isolate=process",
+    )
     line = one_error_line(done.stderr, done.returncode)
     assert line.endswith("mybot.py:Bot has no option 'dept'; its options are depth, style")
 
@@ -186,20 +194,24 @@ def test_a_spec_naming_nothing_names_it_once(bots: Path) -> None:
     """A file without the class named is one line naming the spec once; an isolated bot loads in
     its own process, where this is its seat's fault (as any failure to load is), named once."""
     for arguments in [
-        ["tournament", "mybot.py:NoSuch", "random", "random", "--deals", "2"],
+        ["tournament", "mybot.py:NoSuch", "random", "random", "--deals", "2", "--isolate=process"],
         ["match", "mybot.py:NoSuch", "random", "random", "--deal"],
         ["check-bot", "mybot.py:NoSuch"],
     ]:
         result = runner.invoke(app, arguments)
         line = one_error_line(result.output, result.exit_code)
         assert line == "error: bot spec 'mybot.py:NoSuch': mybot.py has no 'NoSuch'", arguments
-    played = runner.invoke(app, ["match", "mybot.py:NoSuch", "random", "random", "--isolate"])
+    played = runner.invoke(
+        app, ["match", "mybot.py:NoSuch", "random", "random", "--isolate=process"]
+    )
     assert played.exit_code == 0, played.output
     assert played.output.splitlines()[-1] == (
         "fault: mybot.py:NoSuch, seat 0 (error) at decision 0: failed to start: "
         "mybot.py has no 'NoSuch'"
     )
-    checked = runner.invoke(app, ["check-bot", "mybot.py:NoSuch", "--isolate", "-g", "thousand"])
+    checked = runner.invoke(
+        app, ["check-bot", "mybot.py:NoSuch", "--isolate=process", "-g", "thousand"]
+    )
     assert checked.exit_code == 1, checked.output
     report = [line for line in checked.output.splitlines() if not line.startswith("bot logs: ")]
     assert report[:2] == [
@@ -209,7 +221,9 @@ def test_a_spec_naming_nothing_names_it_once(bots: Path) -> None:
 
 
 def test_the_real_program_names_a_missing_class_once(bots: Path) -> None:
-    done = run_installed("tournament", "mybot.py:NoSuch", "random", "random", "--deals", "2")
+    done = run_installed(
+        "tournament", "mybot.py:NoSuch", "random", "random", "--deals", "2", "--isolate=process"
+    )
     line = one_error_line(done.stderr, done.returncode)
     assert line == "error: bot spec 'mybot.py:NoSuch': mybot.py has no 'NoSuch'"
 
@@ -225,7 +239,9 @@ def test_a_raising_constructor_is_the_bots_fault_with_options_as_without(bots: P
             f"fault: {spec}, seat 0 (error) at decision 0: failed to start: raised RuntimeError: "
             "boom in the constructor"
         ) in played.output
-        ranked = runner.invoke(app, ["tournament", spec, "random", "random", "--deals", "2"])
+        ranked = runner.invoke(
+            app, ["tournament", spec, "random", "random", "--deals", "2", "--isolate=process"]
+        )
         assert one_error_line(ranked.output, ranked.exit_code) == (
             f"error: bot '{spec}' cannot start: raised RuntimeError: boom in the constructor"
         )

@@ -650,7 +650,7 @@ def test_isolated_bots_play_as_in_process(tmp_path: Path, rules: Any, specs: lis
     same record, scores, statuses and faults."""
     options: dict[str, Any] = {"seed": 6, "on_fault": "substitute", "log_dir": str(tmp_path)}
     here = thousand.play(specs, rules, **options)
-    isolated = thousand.play(specs, rules, isolate=True, **options)
+    isolated = thousand.play(specs, rules, isolate="process", **options)
     assert isolated.record == here.record
     assert isolated.players == here.players
     assert (isolated.scores, isolated.places, isolated.statuses, isolated.result) == (
@@ -684,7 +684,7 @@ def test_an_isolated_bots_prints_go_to_its_log(tmp_path: Path) -> None:
     """An isolated Python bot's own prints land in its log, not in the protocol."""
     spec = f"{PYTHON_BOTS}:Chatty"
     outcome = thousand.play(
-        [spec, "random", "random"], RUSSIAN, seed=2, single_deal=True, isolate=True,
+        [spec, "random", "random"], RUSSIAN, seed=2, single_deal=True, isolate="process",
         log_dir=str(tmp_path),
     )  # fmt: skip
     assert outcome.statuses == (Status.OK,) * 3
@@ -699,7 +699,7 @@ def test_an_isolated_bot_answering_text_is_at_fault(tmp_path: Path) -> None:
     options: dict[str, Any] = {"seed": 2, "single_deal": True, "log_dir": str(tmp_path)}
     here = thousand.play([spec, "random", "random"], RUSSIAN, **options)
     assert here.statuses[0] is Status.ILLEGAL
-    isolated = thousand.play([spec, "random", "random"], RUSSIAN, isolate=True, **options)
+    isolated = thousand.play([spec, "random", "random"], RUSSIAN, isolate="process", **options)
     assert isolated.statuses[0] is Status.ILLEGAL
 
 
@@ -709,9 +709,11 @@ def test_isolation_checks_the_spec_first() -> None:
     is refused with BotSpecError before any process starts, while a class missing from an
     existing file is found out in the bot's own process, as a fault."""
     with pytest.raises(BotSpecError, match="no file"):
-        thousand.play(["missing/bot.py:Bot", "random", "random"], RUSSIAN, seed=1, isolate=True)
+        thousand.play(
+            ["missing/bot.py:Bot", "random", "random"], RUSSIAN, seed=1, isolate="process"
+        )
     outcome = thousand.play(
-        [f"{PYTHON_BOTS}:Missing", "random", "random"], RUSSIAN, seed=1, isolate=True
+        [f"{PYTHON_BOTS}:Missing", "random", "random"], RUSSIAN, seed=1, isolate="process"
     )
     assert outcome.statuses[0] is Status.ERROR
     assert outcome.forfeited == 0
@@ -833,7 +835,7 @@ def test_installed_bots_load_by_name(
     path = os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))
     monkeypatch.setenv("PYTHONPATH", path)
     isolated = thousand.play(
-        ["fakebot", "random", "random"], RUSSIAN, seed=1, single_deal=True, isolate=True,
+        ["fakebot", "random", "random"], RUSSIAN, seed=1, single_deal=True, isolate="process",
         log_dir=str(tmp_path),
     )  # fmt: skip
     assert isolated == outcome

@@ -137,7 +137,11 @@ def test_a_fault_shows_what_the_bot_sent() -> None:
 def test_an_isolated_bot_s_fault_shows_what_it_sent() -> None:
     """An isolated bot's illegal answer is shown as the text it sent."""
     outcome = thousand.play(
-        ["random", f"{BOTS}:Overbidder", "random"], RUSSIAN, seed=1, single_deal=True, isolate=True
+        ["random", f"{BOTS}:Overbidder", "random"],
+        RUSSIAN,
+        seed=1,
+        single_deal=True,
+        isolate="process",
     )
     assert outcome.faults[0].detail.startswith("answered bid 9999, not one of")
 

@@ -31,7 +31,7 @@ PYTHON_BOTS = Path(__file__).parent / "bots" / "python_bots.py"
 
 def deal(specs: list[str], **options: Any) -> thousand.Outcome:
     """One Russian deal among ``specs``, seed 3, the bots that are not built in isolated."""
-    return thousand.play(specs, RUSSIAN, seed=3, single_deal=True, isolate=True, **options)
+    return thousand.play(specs, RUSSIAN, seed=3, single_deal=True, isolate="process", **options)
 
 
 def tournament(*arguments: str) -> dict[str, Any]:
@@ -58,7 +58,7 @@ def test_a_tournament_isolates_bots_that_are_not_built_in(tmp_path: Path) -> Non
     marker = tmp_path / "peeked"
     spec = f"{CHEATS}:Peeker(marker={marker})"
     summary = tournament(spec, "greedy", "random", "--deals", "1", "--workers", "1")
-    assert summary["config"]["isolate"] is True
+    assert summary["config"]["isolate"] == "sandbox"
     assert not marker.exists()
     tournament(spec, "greedy", "random", "--deals", "1", "--workers", "1", "--no-isolate")
     assert marker.read_text(encoding="utf-8").startswith("saw [[")
@@ -66,8 +66,10 @@ def test_a_tournament_isolates_bots_that_are_not_built_in(tmp_path: Path) -> Non
 
 def test_built_in_bots_play_in_the_driver() -> None:
     """Built-in bots are the library's own code: isolating asks nothing of them."""
-    assert not isinstance(thousand.load_player("greedy", isolate=True)(), thousand.ExternalPlayer)
-    isolated = thousand.load_player(f"{PYTHON_BOTS}:Cautious", isolate=True)()
+    assert not isinstance(
+        thousand.load_player("greedy", isolate="process")(), thousand.ExternalPlayer
+    )
+    isolated = thousand.load_player(f"{PYTHON_BOTS}:Cautious", isolate="process")()
     assert isinstance(isolated, thousand.ExternalPlayer)
 
 
@@ -274,7 +276,7 @@ def test_a_mixed_tournament_leaves_normal_games_as_a_clean_run_does(tmp_path: Pa
         hostile(tmp_path, "ok").spec,
     ]
     normal = ["greedy", "random", f"{python_bots}:Cautious"]
-    common = ["--deals", "1", "--time-limit", "0.2", "--workers", "2"]
+    common = ["--deals", "1", "--time-limit", "0.2", "--workers", "2", "--isolate=process"]
     tournament(*mixed, *normal, *common, "--out", str(tmp_path / "mixed"))
     tournament(*behaving, *normal, *common, "--out", str(tmp_path / "clean"))
     mixed_units = journal_results(tmp_path / "mixed")

@@ -767,7 +767,7 @@ def test_options_reach_a_game_by_spec() -> None:
 
 def test_isolated_specs_check_the_options_of_a_built_in_bot() -> None:
     with pytest.raises(BotSpecError, match="pimc has no option 'stepz'"):
-        load_player("pimc(stepz=3)", isolate=True)
+        load_player("pimc(stepz=3)", isolate="process")
 
 
 def test_match_refuses_a_misspelt_option_in_one_line() -> None:

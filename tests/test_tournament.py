@@ -28,6 +28,7 @@ from typer.testing import CliRunner
 import thousand
 from tests.test_progress import without_progress
 from thousand import Rules, bluff
+from thousand.table.sandbox import Isolation
 from tournament.cli import app
 from tournament.runner.backends import InlineBackend
 from tournament.runner.journal import Journal, TournamentDirError
@@ -297,7 +298,7 @@ def test_config_round_trips_through_json() -> None:
         time_limit=0.5,
         time_quota=3.0,
         on_fault="substitute",
-        isolate=True,
+        isolate=Isolation.PROCESS,
     )
     again = Config.from_dict(json.loads(json.dumps(config.to_dict())))
     assert again == config
@@ -717,7 +718,8 @@ def test_hostile_bots_are_charged_with_their_faults(tmp_path: Path, on_fault: st
     out = tmp_path / "out"
     arguments = ["tournament", flaky, illegal, "greedy", "random", "--deals", "2"]
     arguments += ["--workers", "2", "--on-fault", on_fault, "--out", str(out)]
-    result = runner.invoke(app, arguments)
+    # The program writes its pids into tmp_path, which a sandboxed bot could not.
+    result = runner.invoke(app, [*arguments, "--isolate=process"])
     assert result.exit_code == 0, result.output
     document = summary_of(out)
     units = 3 * 2 * 6

@@ -8,6 +8,7 @@ import attrs
 
 from thousand import BotLimits, Fault, Outcome, Rules, bluff, play
 from thousand.games import BLUFF, THOUSAND, game_named
+from thousand.table.sandbox import Isolation, SandboxOptions
 from tournament.text import printable_lines
 
 __all__ = ["GAMES", "CheckReport", "check_bot", "traceback_lines"]
@@ -49,8 +50,9 @@ def check_bot(
     decisions: int,
     seed: int,
     time_limit: float | None,
-    isolate: bool,
+    isolate: Isolation | bool | str,
     log_dir: str | None,
+    sandbox: SandboxOptions | None = None,
     limits: BotLimits | None = None,
     on_match: Callable[[Outcome], None] = lambda outcome: None,
 ) -> CheckReport:
@@ -74,6 +76,7 @@ def check_bot(
             time_limit=time_limit,
             on_fault="substitute",
             isolate=isolate,
+            sandbox=sandbox,
             log_dir=log_dir,
             limits=limits,
         )

@@ -23,6 +23,7 @@ from thousand.common.files import write_file
 from thousand.errors import ThousandError
 from thousand.table.faults import FaultPolicy
 from thousand.table.players import PlayerError
+from thousand.table.sandbox import Isolation
 from tournament.text import printable, printable_lines, table_lines
 
 # The engines, the bots and the runner load only in the commands that use them, so that
@@ -51,7 +52,7 @@ class _Commands(TyperGroup):
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         with _one_line_usage_errors():
-            return super().parse_args(ctx, args)
+            return super().parse_args(ctx, _bare_isolate(args))
 
     def invoke(self, ctx: Any) -> Any:
         with _one_line_usage_errors():
@@ -80,6 +81,19 @@ def _one_line_usage_errors() -> Iterator[None]:
         message = " ".join(usage.format_message().split()).rstrip(".")
         hint = f"; see {usage.ctx.command_path} --help" if getattr(usage, "ctx", None) else ""
         raise fail(message[:1].lower() + message[1:] + hint, usage.exit_code) from None
+
+
+def _bare_isolate(args: list[str]) -> list[str]:
+    """``--isolate`` given alone means the sandbox: it takes the word after it only when that
+    word names an isolation, so that ``--isolate mybot.py:Bot`` still leaves the bot a bot."""
+    kinds = {kind.value for kind in Isolation}
+    given = list(args)
+    for index, word in enumerate(given):
+        if word == "--":
+            break
+        if word == "--isolate" and (index + 1 == len(given) or given[index + 1] not in kinds):
+            given[index] = f"--isolate={Isolation.SANDBOX.value}"
+    return given
 
 
 PLACEHOLDERS = {"str": "TEXT", "int": "N", "float": "NUMBER", "Path": "PATH"}
@@ -277,15 +291,10 @@ def tournament(
             help="What a bot's fault leads to: forfeit (the default), substitute or raise.",
         ),
     ] = None,
-    isolate: Annotated[
-        bool | None,
-        typer.Option(
-            "--isolate/--no-isolate",
-            help="Run bots that are not built in in processes of their own (the default); "
-            "--no-isolate runs them in this process, trusting their code.",
-            show_default=False,
-        ),
-    ] = None,
+    isolate: SandboxByDefaultOption = None,
+    no_isolate: NoIsolateOption = False,
+    bot_network: BotNetworkOption = False,
+    bot_read: BotReadOption = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="Keep the journal and the results here.")
     ] = None,
@@ -367,7 +376,9 @@ def tournament(
             time_limit=bounded(time_limit, "--time-limit", float, 0.001),
             time_quota=bounded(time_quota, "--time-quota", float, 0.001),
             on_fault=one_of(on_fault, "--on-fault", [policy.value for policy in FaultPolicy]),
-            isolate=isolate,
+            isolate=isolation(isolate, no_isolate),
+            bot_network=bot_network or None,
+            bot_readable=readable(bot_read),
             sprt=sequential_test(sprt, alpha, beta),
         )
         processes = bounded(workers, "--workers", int, 1)
@@ -508,9 +519,39 @@ TimeLimitOption = Annotated[
     float | None,
     typer.Option("--time-limit", min=0.001, help="Seconds a bot may take for one decision."),
 ]
+ISOLATE_HELP = (
+    "Keep bots that are not built in apart from the game: sandbox (--isolate alone) walls "
+    "each in, away from your files and the network; process gives each its own process, "
+    "which can still read your files; none runs them inside this program (default: {})."
+)
 IsolateOption = Annotated[
+    Isolation | None,
+    typer.Option(
+        "--isolate", metavar="[MODE]", help=ISOLATE_HELP.format("none"), show_default=False
+    ),
+]
+SandboxByDefaultOption = Annotated[
+    Isolation | None,
+    typer.Option(
+        "--isolate", metavar="[MODE]", help=ISOLATE_HELP.format("sandbox"), show_default=False
+    ),
+]
+NoIsolateOption = Annotated[
     bool,
-    typer.Option("--isolate", help="Run bots that are not built in in processes of their own."),
+    typer.Option("--no-isolate", help="Same as --isolate none: trust the bots' code."),
+]
+BotNetworkOption = Annotated[
+    bool, typer.Option("--bot-network", help="Let sandboxed bots use the network.")
+]
+BotReadOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--bot-read",
+        metavar="PATH",
+        help="A file or folder sandboxed bots may read besides their own folder (a model's "
+        "data, say); repeat for more.",
+        show_default=False,
+    ),
 ]
 LogDirOption = Annotated[
     str | None,
@@ -570,14 +611,10 @@ def ladder(
             help="Play only these bots of the ladder (default: all of them).",
         ),
     ] = None,
-    isolate: Annotated[
-        bool | None,
-        typer.Option(
-            "--isolate/--no-isolate",
-            help="Run a bot that is not built in in processes of its own (the default).",
-            show_default=False,
-        ),
-    ] = None,
+    isolate: SandboxByDefaultOption = None,
+    no_isolate: NoIsolateOption = False,
+    bot_network: BotNetworkOption = False,
+    bot_read: BotReadOption = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="Keep the games and the results here.")
     ] = None,
@@ -665,7 +702,9 @@ def ladder(
             games=bounded(games, "--games", int, 1),
             seed=bounded(seed, "--seed", int, 0),
             gauntlet=bot,
-            isolate=isolate,
+            isolate=isolation(isolate, no_isolate),
+            bot_network=bot_network or None,
+            bot_readable=readable(bot_read),
         )
         processes = bounded(workers, "--workers", int, 1)
         config = configure(options, saved)
@@ -760,7 +799,10 @@ def match(
             help="What a bot's fault leads to: forfeit (the default), substitute or raise.",
         ),
     ] = FaultPolicy.FORFEIT,
-    isolate: IsolateOption = False,
+    isolate: IsolateOption = None,
+    no_isolate: NoIsolateOption = False,
+    bot_network: BotNetworkOption = False,
+    bot_read: BotReadOption = None,
     log_dir: LogDirOption = None,
     bot_log_limit: BotLogLimitOption = None,
     record: Annotated[
@@ -771,7 +813,7 @@ def match(
     from thousand import play
     from thousand.table.external import SEED_BITS
     from tournament.frontends.matchlog import match_log
-    from tournament.runner.setup import game_name, rules_for
+    from tournament.runner.setup import game_name, rules_for, sandbox_for
 
     if record is not None:
         check_folder(record, "the record")
@@ -780,6 +822,8 @@ def match(
         seed = secrets.randbits(SEED_BITS)  # a bot in JavaScript reads the record's seed exactly
     try:
         limits = bot_limits(bot_log_limit)
+        mode = isolation(isolate, no_isolate) or Isolation.NONE
+        walls = sandbox_for(mode, bot_network, readable(bot_read) or ())
         chosen = rules_for(game_name(game), rules_spec, len(specs), len(specs))
         with bot_logs(log_dir) as logs:
             outcome = play(
@@ -789,7 +833,8 @@ def match(
                 single_deal=deal,
                 time_limit=time_limit,
                 on_fault=on_fault,
-                isolate=isolate,
+                isolate=mode,
+                sandbox=walls,
                 log_dir=logs,
                 limits=limits,
             )
@@ -965,7 +1010,10 @@ def check_bot_command(
         float,
         typer.Option("--time-limit", min=0.001, help="Seconds the bot may take per decision."),
     ] = 1.0,
-    isolate: IsolateOption = False,
+    isolate: IsolateOption = None,
+    no_isolate: NoIsolateOption = False,
+    bot_network: BotNetworkOption = False,
+    bot_read: BotReadOption = None,
     log_dir: LogDirOption = None,
     bot_log_limit: BotLogLimitOption = None,
 ) -> None:
@@ -978,22 +1026,31 @@ def check_bot_command(
     from thousand import load_player
     from tournament.checkbot import GAMES as CHECK_GAMES
     from tournament.checkbot import check_bot, traceback_lines
-    from tournament.runner.setup import game_name
+    from tournament.runner.setup import game_name, sandbox_for
 
     try:
         limits = bot_limits(bot_log_limit)
+        mode = isolation(isolate, no_isolate) or Isolation.NONE
+        walls = sandbox_for(mode, bot_network, readable(bot_read) or ())
         if game is not None:
             games = [game_name(game)]
-        elif isolate:
-            load_player(spec, isolate=True)
+        elif mode is not Isolation.NONE:
+            load_player(spec, isolate=mode, sandbox=walls)
             games = list(CHECK_GAMES)
         else:
             games = supported_games(spec)
         check = functools.partial(
-            check_bot, spec, decisions=decisions, seed=seed, time_limit=time_limit
+            check_bot,
+            spec,
+            decisions=decisions,
+            seed=seed,
+            time_limit=time_limit,
+            isolate=mode,
+            sandbox=walls,
+            limits=limits,
         )
         with bot_logs(log_dir) as logs:
-            reports = [check(name, isolate=isolate, log_dir=logs, limits=limits) for name in games]
+            reports = [check(name, log_dir=logs) for name in games]
     except (ThousandError, ValueError) as error:
         raise fail(str(error)) from None
     faults = 0
@@ -1011,6 +1068,19 @@ def check_bot_command(
     if faults:
         raise typer.Exit(code=1)
     typer.echo(f"{printable(spec)}: no faults")
+
+
+def isolation(chosen: Isolation | None, off: bool) -> Isolation | None:
+    """The isolation the command line asks for: ``--isolate``'s, or none with
+    ``--no-isolate``; ``None`` when it says nothing."""
+    if off and chosen is not None:
+        raise ValueError("give --isolate or --no-isolate, not both")
+    return Isolation.NONE if off else chosen
+
+
+def readable(paths: list[Path] | None) -> tuple[str, ...] | None:
+    """The ``--bot-read`` paths, absolute; ``None`` when there are none."""
+    return tuple(os.path.abspath(path) for path in paths) if paths else None
 
 
 def seed_line(seed: int) -> str:

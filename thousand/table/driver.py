@@ -56,6 +56,7 @@ from thousand.layout import Layout
 from thousand.table.faults import FaultPolicy, Status
 from thousand.table.interrupts import Interrupts, noting_interrupts
 from thousand.table.players import Player, PlayerError
+from thousand.table.sandbox import Isolation, SandboxOptions
 from thousand.table.specs import authors_code_here, load_player
 from thousand.table.tracebacks import bot_traceback
 
@@ -198,7 +199,8 @@ def play(
     time_quota: float | None = None,
     on_fault: FaultPolicy | str = FaultPolicy.FORFEIT,
     player_seeds: Sequence[int] | None = None,
-    isolate: bool = False,
+    isolate: Isolation | bool | str = False,
+    sandbox: SandboxOptions | None = None,
     log_dir: str | None = None,
     limits: BotLimits | None = None,
     watch: Callable[[AnyState], object] | None = None,
@@ -219,8 +221,13 @@ def play(
         on_fault: ``forfeit`` (the default), ``substitute`` or ``raise``; see
             :class:`FaultPolicy`.
         player_seeds: the seed of each seat's generator, instead of deriving them from ``seed``.
-        isolate: run the Python bots given as specs in their own processes, speaking the
-            external bot protocol, so that they cannot reach hidden state.
+        isolate: how the bots given as specs that are not built in are kept from hidden
+            state: ``sandbox`` (or ``True``), each walled in a process of its own that reaches
+            no file of yours; ``process``, a Python bot in a process of its own; ``none`` (or
+            ``False``, the default), a Python bot in this process (see
+            :func:`thousand.load_player`).
+        sandbox: what sandboxed bots may reach: more files to read, the network; never the
+            folder of their logs.
         log_dir: the folder where the error output of bots in processes of their own is kept,
             each bot's files capped in all by ``limits.log`` (see :mod:`thousand.table.botlogs`);
             by default a fresh folder ``thousand-bots-*`` in the temporary directory for this
@@ -252,10 +259,11 @@ def play(
     seeds = list(player_seeds) if player_seeds is not None else None
     if seeds is not None and len(seeds) != rules.players:
         raise SeatError(f"{len(seeds)} player seeds were given for {rules.players} seats")
-    needed = any(_authors_code_here(entry, isolate) for entry in players)
+    mode = Isolation.of(isolate)
+    needed = any(_authors_code_here(entry, mode) for entry in players)
     with noting_interrupts(needed) as interrupts:
         match.interrupts = interrupts
-        names, bots = _seat_players(players, isolate, log_dir, limits, interrupts)
+        names, bots = _seat_players(players, mode, sandbox, log_dir, limits, interrupts)
         share_log_folder(bots)
         cards = _cards_of(game.name, seed, layout)
         for bot in bots:
@@ -291,7 +299,8 @@ def player_seed(seed: int, seat: int) -> int:
 
 def _seat_players(
     players: Sequence[Player | str],
-    isolate: bool,
+    isolate: Isolation,
+    sandbox: SandboxOptions | None,
     log_dir: str | None,
     limits: BotLimits | None,
     interrupts: Interrupts,
@@ -302,7 +311,9 @@ def _seat_players(
     try:
         for entry in players:
             if isinstance(entry, str):
-                make = load_player(entry, isolate=isolate, log_dir=log_dir, limits=limits)
+                make = load_player(
+                    entry, isolate=isolate, sandbox=sandbox, log_dir=log_dir, limits=limits
+                )
                 bots.append(_made(make, interrupts))
                 names.append(entry)
             else:
@@ -315,7 +326,7 @@ def _seat_players(
     return tuple(names), bots
 
 
-def _authors_code_here(entry: Player | str, isolate: bool) -> bool:
+def _authors_code_here(entry: Player | str, isolate: Isolation) -> bool:
     """Whether the seat's player runs its author's code in this process, where a
     ``KeyboardInterrupt`` may be its own rather than Ctrl-C."""
     if isinstance(entry, str):

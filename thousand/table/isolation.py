@@ -47,7 +47,7 @@ from thousand.table.external import (
 )
 from thousand.table.sessions import stop_sessions
 
-__all__ = ["IsolatedPlayer", "stop_loaders"]
+__all__ = ["IsolatedPlayer", "raised_message", "stop_loaders"]
 
 
 class IsolatedPlayer(ExternalPlayer):
@@ -68,7 +68,7 @@ class IsolatedPlayer(ExternalPlayer):
 
     def _reported(self, reply: dict[str, Any]) -> str:
         """The exception the bot raised, as a fault shows it when the bot runs in-process."""
-        return str(reply.get("message", ""))[:200]
+        return raised_message(reply)
 
     def _exit_fd(self, process: BotProcess) -> tuple[int | None, bool]:
         """The loader's socket: it tells the bot's exit there."""
@@ -85,6 +85,12 @@ class IsolatedPlayer(ExternalPlayer):
             if not loader.gone:
                 raise
         return _loader(self.spec, startup).spawn(memory, startup)
+
+
+def raised_message(reply: dict[str, Any]) -> str:
+    """The exception a served Python bot reported in an error reply, as a fault shows it when
+    the bot runs in-process."""
+    return str(reply.get("message", ""))[:200]
 
 
 class Forked:

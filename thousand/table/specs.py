@@ -28,6 +28,7 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import os
 import random
 import shlex
 import sys
@@ -42,6 +43,7 @@ from thousand.bots import BUILTIN
 from thousand.errors import BotFailure, BotSpecError
 from thousand.table.interrupts import noting_interrupts
 from thousand.table.players import Player
+from thousand.table.sandbox import Isolation, SandboxOptions, require_sandbox
 
 if TYPE_CHECKING:
     from thousand import bluff
@@ -99,22 +101,31 @@ def available_bots() -> tuple[BotInfo, ...]:
 def load_player(
     spec: str,
     *,
-    isolate: bool = False,
+    isolate: Isolation | bool | str = False,
+    sandbox: SandboxOptions | None = None,
     log_dir: str | None = None,
     limits: BotLimits | None = None,
 ) -> PlayerFactory:
     """What makes the player named by ``spec``, one fresh player per call.
 
-    With ``isolate`` a Python bot that is not built in runs in a process of its own for each
-    match and is spoken to through the bot protocol, so that it cannot reach the driver's state
-    (:mod:`thousand.table.isolation`); ``log_dir`` keeps external bots' error output and ``limits``
+    ``isolate`` says how a bot that is not built in is kept from the driver's state (an
+    :class:`~thousand.table.sandbox.Isolation` or its name; ``True`` is the sandbox, ``False``
+    none). In the sandbox, a Python bot or a program runs walled in for each match, reaching
+    what ``sandbox`` allows (by default the system and its own folder), never the folder of
+    its logs; with ``process`` a Python bot runs in a process of its own for each match
+    (:mod:`thousand.table.isolation`); with ``none`` it runs here. Either way it is spoken to
+    through the bot protocol. ``log_dir`` keeps external bots' error output and ``limits``
     caps their processes (see :class:`~thousand.table.external.ExternalPlayer`).
 
     Raises:
         BotSpecError: the spec names nothing that can be loaded, with the reason.
+        SandboxUnavailable: the bot is to be sandboxed and sandboxes cannot be made here.
+        ValueError: ``isolate`` names no isolation.
     """
     from thousand.table.external import ExternalPlayer
+    from thousand.table.sandboxed import SandboxedBot, SandboxedPlayer
 
+    mode = Isolation.of(isolate)
     spec = spec.strip()
     if spec.startswith("cmd:"):
         try:
@@ -125,41 +136,78 @@ def load_player(
             ) from None
         if not command:
             raise BotSpecError(f"bot spec {spec!r}: no command after 'cmd:'")
+        if mode is Isolation.SANDBOX:
+            walls = _sandbox(sandbox)
+            return lambda: SandboxedPlayer(
+                command, walls, name=spec, log_dir=log_dir, limits=limits
+            )
         return lambda: ExternalPlayer(command, name=spec, log_dir=log_dir, limits=limits)
     name, options = _options(spec)
     if name.startswith(OPENSPIEL):
         name = f"thousand.rl.openspiel:{name[len(OPENSPIEL) :]}"
-    if isolate and name not in BUILTIN:
+    if mode is Isolation.NONE or name in BUILTIN:
+        return _python_factory(name, options, spec)
+    _check_form(name)
+    if mode is Isolation.PROCESS:
         from thousand.table.isolation import IsolatedPlayer
 
-        _check_form(name)
         return lambda: IsolatedPlayer(spec, log_dir=log_dir, limits=limits)
-    return _python_factory(name, options, spec)
+    served, folder = _anywhere(spec, name)
+    walls = _sandbox(sandbox)
+    if folder is not None:
+        walls = attrs.evolve(walls, readable=(*walls.readable, folder))
+    return lambda: SandboxedBot(spec, served, walls, log_dir=log_dir, limits=limits)
 
 
-def authors_code_here(spec: str, *, isolate: bool = False) -> bool:
+def _sandbox(options: SandboxOptions | None) -> SandboxOptions:
+    """The sandbox a bot is to run in, once sandboxes are known to work here.
+
+    Raises:
+        SandboxUnavailable: they do not.
+    """
+    require_sandbox()
+    return options or SandboxOptions()
+
+
+def _anywhere(spec: str, name: str) -> tuple[str, str | None]:
+    """A Python bot's spec loadable from any folder (its file's path made absolute), and the
+    folder of its file; ``None`` for a bot in a module."""
+    location = _location(name)
+    if location is None or not location[0].endswith(".py") or not spec.startswith(location[0]):
+        return spec, None
+    where = location[0]
+    file = os.path.abspath(where)
+    return file + spec[len(where) :], os.path.dirname(file)
+
+
+def authors_code_here(spec: str, *, isolate: Isolation | bool | str = False) -> bool:
     """Whether the player ``spec`` names runs its author's Python code in this process: not a
     built-in bot, a program or an isolated bot."""
     spec = spec.strip()
-    return not (spec.startswith("cmd:") or isolate or spec.partition("(")[0].strip() in BUILTIN)
+    if spec.startswith("cmd:") or Isolation.of(isolate) is not Isolation.NONE:
+        return False
+    return spec.partition("(")[0].strip() not in BUILTIN
 
 
 def check_player(
     spec: str,
     rules: Rules | bluff.Rules,
     *,
-    isolate: bool = False,
+    isolate: Isolation | bool | str = False,
+    sandbox: SandboxOptions | None = None,
     log_dir: str | None = None,
     limits: BotLimits | None = None,
 ) -> None:
     """Make the player ``spec`` names once, start it in seat 0 under ``rules`` (an external
     program must answer the hello) and end it: a bot that cannot start is found before a run.
+    ``isolate`` and ``sandbox`` are as for :func:`load_player`.
 
     Raises:
         BotSpecError: the spec names nothing loadable, or its player cannot start; the message
             names the spec.
+        SandboxUnavailable: the bot is to be sandboxed and sandboxes cannot be made here.
     """
-    make = load_player(spec, isolate=isolate, log_dir=log_dir, limits=limits)
+    make = load_player(spec, isolate=isolate, sandbox=sandbox, log_dir=log_dir, limits=limits)
     player: object = None
     with noting_interrupts() as interrupts:
         try:

@@ -25,6 +25,7 @@ from typing import Any
 
 from thousand.common.config import decode_json
 from thousand.common.files import PARTIAL, append_to, make_folder, write_file
+from thousand.table.sandbox import Isolation
 from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config
 from tournament.runner.verify import UnitCheck, config_from_dict
@@ -36,6 +37,8 @@ JOURNAL = "journal.jsonl"
 RECORDS = "records"
 CHECK = "check"
 """The field of a journal line holding its check."""
+LEGACY_ISOLATION = {Isolation.SANDBOX: True, Isolation.NONE: False}
+"""How the configuration's check reads the isolations that were once written as flags."""
 
 
 class TournamentDirError(ValueError):
@@ -197,8 +200,15 @@ def _damaged(path: Path, number: int, reason: str) -> TournamentDirError:
 
 
 def _first_check(config: Config) -> str:
-    """The check the first journal line follows from: the configuration's."""
-    text = json.dumps(config.to_dict(), sort_keys=True)
+    """The check the first journal line follows from: the configuration's, written as before
+    isolation had three kinds and a sandbox (its default kinds as ``true`` and ``false``, the
+    sandbox's defaults left out), so that the journals kept then still follow from it."""
+    data = config.to_dict()
+    data["isolate"] = LEGACY_ISOLATION.get(config.isolate, data["isolate"])
+    for key, default in (("bot_network", False), ("bot_readable", [])):
+        if data[key] == default:
+            del data[key]
+    text = json.dumps(data, sort_keys=True)
     return hashlib.blake2b(text.encode(), digest_size=16, person=b"thousand-config").hexdigest()
 
 

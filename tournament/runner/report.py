@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 
 from thousand.common.files import make_folder
+from thousand.table.sandbox import Isolation
 from tournament.runner.display import (
     about_line,
     head_to_head_table,
@@ -370,13 +371,29 @@ def _configuration(config: Config) -> list[list[str]]:
     rows.extend(
         [
             ["on a fault", config.on_fault],
-            [
-                "bots not built in",
-                "isolated" if config.isolate else "in the tournament's processes",
-            ],
+            ["bots not built in", _isolation(config)],
         ]
     )
     return rows
+
+
+ISOLATION_WORDS = {
+    Isolation.SANDBOX: "sandboxed",
+    Isolation.PROCESS: "each match in a process of its own",
+    Isolation.NONE: "in the tournament's processes",
+}
+"""How the report tells where a bot that is not built in played."""
+
+
+def _isolation(config: Config) -> str:
+    """Where the bots that are not built in played, and what the sandbox let them reach."""
+    said = ISOLATION_WORDS[config.isolate]
+    if config.isolate is not Isolation.SANDBOX:
+        return said
+    reach = [f"reading {path}" for path in config.bot_readable]
+    if config.bot_network:
+        reach.append("with the network")
+    return f"{said}, {', '.join(reach)}" if reach else said
 
 
 def _rules(config: Config) -> list[list[str]]:

@@ -76,7 +76,8 @@ def run_tournament(
     """
     fresh = not log_dir and out is None
     limits = BotLimits() if bot_log_limit is None else BotLimits(log=bot_log_limit)
-    logs = BotLogs(str(log_folder(log_dir, out)), limits.log)
+    hidden = () if out is None else (str(out),)
+    logs = BotLogs(str(log_folder(log_dir, out)), limits.log, hidden)
     if out is not None and resume:
         # A folder that cannot be verified is refused before a bot starts (and logs anything).
         check_resumable(out)
@@ -87,6 +88,7 @@ def run_tournament(
                 spec,
                 config.rules_value(),
                 isolate=config.isolate,
+                sandbox=config.sandbox_options(*logs.hidden),
                 log_dir=logs.folder,
                 limits=limits,
             )

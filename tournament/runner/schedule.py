@@ -25,6 +25,7 @@ import attrs
 from thousand import RulesError
 from thousand.games import GAMES as ALL_GAMES
 from thousand.games import AnyGame, AnyRules, game_named
+from thousand.table.sandbox import Isolation, SandboxOptions
 from tournament.runner.seatings import seatings
 from tournament.runner.sprt import Hypotheses
 
@@ -86,8 +87,14 @@ class Config:
     time_limit: float | None = None
     time_quota: float | None = None
     on_fault: str = "forfeit"
-    isolate: bool = True
-    """Bots that are not built in play each match in a process of their own."""
+    isolate: Isolation = Isolation.SANDBOX
+    """How bots that are not built in are kept apart: each match in a sandbox, in a process of
+    their own, or in the tournament's processes."""
+    bot_network: bool = False
+    """Sandboxed bots may use the network."""
+    bot_readable: tuple[str, ...] = ()
+    """More files and folders sandboxed bots may read (absolute paths, so that a resumed
+    tournament means the same files from any folder)."""
     sprt: Hypotheses | None = None
     """With a sequential test, the first entrant is tested against the others (its gauntlet),
     group by group, and ``per_table`` is the most groups' worth it may take."""
@@ -138,6 +145,11 @@ class Config:
             )
         if self.gauntlet is not None and self.gauntlet not in names:
             raise ValueError(f"the gauntlet entrant {self.gauntlet!r} is not among {names}")
+
+    def sandbox_options(self, *hidden: str) -> SandboxOptions:
+        """What sandboxed bots may reach, ``hidden`` (the tournament's folders) left out."""
+        options = SandboxOptions(readable=self.bot_readable, network=self.bot_network)
+        return options.hiding(*hidden)
 
     def game_value(self) -> AnyGame:
         """The game played."""
@@ -212,7 +224,9 @@ class Config:
             "time_limit": self.time_limit,
             "time_quota": self.time_quota,
             "on_fault": self.on_fault,
-            "isolate": self.isolate,
+            "isolate": self.isolate.value,
+            "bot_network": self.bot_network,
+            "bot_readable": list(self.bot_readable),
             "sprt": None if self.sprt is None else attrs.asdict(self.sprt),
         }
 
@@ -232,7 +246,9 @@ class Config:
             time_limit=None if data["time_limit"] is None else float(data["time_limit"]),
             time_quota=None if data["time_quota"] is None else float(data["time_quota"]),
             on_fault=str(data["on_fault"]),
-            isolate=bool(data["isolate"]),
+            isolate=Isolation.of(data["isolate"]),
+            bot_network=bool(data.get("bot_network", False)),
+            bot_readable=tuple(str(path) for path in data.get("bot_readable", ())),
             sprt=None if data.get("sprt") is None else Hypotheses(**data["sprt"]),
         )
 

@@ -7,7 +7,7 @@ import itertools
 import json
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ import attrs
 
 from thousand import Rules, RulesError, bluff, load_player
 from thousand.games import BLUFF, GAMES, THOUSAND, AnyGame, AnyRules, game_named
+from thousand.table.sandbox import Isolation, SandboxOptions
 from tournament.runner.schedule import Config, entrants_of
 from tournament.runner.seatings import seatings
 from tournament.runner.sprt import Hypotheses
@@ -27,6 +28,7 @@ __all__ = [
     "game_name",
     "load_rules",
     "rules_for",
+    "sandbox_for",
 ]
 
 DEFAULT_BOTS = ("greedy", "random", "random")
@@ -53,7 +55,10 @@ class Options:
     time_limit: float | None = None
     time_quota: float | None = None
     on_fault: str | None = None
-    isolate: bool | None = None
+    isolate: Isolation | bool | str | None = None
+    """As ``isolate`` of :func:`thousand.play`; by default the sandbox."""
+    bot_network: bool | None = None
+    bot_readable: tuple[str, ...] | None = None
     sprt: Hypotheses | None = None
 
 
@@ -69,9 +74,10 @@ def configure(options: Options, saved: Config | None = None) -> Config:
     if options.deals is not None and options.games is not None:
         raise ValueError("give --deals or --games, not both")
     specs = options.specs or DEFAULT_BOTS
-    isolate = options.isolate is not False
+    isolate = Isolation.of(True if options.isolate is None else options.isolate)
+    sandbox = sandbox_for(isolate, bool(options.bot_network), options.bot_readable or ())
     for spec in dict.fromkeys(specs):
-        load_player(spec, isolate=isolate)
+        load_player(spec, isolate=isolate, sandbox=sandbox)
     rules = rules_for(game, options.rules, options.players, len(specs))
     if not options.specs and len(specs) < rules.players:
         specs = (*specs, *["random"] * (rules.players - len(specs)))
@@ -102,8 +108,19 @@ def configure(options: Options, saved: Config | None = None) -> Config:
         time_quota=options.time_quota,
         on_fault=options.on_fault or "forfeit",
         isolate=isolate,
+        bot_network=sandbox.network,
+        bot_readable=sandbox.readable,
         sprt=options.sprt,
     )
+
+
+def sandbox_for(isolate: Isolation, network: bool, readable: Sequence[str]) -> SandboxOptions:
+    """What sandboxed bots may reach, as ``--bot-network`` and ``--bot-read`` say; refused
+    when the bots are not to be sandboxed, where these options would do nothing."""
+    if isolate is not Isolation.SANDBOX and (network or readable):
+        fix = "add --isolate" if isolate is Isolation.NONE else f"not --isolate {isolate.value}"
+        raise ValueError(f"--bot-network and --bot-read are for sandboxed bots: {fix}")
+    return SandboxOptions(readable, network=network)
 
 
 def game_name(game: str) -> str:
@@ -202,7 +219,11 @@ def _agree(options: Options, saved: Config) -> Config:
         "--time-limit": options.time_limit,
         "--time-quota": options.time_quota,
         "--on-fault": options.on_fault,
-        "--isolate": options.isolate,
+        "--isolate": None if options.isolate is None else Isolation.of(options.isolate).value,
+        "--bot-network": options.bot_network,
+        "--bot-read": None
+        if options.bot_readable is None
+        else list(SandboxOptions(options.bot_readable).readable),
         "--sprt": options.sprt,
     }
     held: dict[str, Any] = {
@@ -216,7 +237,9 @@ def _agree(options: Options, saved: Config) -> Config:
         "--time-limit": saved.time_limit,
         "--time-quota": saved.time_quota,
         "--on-fault": saved.on_fault,
-        "--isolate": saved.isolate,
+        "--isolate": saved.isolate.value,
+        "--bot-network": saved.bot_network,
+        "--bot-read": list(saved.bot_readable),
         "--sprt": saved.sprt,
     }
     if options.game is not None:
@@ -239,5 +262,7 @@ def _agree(options: Options, saved: Config) -> Config:
 
 def _show(value: Any) -> str:
     if isinstance(value, list):
-        return " ".join(value)
+        return " ".join(value) or "nothing"
+    if isinstance(value, bool):
+        return "on" if value else "off"
     return "none" if value is None else str(value)

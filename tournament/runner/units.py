@@ -24,10 +24,12 @@ class UnitFault(ValueError):
 @attrs.frozen
 class BotLogs:
     """Where the error output of a tournament's bots in processes of their own goes (a folder
-    that every worker writes into) and the bytes each bot may keep there in all."""
+    that every worker writes into), the bytes each bot may keep there in all, and the folders
+    sandboxed bots must not see besides it (the tournament's own)."""
 
     folder: str
     cap: int = BotLimits().log
+    hidden: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -92,6 +94,7 @@ def _play(config: Config, unit: Unit, logs: BotLogs) -> Outcome:
         on_fault=config.on_fault,
         player_seeds=unit.player_seeds(config.seed),
         isolate=config.isolate,
+        sandbox=config.sandbox_options(*logs.hidden),
         log_dir=logs.folder,
         limits=BotLimits(log=logs.cap),
     )

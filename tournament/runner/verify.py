@@ -7,6 +7,7 @@ results (the journal's checks chain its lines, but anyone can compute them again
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -16,6 +17,7 @@ from thousand import Rules, bluff
 from thousand.errors import ThousandError
 from thousand.games import game_named
 from thousand.table.faults import FaultPolicy
+from thousand.table.sandbox import Isolation
 from tournament.runner.results import STATUSES, UnitResult
 from tournament.runner.schedule import FORMATS, GAMES, Config, entrants_of
 from tournament.runner.seatings import seatings
@@ -32,7 +34,7 @@ def config_from_dict(data: Any) -> Config:
     each of its type (a whole number is not ``5.0``, a flag not ``1``), the rules valid, the
     names the ones thousand gives the specs, the numbers finite and in range."""
     fields = _object(data, "the configuration")
-    _typed(fields, _CONFIG_FIELDS, optional=("sprt",))
+    _typed(fields, _CONFIG_FIELDS, optional=("sprt", "bot_network", "bot_readable"))
     for entrant in fields["entrants"]:
         _typed(_object(entrant, "an entrant of field 'entrants'"), _ENTRANT_FIELDS)
     sprt = fields.get("sprt")
@@ -236,6 +238,16 @@ def _flag(value: Any) -> bool:
     return isinstance(value, bool)
 
 
+def _isolation(value: Any) -> bool:
+    """An isolation's name (:class:`~thousand.table.sandbox.Isolation`), or the flag older
+    tournaments wrote (``true``: the sandbox)."""
+    return isinstance(value, bool) or value in {kind.value for kind in Isolation}
+
+
+def _absolute_path(value: Any) -> bool:
+    return isinstance(value, str) and os.path.isabs(value) and "\0" not in value
+
+
 def _object_value(value: Any) -> bool:
     return isinstance(value, dict)
 
@@ -277,7 +289,9 @@ _CONFIG_FIELDS: dict[str, Field] = {
     "time_limit": NUMBER_OR_NULL,
     "time_quota": NUMBER_OR_NULL,
     "on_fault": TEXT,
-    "isolate": (_flag, "true or false"),
+    "isolate": (_isolation, "sandbox, process or none"),
+    "bot_network": (_flag, "true or false"),
+    "bot_readable": (_list_of(_absolute_path), "a list of absolute paths"),
     "sprt": (_or_null(_object_value), "an object or null"),
 }
 """The fields of ``config.json``, as :meth:`Config.to_dict` writes them."""
