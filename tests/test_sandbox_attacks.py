@@ -95,12 +95,14 @@ def attack_lines(out: Path) -> list[str]:
 
 
 def units(out: Path) -> list[dict[str, object]]:
-    """The journal's units, without the time the bots took to think."""
+    """The journal's units, without the time the bots took to think and the journal's own
+    check (which covers the configuration, and so the bots' names)."""
     found = []
     for line in (out / "journal.jsonl").read_text().splitlines():
         fields = json.loads(line)
         if "unit" in fields:
             fields.pop("think_time", None)
+            fields.pop("check", None)
             found.append(fields)
     return sorted(found, key=lambda fields: str(fields["unit"]))
 
