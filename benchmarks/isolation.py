@@ -1,25 +1,28 @@
 """What isolating a Python bot costs.
 
-The bot is ``RandomCopy`` below, a Python bot that is not built in (so it is isolated) and
-plays like ``random``. It plays in seat 0 against two built-in ``random`` bots, in alternating
-rounds so that every way sees the same machine:
+First, single matches through ``thousand.play``: the bot is ``RandomCopy`` below, a Python bot
+that is not built in and plays like ``random``, in seat 0 against two built-in ``random`` bots, in
+alternating rounds so that every way sees the same machine:
 
-* ``in process``: ``thousand.play(..., isolate=False)``, the bot trusted;
-* ``isolated``: ``isolate=True``, in processes forked from the bot's loader, each playing match
-  after match (sessions; every seed differs, so one process plays them all);
-* ``new interpreter``: ``cmd:python -m thousand.table.serve SPEC``, a Python interpreter of its
-  own, which plays match after match too (before sessions, one interpreter per match).
+* ``in process``: ``isolate="none"``, the bot trusted;
+* ``sandbox``: ``isolate="sandbox"``, the bot in a process of its own walled in by namespaces,
+  kept between matches of other cards (the default of tournaments);
+* ``process``: ``isolate="process"``, the bot in a process forked from its loader;
+* ``new interpreter``: ``cmd:python -m thousand.table.serve SPEC``, a program of its own.
 
 For single deals (the worst case: the cost of a process is paid for a few decisions) and whole
-matches to 1000, it prints milliseconds per match (medians of the rounds) and the isolated
-way's time over the in-process way's, measured in the same round.
+matches to 1000, it prints milliseconds per match (medians of the rounds) and each way's time
+over the in-process way's, measured in the same round.
 
-Then whole tournaments through the ``thousand`` program, ``RandomCopy`` against ``greedy`` and
-``random`` in single deals on two workers, isolated (the default) and with ``--no-isolate``:
-once with the bot answering at once, once with it thinking 2 ms per decision, as a quick search
-bot would.
+Then whole tournaments through the ``thousand`` program: ``MyGreedy`` below (a file that
+subclasses the built-in greedy, as a newcomer's first bot does) against ``random`` and
+``random``, in single deals on two workers, trusted (``--no-isolate``), sandboxed (the default),
+in processes (``--isolate=process``), and as an external Python program
+(``cmd:python -m thousand.serve``, sandboxed): deals per second and the share of the trusted
+throughput, medians of alternating rounds. Last, what sandboxing adds to the start of a single
+``thousand match``.
 
-    python benchmarks/isolation.py [--seconds 2] [--rounds 3] [--deals 100]
+    python benchmarks/isolation.py [--seconds 2] [--rounds 3] [--deals 1000]
 """
 
 from __future__ import annotations
@@ -30,11 +33,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from subprocess import PIPE
 from typing import Any
 
 import thousand
 from thousand import SeatedPlayer
+from thousand.bots.greedy import GreedyPlayer
 
 SPEC = f"{__file__}:RandomCopy"
 
@@ -53,11 +56,27 @@ class RandomCopy(SeatedPlayer):
         return self.rng.choice(observation.legal_actions)
 
 
+class MyGreedy(GreedyPlayer):
+    """A newcomer's first bot: the built-in greedy, from a file of its own."""
+
+
 WAYS = {
-    "in process": (SPEC, False),
-    "isolated": (SPEC, True),
-    "new interpreter": (f"cmd:{sys.executable} -m thousand.table.serve {SPEC}", False),
+    "in process": (SPEC, "none"),
+    "sandbox": (SPEC, "sandbox"),
+    "process": (SPEC, "process"),
+    "new interpreter": (f"cmd:{sys.executable} -m thousand.table.serve {SPEC}", "none"),
 }
+
+PROGRAM = str(Path(sys.executable).with_name("thousand"))
+"""The installed ``thousand`` program."""
+GREEDY = f"{__file__}:MyGreedy"
+TOURNAMENTS = {
+    "trusted": [GREEDY, "--no-isolate"],
+    "sandbox": [GREEDY],
+    "process": [GREEDY, "--isolate=process"],
+    "program": [f"cmd:{sys.executable} -m thousand.serve {GREEDY}"],
+}
+"""The ways a tournament runs the bot: its spec and options."""
 
 
 def per_match(way: str, single_deal: bool, seconds: float) -> float:
@@ -79,23 +98,34 @@ def per_match(way: str, single_deal: bool, seconds: float) -> float:
     return (time.perf_counter() - began) / matches * 1000
 
 
-def tournament_seconds(spec: str, deals: int, isolate: bool) -> float:
-    """Seconds the ``thousand`` program takes for a tournament of ``spec``, greedy and random."""
-    program = str(Path(sys.executable).with_name("thousand"))
-    command = [program, "tournament", spec, "greedy", "random", "--deals", str(deals)]
-    command += ["--seed", "1", "--workers", "2", "--json"]
+def seconds_of(command: list[str]) -> float:
+    """Seconds a run of the ``thousand`` program takes."""
     began = time.perf_counter()
-    subprocess.run([*command, *([] if isolate else ["--no-isolate"])], check=True, stdout=PIPE)
+    subprocess.run([PROGRAM, *command], check=True, capture_output=True)
     return time.perf_counter() - began
+
+
+def tournament_seconds(way: str, deals: int) -> float:
+    """Seconds a tournament of the bot run ``way`` against two ``random`` takes."""
+    spec, *options = TOURNAMENTS[way]
+    command = ["tournament", spec, "random", "random", "--deals", str(deals), "--seed", "1"]
+    return seconds_of([*command, "--workers", "2", "--json", *options])
+
+
+def match_start_seconds(sandboxed: bool) -> float:
+    """Seconds a ``thousand match`` of one deal with the bot takes."""
+    options = ["--isolate"] if sandboxed else []
+    return seconds_of(["match", GREEDY, "random", "random", "--deal", "--seed", "1", *options])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds")
-    parser.add_argument("--deals", type=int, default=100, help="per table, in tournaments")
+    parser.add_argument("--deals", type=int, default=1000, help="per table, in tournaments")
     args = parser.parse_args()
-    per_match("isolated", True, 0.1)  # the loader is started once, not in a round
+    for way in WAYS:  # loaders and kept processes start once, not in a round
+        per_match(way, True, 0.1)
     print(f"{'match':<12} {'way':<16} {'ms/match':>9} {'x in process':>13}")
     for single_deal, kind in ((True, "single deal"), (False, "to 1000")):
         times: dict[str, list[float]] = {way: [] for way in WAYS}
@@ -110,18 +140,25 @@ def main() -> None:
                 f"{kind:<12} {way:<16} {statistics.median(times[way]):>9.1f}"
                 f" {statistics.median(ratios[way]):>13.2f}"
             )
-    print(f"\n{'tournament':<26} {'isolated s':>10} {'in process s':>13} {'ratio':>6}")
-    for think in (0.0, 0.002):
-        spec = SPEC if not think else f"{SPEC}(think={think})"
-        isolated, trusted = [], []
-        for _ in range(args.rounds):
-            isolated.append(tournament_seconds(spec, args.deals, True))
-            trusted.append(tournament_seconds(spec, args.deals, False))
-        label = f"{args.deals * 6} deals, think {think * 1000:g} ms"
+    rates: dict[str, list[float]] = {way: [] for way in TOURNAMENTS}
+    shares: dict[str, list[float]] = {way: [] for way in TOURNAMENTS}
+    for _ in range(args.rounds):
+        measured = {
+            way: args.deals * 6 / tournament_seconds(way, args.deals) for way in TOURNAMENTS
+        }
+        for way, rate in measured.items():
+            rates[way].append(rate)
+            shares[way].append(rate / measured["trusted"])
+    print(f"\n{'tournament, ' + str(args.deals * 6) + ' deals':<26} {'deals/s':>8} {'share':>6}")
+    for way in TOURNAMENTS:
         print(
-            f"{label:<26} {statistics.median(isolated):>10.1f} {statistics.median(trusted):>13.1f}"
-            f" {statistics.median(i / t for i, t in zip(isolated, trusted, strict=True)):>6.2f}"
+            f"{way:<26} {statistics.median(rates[way]):>8.0f}"
+            f" {statistics.median(shares[way]):>6.0%}"
         )
+    added = []
+    for _ in range(args.rounds):
+        added.append(match_start_seconds(True) - match_start_seconds(False))
+    print(f"\nthousand match, one deal: the sandbox adds {statistics.median(added):.2f} s")
 
 
 if __name__ == "__main__":

@@ -315,3 +315,14 @@ def test_isolation_is_named_by_a_flag_or_a_word(
 def test_an_unknown_isolation_is_refused_with_the_choices() -> None:
     with pytest.raises(ValueError, match="'jail' is not one of sandbox, process, none"):
         Isolation.of("jail")
+
+
+def test_only_hidden_paths_the_sandbox_would_show_are_named(tmp_path: Path) -> None:
+    """A hidden folder outside every readable one (a fresh folder of logs, say) changes nothing,
+    so that a kept bot process can serve matches whose logs go elsewhere; one inside a readable
+    folder is covered."""
+    bot = tmp_path / "bot"
+    options = SandboxOptions(readable=[str(bot)])
+    command = ["true"]
+    assert sandboxed(command, options.hiding(tmp_path / "logs")) == sandboxed(command, options)
+    assert sandboxed(command, options.hiding(bot / "out")) != sandboxed(command, options)

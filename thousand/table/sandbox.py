@@ -116,9 +116,10 @@ def sandboxed(
     is to run the command, is made undumpable first."""
     start = os.path.abspath(cwd or os.getcwd())
     readable = [*python_paths(), *options.readable, *_named_files(command, start)]
+    shown = sorted(_with_real_paths(readable) - {"/"})
     config = {
-        "readable": sorted(_with_real_paths(readable) - {"/"}),
-        "hidden": sorted(_with_real_paths(options.hidden)),
+        "readable": shown,
+        "hidden": sorted(path for path in _with_real_paths(options.hidden) if _inside(path, shown)),
         "network": options.network,
         "cwd": start,
     }
@@ -160,6 +161,13 @@ def _named_files(command: Sequence[str], cwd: str) -> list[str]:
         found.append(path)
     home = os.path.expanduser("~")
     return [path for path in found if path not in ("/", home)]
+
+
+def _inside(path: str, folders: Sequence[str]) -> bool:
+    """Whether ``path`` is one of ``folders`` or lies inside one: only there must the sandbox
+    cover it (elsewhere it is not shown at all, and leaving it out of the command line lets a
+    kept bot process serve matches whose logs go to another folder)."""
+    return any(path == folder or path.startswith(folder.rstrip("/") + "/") for folder in folders)
 
 
 def _with_real_paths(paths: Sequence[str]) -> set[str]:
