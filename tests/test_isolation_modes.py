@@ -19,9 +19,10 @@ from typer.testing import CliRunner
 import thousand
 import tournament.checkbot  # noqa: F401 -- imported before a test stands in for thousand.play
 from tests.test_cli import run_installed
+from tests.test_sandbox import needs_namespaces
 from thousand import Rules
 from thousand.table import sandbox
-from thousand.table.sandbox import Isolation, SandboxOptions, sandbox_problem
+from thousand.table.sandbox import Isolation, SandboxOptions
 from tournament.cli import app
 from tournament.runner.journal import CONFIG
 from tournament.runner.report import write_report
@@ -30,10 +31,6 @@ from tournament.runner.verify import config_from_dict
 
 runner = CliRunner()
 RUSSIAN = Rules.preset("russian")
-NEEDS_SANDBOX = pytest.mark.skipif(
-    sandbox_problem() is not None,
-    reason="the sandbox needs Linux with unprivileged user, mount and PID namespaces",
-)
 PROBE = """\
 import os, sys
 class Probe:
@@ -88,7 +85,7 @@ def test_a_bot_isolated_by_none_runs_here_and_by_process_in_a_loader() -> None:
     assert type(thousand.load_player("greedy", isolate="sandbox")()).__name__ == "GreedyPlayer"
 
 
-@NEEDS_SANDBOX
+@needs_namespaces
 def test_a_sandboxed_python_bot_runs_walled_in(open_folder: Path) -> None:
     """isolate=True is the sandbox: the bot's process is the first of its own PID namespace,
     runs as nobody when the driver is root, and finds the folder of its logs empty though its
@@ -113,7 +110,7 @@ def test_a_sandboxed_python_bot_runs_walled_in(open_folder: Path) -> None:
     assert outcome.players[0] == f"{spec}(look={logs})"
 
 
-@NEEDS_SANDBOX
+@needs_namespaces
 def test_a_sandboxed_python_bot_given_by_a_relative_path_loads(
     open_folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -133,7 +130,7 @@ def test_a_sandboxed_python_bot_given_by_a_relative_path_loads(
     assert "served=True" in log.read_text(encoding="utf-8")
 
 
-@NEEDS_SANDBOX
+@needs_namespaces
 def test_a_sandboxed_program_reads_only_what_it_is_given(open_folder: Path) -> None:
     """A ``cmd:`` program in the sandbox cannot read a file outside its own folder, unless the
     sandbox's options make it readable."""
@@ -206,6 +203,7 @@ def seen(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 
     monkeypatch.setattr("tournament.runner.run.run_tournament", tournament)
     monkeypatch.setattr(thousand, "play", played)
+    monkeypatch.setattr("tournament.frontends.terminal_game.play", played)
     monkeypatch.setattr("tournament.checkbot.check_bot", played)
     return found
 
@@ -215,12 +213,14 @@ COMMANDS = {
     "ladder": ["ladder", "cmd:true", "--deals", "1"],
     "match": ["match", "random", "random", "random", "--deal"],
     "check-bot": ["check-bot", "random", "--game", "thousand"],
+    "play": ["play", "--vs", "random", "--vs", "random", "--deal"],
 }
 DEFAULTS = {
     "tournament": Isolation.SANDBOX,
     "ladder": Isolation.SANDBOX,
     "match": Isolation.NONE,
     "check-bot": Isolation.NONE,
+    "play": Isolation.NONE,
 }
 
 
@@ -244,7 +244,7 @@ def test_isolate_takes_a_mode_and_alone_means_the_sandbox(
     assert seen[-1]["isolate"] is (expected or DEFAULTS[command])
 
 
-@pytest.mark.parametrize("command", ["match", "check-bot"])
+@pytest.mark.parametrize("command", ["match", "check-bot", "play"])
 def test_a_bare_isolate_before_the_bots_leaves_them_bots(
     seen: list[dict[str, Any]], command: str
 ) -> None:
@@ -299,6 +299,7 @@ UNSANDBOXED = {
     "ladder": ["ladder", "cmd:true", "--deals", "1"],
     "match": ["match", "cmd:true", "random", "random", "--deal", "--isolate"],
     "check-bot": ["check-bot", "cmd:true", "--isolate", "--game", "thousand"],
+    "play": ["play", "--vs", "cmd:true", "--vs", "random", "--deal", "--isolate"],
 }
 
 
@@ -316,7 +317,7 @@ def test_without_a_sandbox_the_command_stops_before_play_naming_the_choices(
     assert "Traceback" not in result.output
 
 
-@NEEDS_SANDBOX
+@needs_namespaces
 def test_the_real_program_takes_every_form_of_the_options(open_folder: Path) -> None:
     spec = probe(open_folder)
     match = [spec, "random", "random", "--deal", "--seed", "1"]

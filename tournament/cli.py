@@ -896,6 +896,10 @@ def play_command(
     pace: Annotated[
         float, typer.Option("--pace", min=0.0, help="Seconds between the bots' actions.")
     ] = 0.6,
+    isolate: IsolateOption = None,
+    no_isolate: NoIsolateOption = False,
+    bot_network: BotNetworkOption = False,
+    bot_read: BotReadOption = None,
 ) -> None:
     """Play against bots in the terminal.
 
@@ -908,7 +912,7 @@ def play_command(
     from thousand import load_player
     from tournament.frontends.matchlog import standings_lines as final_standings
     from tournament.frontends.terminal_game import play_at_terminal
-    from tournament.runner.setup import rules_for
+    from tournament.runner.setup import rules_for, sandbox_for
 
     name = game_name_or_fail(game)
     try:
@@ -920,8 +924,10 @@ def play_command(
             raise ValueError(
                 f"--seat must be 0 to {chosen.players - 1} for {chosen.players} players"
             )
+        mode = isolation(isolate, no_isolate) or Isolation.NONE
+        walls = sandbox_for(mode, bot_network, readable(bot_read) or ())
         for spec in specs:
-            load_player(spec)
+            load_player(spec, isolate=mode, sandbox=walls)
     except (ThousandError, ValueError) as error:
         raise fail(str(error)) from None
     if seed is None:
@@ -933,7 +939,16 @@ def play_command(
     typer.echo(f"Seed {seed}. Type ? for help, quit or Ctrl-C to stop.")
     try:
         played = play_at_terminal(
-            chosen, specs, seat, seed, record, single_deal=deal, pace=pace, colour=colour
+            chosen,
+            specs,
+            seat,
+            seed,
+            record,
+            single_deal=deal,
+            pace=pace,
+            colour=colour,
+            isolate=mode,
+            sandbox=walls,
         )
     except PlayerError as error:
         raise fail(f"a bot failed: {error}") from None

@@ -114,7 +114,14 @@ def sandboxed(
     where it starts, when the sandbox shows it (else at ``/``). The files the command names
     (the program, a script) and the folders that hold them are readable. This process, which
     is to run the command, is made undumpable first."""
-    start = os.path.abspath(cwd or os.getcwd())
+    _protect_driver()
+    return list(_sandboxed(tuple(command), options, os.path.abspath(cwd or os.getcwd())))
+
+
+@functools.lru_cache(maxsize=256)
+def _sandboxed(command: tuple[str, ...], options: SandboxOptions, start: str) -> tuple[str, ...]:
+    """:func:`sandboxed`, once for each command, sandbox and folder (a bot is started again and
+    again in a tournament)."""
     readable = [*python_paths(), *options.readable, *_named_files(command, start)]
     shown = sorted(_with_real_paths(readable) - {"/"})
     config = {
@@ -123,8 +130,7 @@ def sandboxed(
         "network": options.network,
         "cwd": start,
     }
-    _protect_driver()
-    return [sys.executable, "-I", "-S", CONFINE, json.dumps(config), "--", *command]
+    return (sys.executable, "-I", "-S", CONFINE, json.dumps(config), "--", *command)
 
 
 @functools.cache
@@ -179,8 +185,10 @@ def _with_real_paths(paths: Sequence[str]) -> set[str]:
     return every
 
 
+@functools.cache
 def _protect_driver() -> None:
-    """Make this process's memory unreadable by others of its user (Linux: not dumpable)."""
+    """Make this process's memory unreadable by others of its user (Linux: not dumpable); once,
+    since the setting lasts (a forked worker keeps it too)."""
     import ctypes
 
     ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE

@@ -31,6 +31,7 @@ import inspect
 import os
 import random
 import shlex
+import stat
 import sys
 from collections.abc import Callable
 from importlib.metadata import EntryPoints, entry_points
@@ -155,8 +156,30 @@ def load_player(
     served, folder = _anywhere(spec, name)
     walls = _sandbox(sandbox)
     if folder is not None:
+        _check_readable_by_nobody(spec, served.partition(".py:")[0] + ".py")
         walls = attrs.evolve(walls, readable=(*walls.readable, folder))
     return lambda: SandboxedBot(spec, served, walls, log_dir=log_dir, limits=limits)
+
+
+def _check_readable_by_nobody(spec: str, file: str) -> None:
+    """As root, check that the user a sandboxed bot runs as (``nobody``) may read its file.
+
+    Raises:
+        BotSpecError: it may not, with what to do.
+    """
+    if os.geteuid() != 0:
+        return
+    try:
+        readable = os.stat(file).st_mode & stat.S_IROTH
+        enterable = os.stat(os.path.dirname(file)).st_mode & stat.S_IXOTH
+    except OSError:
+        return  # missing: the bot's own start tells it
+    if not (readable and enterable):
+        raise BotSpecError(
+            f"bot spec {spec!r}: as root, the sandbox runs bots as the user nobody, who cannot"
+            f" read {file}: make it readable by others (chmod o+r on the file, o+x on its"
+            " folder), or choose --isolate=process"
+        )
 
 
 def _sandbox(options: SandboxOptions | None) -> SandboxOptions:

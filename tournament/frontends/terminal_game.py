@@ -14,6 +14,7 @@ from thousand import Outcome, Rules, bluff, play
 from thousand.common.files import write_file
 from thousand.common.record_io import named
 from thousand.games import BLUFF, THOUSAND, AnyGame, game_of
+from thousand.table.sandbox import Isolation, SandboxOptions
 from tournament.frontends.faces import short_names
 from tournament.frontends.human import TerminalPlayer
 from tournament.frontends.narration import (
@@ -75,10 +76,13 @@ def play_at_terminal(
     pace: float = 0.5,
     colour: bool = False,
     sleep: Callable[[float], object] = time.sleep,
+    isolate: Isolation = Isolation.NONE,
+    sandbox: SandboxOptions | None = None,
 ) -> PlayedGame:
     """Seat the person at ``seat`` and ``bots`` (specs, in seat order) around them; play, telling
     every action as the person sees it (a bot's after ``pace`` seconds); save the record to
-    ``record_path`` when the game ends or is stopped (Ctrl-C, ``quit`` or the end of input)."""
+    ``record_path`` when the game ends or is stopped (Ctrl-C, ``quit`` or the end of input).
+    The bots that are not built in run as ``isolate`` and ``sandbox`` say."""
     names = seat_names(bots, seat)
     person = TerminalPlayer(names, read=read, write=write, colour=colour)
     players: list[Any] = list(bots)
@@ -101,7 +105,15 @@ def play_at_terminal(
     # The record names the bots by their specs and the person as "you".
     recorded = [*bots[:seat], PERSON, *bots[seat:]]
     try:
-        outcome = play(players, rules, seed=seed, single_deal=single_deal, watch=watch)
+        outcome = play(
+            players,
+            rules,
+            seed=seed,
+            single_deal=single_deal,
+            watch=watch,
+            isolate=isolate,
+            sandbox=sandbox,
+        )
     except KeyboardInterrupt:
         record = game_of(latest).record(latest, recorded)
         write_file(record_path, record.to_json())
