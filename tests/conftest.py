@@ -38,6 +38,10 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+collect_ignore_glob = ["attacks/*"]
+"""The hostile bots of the sandbox's tests: programs copied beside each other before they run,
+not modules to import here."""
+
 SLOW_BY_FILE = {"docs/distributed.md": {"distributed.md"}}
 """Slow tests marked by name: documentation pages' doctests, which cannot carry a mark."""
 

@@ -77,9 +77,10 @@ def test_the_cap_holds_across_worker_processes(tmp_path: Path) -> None:
     """Two workers play a chatty bot's units at once into the same folder: the cap is one for
     the whole tournament."""
     bot = hostile(tmp_path, "chatty")
-    config = configure(Options(specs=(bot.spec, "random", "random"), deals=2, seed=1))
+    # The bot notes its processes in the test's folder: out of a sandbox.
+    options = Options(specs=(bot.spec, "random", "random"), deals=2, seed=1, isolate="process")
     out = tmp_path / "out"
-    run_tournament(config, workers=2, out=out, bot_log_limit=100 * KIB)
+    run_tournament(configure(options), workers=2, out=out, bot_log_limit=100 * KIB)
     assert bot_total(out / "logs") == (100 * KIB, 1)
 
 
@@ -87,7 +88,7 @@ def test_a_kept_tournament_keeps_its_logs_inside_and_resumes_into_them(tmp_path:
     bot = hostile(tmp_path, "ok")
     out = tmp_path / "out"
     arguments = ["tournament", bot.spec, "random", "random", "--deals", "1", "--seed", "1"]
-    result = runner.invoke(app, [*arguments, "--out", str(out), "-w", "1"])
+    result = runner.invoke(app, [*arguments, "--out", str(out), "-w", "1", "--isolate=process"])
     assert result.exit_code == 0, result.output
     assert named_folder(result.stderr) == out / "logs"
     logs = sorted((out / "logs").glob("*.log"))
@@ -107,7 +108,7 @@ def test_an_unkept_tournament_names_its_fresh_folder(tmp_path: Path) -> None:
     bot = hostile(tmp_path, "chatty")
     result = run_installed(
         "tournament", bot.spec, "random", "random", "--deals", "1", "--seed", "2",
-        "--bot-log-limit", "32K", "--workers", "2",
+        "--bot-log-limit", "32K", "--workers", "2", "--isolate=process",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     folder = named_folder(result.stderr)

@@ -290,11 +290,13 @@ def test_a_refusing_kernel_is_told_with_both_choices(
     )
     monkeypatch.setattr(sandbox, "CONFINE", str(refusing))
     sandbox_problem.cache_clear()
+    sandbox._sandboxed.cache_clear()
     try:
         with pytest.raises(SandboxUnavailable) as refused:
             require_sandbox()
     finally:
         sandbox_problem.cache_clear()
+        sandbox._sandboxed.cache_clear()
     message = str(refused.value)
     assert "\n" not in message
     assert "new user namespace: Operation not permitted" in message

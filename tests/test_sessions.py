@@ -17,6 +17,7 @@ import pytest
 
 import thousand
 from tests.test_external import LINUX, ROOT, RUSSIAN, alive, poll, survivors
+from tests.test_sandbox import needs_namespaces
 from thousand import Status
 from thousand.table.sessions import stop_sessions
 
@@ -24,7 +25,12 @@ BOTS = ROOT / "tests" / "bots"
 COUNTED = f"{BOTS / 'session_bots.py'}:Counted"
 SERVED = "cmd:" + shlex.join([sys.executable, "-m", "thousand.table.serve", COUNTED])
 ONE_MATCH = "cmd:" + shlex.join([sys.executable, str(BOTS / "one_match_bot.py")])
-WAYS = [pytest.param((SERVED, False), id="served"), pytest.param((COUNTED, True), id="isolated")]
+WAYS = [
+    pytest.param((SERVED, "none"), id="served"),
+    pytest.param((COUNTED, "process"), id="isolated"),
+]
+SANDBOXED = [*WAYS, pytest.param((COUNTED, "sandbox"), id="sandboxed", marks=needs_namespaces)]
+"""The ways, with the sandbox, for the tests that tell processes apart by what they print."""
 
 
 @pytest.fixture(autouse=True)
@@ -35,7 +41,7 @@ def fresh_sessions() -> Any:
     stop_sessions()
 
 
-def deal(spec: str, isolate: bool, seed: int, logs: Path, **options: Any) -> thousand.Outcome:
+def deal(spec: str, isolate: str | bool, seed: int, logs: Path, **options: Any) -> thousand.Outcome:
     """One Russian deal with ``spec`` in seat 0 (and wherever ``options`` put it)."""
     players = options.pop("players", [spec, "random", "random"])
     return thousand.play(
@@ -54,7 +60,7 @@ def starts(logs: Path, pattern: str = "*.log") -> list[tuple[int, int, int]]:
 
 @pytest.mark.parametrize("way", WAYS)
 def test_a_session_plays_match_after_match_with_a_fresh_player(
-    tmp_path: Path, way: tuple[str, bool]
+    tmp_path: Path, way: tuple[str, str]
 ) -> None:
     """Matches of other cards are played by the same process, each by a fresh player; what the
     process writes after a match goes to that match's log."""
@@ -69,9 +75,9 @@ def test_a_session_plays_match_after_match_with_a_fresh_player(
     assert text.count("counted ended") == 3
 
 
-@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("way", SANDBOXED)
 def test_the_same_cards_are_never_played_twice_by_a_process(
-    tmp_path: Path, way: tuple[str, bool]
+    tmp_path: Path, way: tuple[str, str]
 ) -> None:
     """The same seed twice in a row gets two processes; a third match of other cards goes to
     one of them."""
@@ -85,8 +91,8 @@ def test_the_same_cards_are_never_played_twice_by_a_process(
     assert third[1] == 2
 
 
-@pytest.mark.parametrize("way", WAYS)
-def test_two_seats_of_a_match_have_two_processes(tmp_path: Path, way: tuple[str, bool]) -> None:
+@pytest.mark.parametrize("way", SANDBOXED)
+def test_two_seats_of_a_match_have_two_processes(tmp_path: Path, way: tuple[str, str]) -> None:
     """A bot in two seats of a match plays each from a process of its own, and both are kept."""
     spec, isolate = way
     deal(spec, isolate, 1, tmp_path, players=[spec, "random", spec])
@@ -100,7 +106,7 @@ def test_two_seats_of_a_match_have_two_processes(tmp_path: Path, way: tuple[str,
 
 
 @pytest.mark.parametrize("way", WAYS)
-def test_a_process_that_timed_out_is_not_kept(tmp_path: Path, way: tuple[str, bool]) -> None:
+def test_a_process_that_timed_out_is_not_kept(tmp_path: Path, way: tuple[str, str]) -> None:
     """A process stopped for a timeout is not given the next match: another process is, and
     kept for the match after."""
     spec, isolate = way
@@ -175,11 +181,11 @@ time.sleep(60)
 
 @pytest.mark.skipif(not LINUX, reason="PR_SET_PDEATHSIG is Linux only")
 @pytest.mark.parametrize("way", WAYS)
-def test_kept_processes_die_with_the_driver(tmp_path: Path, way: tuple[str, bool]) -> None:
+def test_kept_processes_die_with_the_driver(tmp_path: Path, way: tuple[str, str]) -> None:
     """SIGKILL to a driver holding an idle process takes the process down with it."""
     spec, isolate = way
     script = tmp_path / "driver.py"
-    script.write_text(DRIVER.replace("single_deal=True", f"single_deal=True, isolate={isolate}"))
+    script.write_text(DRIVER.replace("single_deal=True", f"single_deal=True, isolate={isolate!r}"))
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     driver = subprocess.Popen(

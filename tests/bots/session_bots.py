@@ -13,6 +13,18 @@ from thousand import SeatedPlayer
 
 MATCHES = 0
 """Matches this process has started."""
+DRAWN: list[int] = []
+"""In a sandbox, the number that names this process."""
+
+
+def process() -> int:
+    """This process: its pid, or in a sandbox, where every bot is process 1 of its own
+    namespace, a number drawn once in the process."""
+    if os.getpid() != 1:
+        return os.getpid()
+    if not DRAWN:
+        DRAWN.append(random.SystemRandom().randrange(10**9, 10**10))
+    return DRAWN[0]
 
 
 class Counted(SeatedPlayer):
@@ -30,7 +42,7 @@ class Counted(SeatedPlayer):
         MATCHES += 1
         self.started += 1
         super().start(seat, rules, rng)
-        print(f"counted pid {os.getpid()} match {MATCHES} player {self.started}", file=sys.stderr)
+        print(f"counted pid {process()} match {MATCHES} player {self.started}", file=sys.stderr)
 
     def act(self, observation: Any) -> object:
         """A random legal action, after a while at the first decision."""

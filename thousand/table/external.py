@@ -353,6 +353,7 @@ class ExternalPlayer:
                 self._send({"type": "end", "outcome": told_outcome(outcome)}, EXIT_GRACE)
                 unread = self._buffer or self._skipping
                 if self._session and self._deal is not None and not unread:
+                    self._pump_log()  # what it wrote during the match is in its log at once
                     self._matches += 1
                     sessions.keep(self._key(), self._detach(), self._matches)
         except (BotCrash, BotTimeout):
