@@ -147,7 +147,7 @@ def python_paths() -> tuple[str, ...]:
         sys.base_prefix,
         sys.base_exec_prefix,
         os.path.dirname(os.path.realpath(sys.executable)),
-        os.path.dirname(os.path.dirname(os.path.abspath(thousand.__file__))),
+        os.path.dirname(os.path.abspath(thousand.__file__)),
     }
     paths.update(entry for entry in sys.path if entry and os.path.exists(entry))
     return tuple(sorted(path for path in paths if os.path.abspath(path) not in ("/", home)))
