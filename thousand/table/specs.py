@@ -153,11 +153,11 @@ def load_player(
         from thousand.table.isolation import IsolatedPlayer
 
         return lambda: IsolatedPlayer(spec, log_dir=log_dir, limits=limits)
-    served, folder = _anywhere(spec, name)
+    served, file = _anywhere(spec, name)
     walls = _sandbox(sandbox)
-    if folder is not None:
-        _check_readable_by_nobody(spec, served.partition(".py:")[0] + ".py")
-        walls = attrs.evolve(walls, readable=(*walls.readable, folder))
+    if file is not None:
+        _check_readable_by_nobody(spec, file)
+        walls = attrs.evolve(walls, readable=(*walls.readable, os.path.dirname(file)))
     return lambda: SandboxedBot(spec, served, walls, log_dir=log_dir, limits=limits)
 
 
@@ -193,14 +193,14 @@ def _sandbox(options: SandboxOptions | None) -> SandboxOptions:
 
 
 def _anywhere(spec: str, name: str) -> tuple[str, str | None]:
-    """A Python bot's spec loadable from any folder (its file's path made absolute), and the
-    folder of its file; ``None`` for a bot in a module."""
+    """A Python bot's spec loadable from any folder (its file's path made absolute), and its
+    file; ``None`` for a bot in a module."""
     location = _location(name)
     if location is None or not location[0].endswith(".py") or not spec.startswith(location[0]):
         return spec, None
     where = location[0]
     file = os.path.abspath(where)
-    return file + spec[len(where) :], os.path.dirname(file)
+    return file + spec[len(where) :], file
 
 
 def authors_code_here(spec: str, *, isolate: Isolation | bool | str = False) -> bool:
