@@ -27,6 +27,9 @@ settings.register_profile(
     "dev",
     max_examples=400,
     deadline=None,
+    # Named, not inherited: where Hypothesis sees a CI machine, registering "ci" above
+    # reloads it as the default, and an unnamed setting here would come from it.
+    phases=tuple(Phase),
     suppress_health_check=[HealthCheck.too_slow],
     print_blob=True,
 )
