@@ -398,55 +398,27 @@ class Observation(View):
     @classmethod
     def from_dict(cls, data: dict[str, Any], rules: Rules | None = None) -> Observation:
         """The observation written by :meth:`to_dict`, with ``rules`` when they were left out
-        (raises ``KeyError``, ``TypeError`` or ``ValueError`` on malformed data)."""
-        card = Card.parse
+        (raises ``KeyError``, ``TypeError`` or ``ValueError`` on malformed data). The fields
+        of four seats and house rules may be missing, as older observations leave them out."""
         if rules is None:
             rules = Rules.from_dict(data["rules"])
         seats = rules.players
-        return cls.from_fields(
-            seat=int(data["seat"]),
-            rules=rules,
-            phase=Phase(data["phase"]),
-            current_player=_optional_int(data["current_player"]),
-            dealer=int(data["dealer"]),
-            deal_number=int(data["deal_number"]),
-            scores=tuple(int(score) for score in data["scores"]),
-            barrel=tuple(_optional_int(deals) for deals in data["barrel"]),
-            hand=tuple(card(text) for text in data["hand"]),
-            hand_sizes=tuple(int(size) for size in data["hand_sizes"]),
-            bid=int(data["bid"]),
-            bidder=int(data["bidder"]),
-            passed=tuple(int(seat) for seat in data["passed"]),
-            declarer=_optional_int(data["declarer"]),
-            contract=_optional_int(data["contract"]),
-            talon=tuple(card(text) for text in data["talon"]),
-            received=None if data["received"] is None else card(data["received"]),
-            given=tuple((card(text), int(seat)) for text, seat in data["given"]),
-            set_aside=tuple(card(text) for text in data["set_aside"]),
-            trick=tuple((int(seat), card(text)) for seat, text in data["trick"]),
-            tricks=tuple(
-                Trick(int(t["leader"]), tuple(card(c) for c in t["cards"]), int(t["winner"]))
-                for t in data["tricks"]
-            ),
-            points_taken=tuple(int(points) for points in data["points_taken"]),
-            melds=tuple(
-                (int(seat), None if suit is None else Suit("SCDH".index(suit)))
-                for seat, suit in data["melds"]
-            ),
-            trump=None if data["trump"] is None else Suit("SCDH".index(data["trump"])),
-            history=tuple((int(seat), _read_action(text)) for seat, text in data["history"]),
-            legal_actions=tuple(_read_action(text) for text in data["legal_actions"]),
-            active=(
-                tuple(int(seat) for seat in data["active"])
-                if "active" in data
-                else _clockwise(int(data["dealer"]), seats)
-            ),
-            sitter=_optional_int(data.get("sitter")),
-            sitter_bonus=int(data.get("sitter_bonus", 0)),
-            bolts=tuple(int(count) for count in data.get("bolts", (0,) * seats)),
-            falls=tuple(int(count) for count in data.get("falls", (0,) * seats)),
-            scored_deals=int(data.get("scored_deals", data["deal_number"])),
-        )
+        if not data.keys() >= _LATER_FIELDS:
+            data = {
+                "active": _clockwise(int(data["dealer"]), seats),
+                "sitter": None,
+                "sitter_bonus": 0,
+                "bolts": (0,) * seats,
+                "falls": (0,) * seats,
+                "scored_deals": data["deal_number"],
+                **data,
+            }
+        fields = {name: read(data[name]) for name, read in cls.READERS.items()}
+        return cls.from_fields(rules=rules, **fields)
+
+
+_LATER_FIELDS = frozenset({"active", "sitter", "sitter_bonus", "bolts", "falls", "scored_deals"})
+"""The fields of four seats and house rules, which older observations leave out."""
 
 
 def _clockwise(dealer: int, seats: int) -> tuple[int, ...]:
@@ -457,6 +429,57 @@ def _clockwise(dealer: int, seats: int) -> tuple[int, ...]:
 
 def _optional_int(value: Any) -> int | None:
     return None if value is None else int(value)
+
+
+def _ints(values: Any) -> tuple[int, ...]:
+    return tuple([int(value) for value in values])
+
+
+def _cards(texts: Any) -> tuple[Card, ...]:
+    return tuple([Card.parse(text) for text in texts])
+
+
+def _suit(text: Any) -> Suit:
+    return Suit("SCDH".index(text))
+
+
+Observation.READERS = {
+    "seat": int,
+    "phase": Phase,
+    "current_player": _optional_int,
+    "dealer": int,
+    "deal_number": int,
+    "scores": _ints,
+    "barrel": lambda deals: tuple([_optional_int(each) for each in deals]),
+    "hand": _cards,
+    "hand_sizes": _ints,
+    "bid": int,
+    "bidder": int,
+    "passed": _ints,
+    "declarer": _optional_int,
+    "contract": _optional_int,
+    "talon": _cards,
+    "received": lambda text: None if text is None else Card.parse(text),
+    "given": lambda given: tuple([(Card.parse(text), int(seat)) for text, seat in given]),
+    "set_aside": _cards,
+    "trick": lambda trick: tuple([(int(seat), Card.parse(text)) for seat, text in trick]),
+    "tricks": lambda tricks: tuple(
+        [Trick(int(t["leader"]), _cards(t["cards"]), int(t["winner"])) for t in tricks]
+    ),
+    "points_taken": _ints,
+    "melds": lambda melds: tuple(
+        [(int(seat), None if suit is None else _suit(suit)) for seat, suit in melds]
+    ),
+    "trump": lambda text: None if text is None else _suit(text),
+    "history": lambda history: tuple([(int(seat), _read_action(text)) for seat, text in history]),
+    "legal_actions": lambda texts: tuple([_read_action(text) for text in texts]),
+    "active": _ints,
+    "sitter": _optional_int,
+    "sitter_bonus": int,
+    "bolts": _ints,
+    "falls": _ints,
+    "scored_deals": int,
+}
 
 
 def observe(state: GameState, seat: int) -> Observation:

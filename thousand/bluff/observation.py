@@ -197,32 +197,41 @@ class Observation(View):
     def from_dict(cls, data: dict[str, Any], rules: Rules | None = None) -> Observation:
         """The observation written by :meth:`to_dict`, with ``rules`` when they were left out
         (raises ``KeyError``, ``TypeError`` or ``ValueError`` on malformed data)."""
-        card = Card.parse
-        current = data["current_player"]
-        return cls.from_fields(
-            seat=int(data["seat"]),
-            rules=rules if rules is not None else Rules.from_dict(data["rules"]),
-            phase=Phase(data["phase"]),
-            current_player=None if current is None else int(current),
-            dealer=int(data["dealer"]),
-            hand=tuple(card(text) for text in data["hand"]),
-            hand_sizes=tuple(int(size) for size in data["hand_sizes"]),
-            draw_pile_size=int(data["draw_pile_size"]),
-            discard_pile_size=int(data["discard_pile_size"]),
-            table=tuple(
-                TableCard(
-                    None if entry["card"] is None else card(entry["card"]),
-                    int(entry["owner"]),
-                    bool(entry["face_down"]),
-                    bool(entry["believed"]),
-                )
-                for entry in data["table"]
-            ),
-            must_start_with=tuple(card(text) for text in data["must_start_with"]),
-            turns=int(data["turns"]),
-            history=tuple((int(seat), parse_action(text)) for seat, text in data["history"]),
-            legal_actions=tuple(parse_action(text) for text in data["legal_actions"]),
-        )
+        if rules is None:
+            rules = Rules.from_dict(data["rules"])
+        fields = {name: read(data[name]) for name, read in cls.READERS.items()}
+        return cls.from_fields(rules=rules, **fields)
+
+
+def _cards(texts: Any) -> tuple[Card, ...]:
+    return tuple([Card.parse(text) for text in texts])
+
+
+def _table_card(entry: Any) -> TableCard:
+    card = entry["card"]
+    return TableCard(
+        None if card is None else Card.parse(card),
+        int(entry["owner"]),
+        bool(entry["face_down"]),
+        bool(entry["believed"]),
+    )
+
+
+Observation.READERS = {
+    "seat": int,
+    "phase": Phase,
+    "current_player": lambda seat: None if seat is None else int(seat),
+    "dealer": int,
+    "hand": _cards,
+    "hand_sizes": lambda sizes: tuple([int(size) for size in sizes]),
+    "draw_pile_size": int,
+    "discard_pile_size": int,
+    "table": lambda table: tuple([_table_card(entry) for entry in table]),
+    "must_start_with": _cards,
+    "turns": int,
+    "history": lambda history: tuple([(int(seat), parse_action(text)) for seat, text in history]),
+    "legal_actions": lambda texts: tuple([parse_action(text) for text in texts]),
+}
 
 
 (

@@ -9,7 +9,7 @@ view behaves like any other frozen value.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar, overload
 
 import attrs
@@ -50,6 +50,9 @@ class View:
 
     FIELDS: ClassVar[tuple[str, ...]] = ()
     """The field names, in the order the class defines them."""
+    READERS: ClassVar[Mapping[str, Callable[[Any], Any]]] = {}
+    """Per field but the rules, how its value is read back from the JSON data the subclass's
+    ``to_dict`` writes (raising ``KeyError``, ``TypeError`` or ``ValueError`` on a bad one)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -84,6 +87,22 @@ class View:
                 f"missing {sorted(missing)}, unknown {sorted(unknown)}"
             )
         view = cls.__new__(cls)
+        view.__dict__.update(fields)
+        return view
+
+    def updated(self: V, changes: Mapping[str, Any]) -> V:
+        """This view with the fields named in ``changes`` read from their JSON data (see
+        :attr:`READERS`) and the others as they are: an observation rebuilt from what changed
+        since the last one, as a bot reads the updates of the bot protocol.
+
+        Raises:
+            KeyError, TypeError, ValueError: a name that is no such field, or a bad value.
+        """
+        fields = self.fields()
+        readers = self.READERS
+        for name, data in changes.items():
+            fields[name] = readers[name](data)
+        view = type(self).__new__(type(self))
         view.__dict__.update(fields)
         return view
 

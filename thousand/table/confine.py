@@ -1,7 +1,9 @@
 """The sandbox's launcher: ``python confine.py CONFIG -- COMMAND...`` runs COMMAND walled in.
 
-Run by :mod:`thousand.table.sandbox`, never imported by the library: it uses the standard
-library only, so that it starts in a few milliseconds with ``python -I -S``. CONFIG is a JSON
+Run by :mod:`thousand.table.sandbox`; imported only by the loaders of sandboxed Python bots
+(:mod:`thousand.table.isolation`), which wall in each process they fork with
+:func:`map_users` and :func:`confine`. It uses the standard library only, so that it starts in
+a few milliseconds with ``python -I -S``. CONFIG is a JSON
 object (see :class:`thousand.table.sandbox.SandboxOptions`). Three processes take part:
 
 * the launcher, in the caller's namespaces, which writes the user map of...
@@ -136,14 +138,14 @@ def main(argv: Sequence[str]) -> NoReturn:
     try:
         if os.read(ready_read, 1) != b"1":
             os._exit(_wait(keeper))
-        _map_users(keeper)
+        map_users(keeper)
         os.write(go_write, b"1")
     except (OSError, SetupError) as error:
         _fail(f"cannot map the sandbox's users: {error}", keeper)
     os._exit(_wait(keeper))
 
 
-def _map_users(pid: int) -> None:
+def map_users(pid: int) -> None:
     """Give the keeper's user namespace its users: the caller (as the namespace's root, to build
     the sandbox) and, when the caller is root, the unprivileged user the command runs as."""
     uid, gid = os.geteuid(), os.getegid()
@@ -158,8 +160,23 @@ def _map_users(pid: int) -> None:
 
 
 def _keeper(config: dict[str, Any], command: list[str], ready: int, go: int) -> NoReturn:
-    """Enter the new namespaces and fork the command's process, the first of its PID
-    namespace; end as it ends."""
+    """Wall the command's process in, and run the command there."""
+    confine(config, ready, go)
+    try:
+        os.execvp(command[0], command)
+    except OSError as error:
+        sys.stderr.write(f"sandbox: cannot run {command[0]}: {error.strerror}\n")
+        os._exit(127)
+
+
+def confine(config: dict[str, Any], ready: int, go: int) -> None:
+    """In the keeper, a process just forked by the one that maps its users: enter new
+    namespaces and fork the first process of the new PID namespace, which returns from here
+    walled in and without privileges. The keeper ends as that process ends.
+
+    ``ready`` is written once the new user namespace is entered; its users are to be mapped
+    from outside (:func:`map_users`) before a byte is written on ``go``.
+    """
     try:
         _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         _call(_LIBC.unshare(CLONE_NEWUSER), "new user namespace")
@@ -182,11 +199,7 @@ def _keeper(config: dict[str, Any], command: list[str], ready: int, go: int) -> 
             _drop_privileges()
         except (OSError, SetupError) as error:
             _fail(str(error))
-        try:
-            os.execvp(command[0], command)
-        except OSError as error:
-            sys.stderr.write(f"sandbox: cannot run {command[0]}: {error.strerror}\n")
-            os._exit(127)
+        return
     os._exit(_wait(child))
 
 
@@ -288,8 +301,30 @@ def _drop_privileges() -> None:
         _write("/proc/self/setgroups", "deny")
         _write("/proc/self/uid_map", f"{uid} 0 1\n")
         _write("/proc/self/gid_map", f"{gid} 0 1\n")
+    _drop_capabilities()
     _prctl(PR_SET_NO_NEW_PRIVS, 1)
     _prctl(PR_SET_DUMPABLE, 1)
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    ]
+
+
+def _drop_capabilities() -> None:
+    """Give up every capability this process holds (in the user namespace it made last, when
+    the caller was not root): running a program would drop them too, but a Python bot forked
+    by its loader runs no program."""
+    header = _CapHeader(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
+    nothing = (_CapData * 2)()
+    _call(_LIBC.capset(ctypes.byref(header), nothing), "dropping capabilities")
 
 
 def _caller_was_root() -> bool:

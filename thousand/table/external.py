@@ -49,6 +49,7 @@ __all__ = [
     "die_with_parent",
     "serve_command",
     "share_log_folder",
+    "update_message",
 ]
 
 PROTOCOL = 2
@@ -173,6 +174,9 @@ class ExternalPlayer:
         self._cards: set[Hashable] = set()
         self._matches = 0
         self._session = False
+        self._updates = False
+        self._wants_outcome = True
+        self._told: dict[str, Any] | None = None
 
     def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
         """Start the program (or take a kept one that has not played these cards) and greet
@@ -183,6 +187,7 @@ class ExternalPlayer:
         self._skipping = False
         self._broken = None
         self._session = False
+        self._told = None
         self.game = game_of(rules)
         self._deal, self.deal = self.deal, None
         kept = cast(
@@ -234,6 +239,8 @@ class ExternalPlayer:
         if reply.get("type") != "ready":
             self._fail(f"answered the hello with {_clip(reply)}, not a ready message")
         self._session = reply.get("protocol") == PROTOCOL
+        self._updates = self._session and reply.get("updates") is True
+        self._wants_outcome = reply.get("outcome") is not False
 
     def _key(self) -> Hashable:
         """What makes two processes of this bot interchangeable between matches."""
@@ -322,7 +329,7 @@ class ExternalPlayer:
         is returned as it is, for the driver to refuse."""
         assert self.game is not None
         reply = self._exchange(
-            {"type": "act", "observation": observation.to_dict(with_rules=False)},
+            self._act_message(observation.to_dict(with_rules=False)),
             min(seconds, REPLY_TIMEOUT),
             "a decision",
         )
@@ -339,6 +346,14 @@ class ExternalPlayer:
         except ValueError:
             return text
 
+    def _act_message(self, observation: dict[str, Any]) -> dict[str, Any]:
+        """The ``act`` message for the observation data: whole, or as an update of the last one
+        of the match for a program that takes updates."""
+        told, self._told = self._told, observation
+        if told is None or not self._updates:
+            return {"type": "act", "observation": observation}
+        return update_message(told, observation)
+
     def _reported(self, reply: dict[str, Any]) -> str:
         """How a fault shows the error message the program sent."""
         return f"reported an error: {_clip(str(reply.get('message', '')))}"
@@ -350,7 +365,10 @@ class ExternalPlayer:
         try:
             if outcome is not None and self._broken is None and self.process is not None:
                 self._note_descendants(self.process)
-                self._send({"type": "end", "outcome": told_outcome(outcome)}, EXIT_GRACE)
+                end: dict[str, Any] = {"type": "end"}
+                if self._wants_outcome:
+                    end["outcome"] = told_outcome(outcome)
+                self._send(end, EXIT_GRACE)
                 unread = self._buffer or self._skipping
                 if self._session and self._deal is not None and not unread:
                     self._pump_log()  # what it wrote during the match is in its log at once
@@ -552,6 +570,24 @@ _PROCESS_STATE = (
     "process", "_buffer", "_scanned", "_skipping", "_stderr", "_seen", "_cards", "_matches"
 )  # fmt: skip
 """What a player holds of its process: taken over with a kept process."""
+
+
+def update_message(told: dict[str, Any], observation: dict[str, Any]) -> dict[str, Any]:
+    """The ``act`` message that updates the observation data ``told`` (a bot's last) to
+    ``observation``: the fields that changed, and of the history the entries after the first
+    ``history_kept``, which are unchanged (see the protocol's updates)."""
+    update = {key: value for key, value in observation.items() if told[key] != value}
+    message: dict[str, Any] = {"type": "act", "update": update}
+    history = update.get("history")
+    if history is not None:
+        before = told["history"]
+        kept = len(before)
+        if history[:kept] != before:
+            pairs = enumerate(zip(before, history, strict=False))
+            kept = next((index for index, (old, new) in pairs if old != new), len(history))
+        update["history"] = history[kept:]
+        message["history_kept"] = kept
+    return message
 
 
 def told_outcome(outcome: Outcome) -> dict[str, Any]:

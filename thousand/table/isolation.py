@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import gc
 import io
+import json
 import os
 import select
 import signal
@@ -35,9 +37,11 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from typing import IO, Any
 
 from thousand.errors import BotCrash, BotSpecError
+from thousand.table import confine
 from thousand.table.external import (
     BotLimits,
     BotProcess,
@@ -77,14 +81,19 @@ class IsolatedPlayer(ExternalPlayer):
 
     def _launch(self) -> Forked:
         """Fork a process for the bot; a loader found gone is started again once."""
+        return self._spawn(self.spec)
+
+    def _spawn(self, spec: str, walls: str | None = None) -> Forked:
+        """Fork a process for the bot ``spec`` from its loader (whose children wall themselves
+        in by ``walls``, if given); a loader found gone is started again once."""
         startup, memory = self.limits.startup, self.limits.memory
-        loader = _loader(self.spec, startup)
+        loader = _loader(spec, startup, walls)
         try:
             return loader.spawn(memory, startup)
         except BotCrash:
             if not loader.gone:
                 raise
-        return _loader(self.spec, startup).spawn(memory, startup)
+        return _loader(spec, startup, walls).spawn(memory, startup)
 
 
 def raised_message(reply: dict[str, Any]) -> str:
@@ -128,7 +137,7 @@ class Forked:
 class _Loader:
     """The driver's end of one loader process."""
 
-    def __init__(self, spec: str, startup: float) -> None:
+    def __init__(self, spec: str, startup: float, walls: str | None = None) -> None:
         self.spec = spec
         self.lock = threading.RLock()
         self.exits: dict[int, int] = {}
@@ -137,9 +146,10 @@ class _Loader:
         self.gone = False
         ours, theirs = socket.socketpair()
         self.socket = ours
+        command = [sys.executable, "-m", "thousand.table.isolation", spec, str(theirs.fileno())]
         with theirs:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "thousand.table.isolation", spec, str(theirs.fileno())],
+                command if walls is None else [*command, walls],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -250,23 +260,24 @@ class _Loader:
         return True
 
 
-_LOADERS: dict[str, _Loader] = {}
+_LOADERS: dict[tuple[str, str | None], _Loader] = {}
 _OWNER = [os.getpid()]
 _LOADERS_LOCK = threading.Lock()
 
 
-def _loader(spec: str, startup: float) -> _Loader:
-    """This process's loader for ``spec``, started when there is none or it has stopped; it
-    may take ``startup`` seconds to load the bot."""
+def _loader(spec: str, startup: float, walls: str | None = None) -> _Loader:
+    """This process's loader for ``spec`` (its children walled in by the sandbox ``walls``,
+    if given), started when there is none or it has stopped; it may take ``startup`` seconds
+    to load the bot."""
     with _LOADERS_LOCK:
         if _OWNER[0] != os.getpid():  # a forked copy of the driver: the loaders are not its own
             _LOADERS.clear()
             _OWNER[0] = os.getpid()
-        loader = _LOADERS.get(spec)
+        loader = _LOADERS.get((spec, walls))
         if loader is None or not loader.alive():
             if loader is not None:
                 loader.close()
-            loader = _LOADERS[spec] = _Loader(spec, startup)
+            loader = _LOADERS[spec, walls] = _Loader(spec, startup, walls)
             atexit.register(stop_loaders)
         return loader
 
@@ -286,18 +297,24 @@ def stop_loaders() -> None:
 # The loader process -------------------------------------------------------------------------
 
 
-def _serve_loader(spec: str, channel: socket.socket) -> None:
-    """Load the bot, then fork a process for it on each request until the driver hangs up."""
+def _serve_loader(spec: str, channel: socket.socket, walls: dict[str, Any] | None) -> None:
+    """Load the bot, then fork a process for it on each request until the driver hangs up.
+    Given ``walls``, the loader imports only the library, and each process it forks walls
+    itself in that sandbox before it loads the bot (whose code then never runs outside)."""
     from thousand.table.specs import describe_error, load_player
 
-    try:
-        make = load_player(spec)
-    except BotSpecError as error:
-        channel.sendall(f"refused {' '.join(str(error).split())}\n".encode())
-        return
-    except Exception as error:
-        channel.sendall(f"error failed to load: {describe_error(error)}\n".encode())
-        return
+    make: Callable[[], object] | None = None
+    if walls is None:
+        try:
+            make = load_player(spec)
+        except BotSpecError as error:
+            channel.sendall(f"refused {' '.join(str(error).split())}\n".encode())
+            return
+        except Exception as error:
+            channel.sendall(f"error failed to load: {describe_error(error)}\n".encode())
+            return
+    else:
+        import thousand.bots  # the built-in bots, which many bots build on
     import thousand.table.serve  # noqa: F401 -- imported once here rather than in every child
 
     gc.freeze()  # the children then share these objects' pages, untouched by their collector
@@ -325,7 +342,7 @@ def _serve_loader(spec: str, channel: socket.socket) -> None:
                     if command == "spawn":
                         memory = None if argument == "-" else int(argument)
                         inherited = [channel.fileno(), wake_read, wake_write]
-                        reply = _fork(make, spec, fds, memory, inherited)
+                        reply = _fork(make, spec, fds, memory, inherited, walls)
                         for fd in fds:
                             os.close(fd)
                         fds = []
@@ -350,16 +367,41 @@ def _serve_loader(spec: str, channel: socket.socket) -> None:
                 os.killpg(pid, signal.SIGKILL)
 
 
-def _fork(make: object, spec: str, fds: list[int], memory: int | None, inherited: list[int]) -> str:
-    """Fork the bot's process on ``fds`` (its stdin, stdout, stderr); the reply to send."""
+def _fork(
+    make: Callable[[], object] | None,
+    spec: str,
+    fds: list[int],
+    memory: int | None,
+    inherited: list[int],
+    walls: dict[str, Any] | None,
+) -> str:
+    """Fork the bot's process on ``fds`` (its stdin, stdout, stderr), walled in by ``walls``
+    when given; the reply to send."""
     if len(fds) != 3:
         return "error the request came without the bot's pipes"
     loader = os.getpid()
+    ready_read, ready_write = os.pipe()
+    go_read, go_write = os.pipe()
     try:
         pid = os.fork()
     except OSError as error:
+        for fd in (ready_read, ready_write, go_read, go_write):
+            os.close(fd)
         return f"error cannot fork: {error.strerror or error}"
     if pid:
+        os.close(ready_write)
+        os.close(go_read)
+        try:
+            if walls is not None and os.read(ready_read, 1) == b"1":
+                confine.map_users(pid)
+                os.write(go_write, b"1")
+        except (OSError, confine.SetupError) as error:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            return f"error cannot map the sandbox's users: {error}"
+        finally:
+            os.close(ready_read)
+            os.close(go_write)
         return f"pid {pid}"
     code = 1
     try:
@@ -369,8 +411,17 @@ def _fork(make: object, spec: str, fds: list[int], memory: int | None, inherited
         prepare_bot_process(memory, loader)
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
-        for fd in [*fds, *inherited]:
+        for fd in [*fds, *inherited, ready_read, go_write]:
             os.close(fd)
+        if walls is not None:
+            confine.confine(walls, ready_write, go_read)  # returns walled in
+            from thousand.table.specs import load_player
+
+            factory = functools.cache(lambda: load_player(spec))
+            make = lambda: factory()()  # noqa: E731 -- loaded at the first hello, as served
+        else:
+            os.close(ready_write)
+            os.close(go_read)
         code = _serve_child(make, spec)
     finally:
         os._exit(code)
@@ -431,11 +482,13 @@ def _reap_strays(children: set[int]) -> None:
 
 
 def main() -> None:
-    """``python -m thousand.table.isolation SPEC FD``: serve as the loader of ``SPEC`` on the socket
-    ``FD``."""
+    """``python -m thousand.table.isolation SPEC FD [WALLS]``: serve as the loader of ``SPEC`` on
+    the socket ``FD``, its children in the sandbox ``WALLS`` if given (see
+    :func:`thousand.table.sandbox.walls`)."""
     spec, fd = sys.argv[1], int(sys.argv[2])
+    walls = json.loads(sys.argv[3]) if len(sys.argv) > 3 else None
     with socket.socket(fileno=fd) as channel:
-        _serve_loader(spec, channel)
+        _serve_loader(spec, channel, walls)
 
 
 if __name__ == "__main__":

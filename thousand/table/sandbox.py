@@ -37,6 +37,7 @@ __all__ = [
     "require_sandbox",
     "sandbox_problem",
     "sandboxed",
+    "walls",
 ]
 
 CONFINE = str(Path(__file__).with_name("confine.py"))
@@ -122,6 +123,19 @@ def sandboxed(
 def _sandboxed(command: tuple[str, ...], options: SandboxOptions, start: str) -> tuple[str, ...]:
     """:func:`sandboxed`, once for each command, sandbox and folder (a bot is started again and
     again in a tournament)."""
+    return (sys.executable, "-I", "-S", CONFINE, _walls(command, options, start), "--", *command)
+
+
+def walls(command: Sequence[str], options: SandboxOptions, *, cwd: str | None = None) -> str:
+    """The sandbox that runs ``command`` as :func:`sandboxed` makes it, for :mod:`confine`
+    (its CONFIG): what it shows and hides, its network, where the command starts. This process
+    is made undumpable first."""
+    _protect_driver()
+    return _walls(tuple(command), options, os.path.abspath(cwd or os.getcwd()))
+
+
+@functools.lru_cache(maxsize=256)
+def _walls(command: tuple[str, ...], options: SandboxOptions, start: str) -> str:
     readable = [*python_paths(), *options.readable, *_named_files(command, start)]
     shown = sorted(_with_real_paths(readable) - {"/"})
     config = {
@@ -130,7 +144,7 @@ def _sandboxed(command: tuple[str, ...], options: SandboxOptions, start: str) ->
         "network": options.network,
         "cwd": start,
     }
-    return (sys.executable, "-I", "-S", CONFINE, json.dumps(config), "--", *command)
+    return json.dumps(config)
 
 
 @functools.cache

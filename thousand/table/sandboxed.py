@@ -8,14 +8,14 @@ import errno
 import os
 import random
 import shutil
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING
 
 from thousand.errors import BotCrash
 from thousand.table.botlogs import fresh_log_folder
-from thousand.table.external import BotLimits, ExternalPlayer, serve_command
-from thousand.table.isolation import raised_message
-from thousand.table.sandbox import SandboxOptions, sandboxed
+from thousand.table.external import BotLimits, BotProcess, ExternalPlayer, serve_command
+from thousand.table.isolation import Forked, IsolatedPlayer
+from thousand.table.sandbox import SandboxOptions, sandboxed, walls
 
 if TYPE_CHECKING:
     from thousand import bluff
@@ -50,25 +50,45 @@ class SandboxedPlayer(ExternalPlayer):
         self.start_in = os.getcwd()
 
     def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
-        """Start the program in a sandbox that hides the folder of its logs, and greet it.
+        """Greet the program, started in a sandbox when no kept process may play the match.
 
         Raises:
             BotCrash: there is no such program (told as when it runs unsandboxed).
         """
+        if self.log_dir is None:
+            self.log_dir = fresh_log_folder()
+        super().start(seat, rules, rng)
+
+    def _launch(self) -> BotProcess:
+        """Start the program in a sandbox that hides the folder of its logs."""
         program = self.confined[0]
         if shutil.which(program, path=os.environ.get("PATH", os.defpath)) is None:
             reason = os.strerror(errno.ENOENT if not os.path.lexists(program) else errno.EACCES)
             raise BotCrash(f"could not start {program}: {reason}", fatal=True)
-        if self.log_dir is None:
-            self.log_dir = fresh_log_folder()
-        hiding = self.options.hiding(self.log_dir)
-        self.command = sandboxed(self.confined, hiding, cwd=self.start_in)
-        super().start(seat, rules, rng)
+        self.command = self._sandboxed()
+        return super()._launch()
+
+    def _sandboxed(self) -> list[str]:
+        """The command line that runs the program in a sandbox hiding the folder of its logs."""
+        assert self.log_dir is not None
+        return sandboxed(self.confined, self.options.hiding(self.log_dir), cwd=self.start_in)
+
+    def _key(self) -> Hashable:
+        """What makes two processes of this program interchangeable: their sandboxes too (a
+        folder of logs that the sandbox would not show anyway makes no difference)."""
+        return (type(self), tuple(self._sandboxed()), self.cwd, self.limits.memory)
+
+    def _note_descendants(self, process: BotProcess) -> None:
+        """Nothing to note: whatever the program starts lives in its sandbox's process
+        namespace, and dies with it."""
 
 
-class SandboxedBot(SandboxedPlayer):
-    """A Python bot run in a sandbox for each match, served over the bot protocol
-    (``python -m thousand.table.serve``); named by its spec, its errors told as its own.
+class SandboxedBot(IsolatedPlayer):
+    """A Python bot run in a sandbox, a process of its own for each match that no kept process
+    may play, served over the bot protocol; named by its spec, its errors told as its own.
+
+    Its processes are forked by a loader that has imported the library once (never the bot):
+    each walls itself in before it loads the bot, so the bot's code runs in the sandbox only.
 
     Args:
         spec: the bot spec, as for :func:`thousand.load_player`.
@@ -86,9 +106,31 @@ class SandboxedBot(SandboxedPlayer):
         log_dir: str | None = None,
         limits: BotLimits | None = None,
     ) -> None:
-        super().__init__(serve_command(served), options, name=spec, log_dir=log_dir, limits=limits)
-        self.spec = spec
+        super().__init__(spec, log_dir=log_dir, limits=limits)
+        self.served = served
+        self.options = options
+        self.start_in = os.getcwd()
 
-    def _reported(self, reply: dict[str, Any]) -> str:
-        """The exception the bot raised, as a fault shows it when the bot runs in-process."""
-        return raised_message(reply)
+    def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
+        """Greet the bot, in a process forked for it when no kept process may play the match."""
+        if self.log_dir is None:
+            self.log_dir = fresh_log_folder()
+        super().start(seat, rules, rng)
+
+    def _walls(self) -> str:
+        """The sandbox of the bot's processes, which hides the folder of its logs."""
+        assert self.log_dir is not None
+        hiding = self.options.hiding(self.log_dir)
+        return walls(serve_command(self.served), hiding, cwd=self.start_in)
+
+    def _key(self) -> Hashable:
+        """What makes two processes of this bot interchangeable: their sandboxes too."""
+        return (type(self), self.served, self._walls(), self.limits.memory)
+
+    def _launch(self) -> Forked:
+        """Fork a walled-in process for the bot; a loader found gone is started again once."""
+        return self._spawn(self.served, self._walls())
+
+    def _note_descendants(self, process: BotProcess) -> None:
+        """Nothing to note: whatever the bot starts lives in its sandbox's process namespace,
+        and dies with it."""

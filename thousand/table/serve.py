@@ -89,18 +89,31 @@ def _serve(
     except Exception as error:
         _send(outgoing, _error(error))
         return
-    _send(outgoing, {"type": "ready", "name": name, "protocol": PROTOCOL})
+    end = getattr(player, "end", None)
+    if getattr(type(player), "end", None) is SeatedPlayer.end:
+        end = None  # it does nothing with the outcome, which is then not sent
+    ready = {"type": "ready", "name": name, "protocol": PROTOCOL, "updates": True}
+    _send(outgoing, {**ready, "outcome": end is not None})
+    observation: Any = None
+    history: list[Any] = []
     for line in incoming:
         message = load_json(line, ThousandError, "the driver's message is")
         if message["type"] == "end":
-            end = getattr(player, "end", None)
-            if end is not None and getattr(type(player), "end", None) is not SeatedPlayer.end:
-                try:  # the outcome is read only for an end that uses it
+            if end is not None:
+                try:
                     end(Outcome.from_dict(message["outcome"]))
                 except Exception as error:  # the match is over: only its log tells
                     _error(error)
             return
-        observation = game.observation_from_dict(message["observation"], rules)
+        update = message.get("update")
+        if update is not None and observation is not None:
+            if "history" in update:
+                history = history[: message["history_kept"]] + update["history"]
+                update["history"] = history
+            observation = observation.updated(update)
+        else:
+            history = message["observation"]["history"]
+            observation = game.observation_from_dict(message["observation"], rules)
         try:
             action = player.act(observation)
         except Exception as error:
