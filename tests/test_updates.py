@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ import pytest
 import thousand
 from thousand import Rules, SeatedPlayer, bluff
 from thousand.games import AnyObservation, game_of
-from thousand.table.external import update_message
+from thousand.table.external import ExternalPlayer, serve_command, update_message
 
 PRESETS = ["russian", "polish-2p", "russian-4", "polish-4"]
 RULES: list[Rules | bluff.Rules] = [
@@ -187,7 +188,7 @@ def test_a_program_asking_for_updates_and_no_outcome_gets_them(tmp_path: Path) -
     (log,) = (tmp_path / "logs").iterdir()
     received = [json.loads(line) for line in log.read_text().splitlines()[1:]]
     assert received[0] == [
-        "game", "players", "protocol", "random_state", "rules", "seat", "seed", "type"
+        "game", "players", "protocol", "random_seed", "rules", "seat", "seed", "type"
     ]  # fmt: skip
     acts = received[1:-1]
     assert acts[0] == ["observation", "type"]
@@ -201,3 +202,46 @@ def test_a_program_asking_for_updates_and_no_outcome_gets_them(tmp_path: Path) -
 
     in_process = thousand.play([FirstLegal(), "random", "random"], rules, seed=4)
     assert in_process.record == outcome.record
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda rules: f"{game_of(rules).name}-{rules.players}")
+def test_data_since_the_last_observation_is_the_whole_data(rules: Rules | bluff.Rules) -> None:
+    """What the driver writes of an observation from the seat's last one (reusing what did not
+    change) is exactly the observation's whole data, at every decision of whole matches."""
+    for seed in range(4):
+        for seen in observations(rules, seed):
+            data = seen[0].to_dict(with_rules=False)
+            for before, observation in itertools.pairwise(seen):
+                data = observation.data_since(before, data)
+                assert data == observation.to_dict(with_rules=False)
+
+
+DRAWER = """
+import sys
+class Drawer:
+    def start(self, seat, rules, rng):
+        print(f"drew {rng.random()!r}", file=sys.stderr)
+    def act(self, observation):
+        return observation.legal_actions[0]
+"""
+
+
+@pytest.mark.parametrize("seeded", [True, False], ids=["seed", "state"])
+def test_a_served_bot_draws_from_the_generator_it_was_given(tmp_path: Path, seeded: bool) -> None:
+    """The hello gives the seed of a generator the driver made from one (as ``thousand.play``
+    does), else the generator's state: either way a served bot draws what it would in process."""
+    (tmp_path / "drawer.py").write_text(DRAWER)
+    player = ExternalPlayer(
+        serve_command(f"{tmp_path / 'drawer.py'}:Drawer"), log_dir=str(tmp_path)
+    )
+    generator = random.Random(41)
+    if seeded:
+        player.random_seed = 41
+    else:
+        generator.random()  # no longer the generator the seed makes
+    expected = random.Random()
+    expected.setstate(generator.getstate())
+    player.start(0, Rules.preset("russian"), generator)
+    player.close()
+    assert player.log_path is not None
+    assert f"drew {expected.random()!r}" in player.log_path.read_text()

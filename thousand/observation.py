@@ -10,6 +10,7 @@ hidden can be reached from it.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any, cast
 
 import attrs
@@ -351,49 +352,30 @@ class Observation(View):
     def to_dict(self, *, with_rules: bool = True) -> dict[str, Any]:
         """The observation as plain JSON data: cards and actions in their text form (the rules
         left out when ``with_rules`` is false)."""
-        data: dict[str, Any] = {
-            "seat": self.seat,
-            "phase": self.phase.value,
-            "current_player": self.current_player,
-            "dealer": self.dealer,
-            "deal_number": self.deal_number,
-            "scores": list(self.scores),
-            "barrel": list(self.barrel),
-            "hand": [card.text for card in self.hand],
-            "hand_sizes": list(self.hand_sizes),
-            "bid": self.bid,
-            "bidder": self.bidder,
-            "passed": list(self.passed),
-            "declarer": self.declarer,
-            "contract": self.contract,
-            "talon": [card.text for card in self.talon],
-            "received": None if self.received is None else self.received.text,
-            "given": [[card.text, seat] for card, seat in self.given],
-            "set_aside": [card.text for card in self.set_aside],
-            "trick": [[seat, card.text] for seat, card in self.trick],
-            "tricks": [
-                {
-                    "leader": t.leader,
-                    "cards": [card.text for card in t.cards],
-                    "winner": t.winner,
-                }
-                for t in self.tricks
-            ],
-            "points_taken": list(self.points_taken),
-            "melds": [[seat, None if suit is None else str(suit)] for seat, suit in self.melds],
-            "trump": None if self.trump is None else str(self.trump),
-            "history": [[seat, str(action)] for seat, action in self.history],
-            "legal_actions": [str(action) for action in self.legal_actions],
-            "active": list(self.active),
-            "sitter": self.sitter,
-            "sitter_bonus": self.sitter_bonus,
-            "bolts": list(self.bolts),
-            "falls": list(self.falls),
-            "scored_deals": self.scored_deals,
-        }
+        data = {name: write(self) for name, (_, write) in _WRITERS.items()}
         if with_rules:
             data["rules"] = self.rules.to_dict()
         return data
+
+    def data_since(self, previous: View, data: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`to_dict` without the rules, given ``data``, that of ``previous``, an earlier
+        observation of the same seat in the same match: the fields made only of what is the
+        same since are taken from ``data``, and a history that grew is extended (a bot out of
+        this process is sent an observation at each of its decisions, most of it unchanged)."""
+        before = previous.__dict__.get("_known") if type(previous) is Observation else None
+        if before is None:
+            return self.to_dict(with_rules=False)
+        now = self._known
+        changed = {index for index, part in enumerate(now) if part is not before[index]}
+        added = None if _EXCHANGE in changed else _added(now[_HISTORY], before[_HISTORY])
+        return {
+            name: data[name]
+            if uses is not None and uses.isdisjoint(changed)
+            else data[name] + added
+            if name == "history" and added is not None
+            else write(self)
+            for name, (uses, write) in _WRITERS.items()
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], rules: Rules | None = None) -> Observation:
@@ -421,6 +403,19 @@ _LATER_FIELDS = frozenset({"active", "sitter", "sitter_bonus", "bolts", "falls",
 """The fields of four seats and house rules, which older observations leave out."""
 
 
+def _added(now: Any, before: Any) -> list[list[Any]] | None:
+    """The history entries (as :meth:`Observation.to_dict` writes them) that the linked
+    history ``now`` holds after ``before``, or ``None`` when ``now`` does not extend it."""
+    added = []
+    while now is not before:
+        if now is None:
+            return None
+        now, seat, action = now
+        added.append([seat, str(action)])
+    added.reverse()
+    return added
+
+
 def _clockwise(dealer: int, seats: int) -> tuple[int, ...]:
     """Every seat clockwise from the forehand: what ``active`` is without a seat sitting out."""
     forehand = (dealer + 1) % seats
@@ -441,6 +436,108 @@ def _cards(texts: Any) -> tuple[Card, ...]:
 
 def _suit(text: Any) -> Suit:
     return Suit("SCDH".index(text))
+
+
+def observe(state: GameState, seat: int) -> Observation:
+    """The observation of ``seat`` in ``state``."""
+    return Observation.seen_from(state, seat)
+
+
+(
+    _RULES,
+    _PHASE,
+    _PLAYER,
+    _DEALER,
+    _DEAL_NUMBER,
+    _SCORES,
+    _BARREL,
+    _BID,
+    _BIDDER,
+    _PASSED_MASK,
+    _CONTRACT,
+    _TRICK_CARDS,
+    _TAKEN_MASKS,
+    _MELDS,
+    _TRUMP_SUIT,
+    _HISTORY,
+    _SEAT,
+    _HAND_MASK,
+    _EXCHANGE,
+    _ACTIVE,
+    _SITTER,
+    _BOLTS,
+    _FALLS,
+    _SCORED_DEALS,
+) = range(24)
+_new_view = object.__new__
+_AUCTION = Phase.AUCTION
+
+
+def _texts(cards: Any) -> list[str]:
+    return [card.text for card in cards]
+
+
+def _optional_text(card: Card | None) -> str | None:
+    return None if card is None else card.text
+
+
+def _write_history(view: Observation) -> list[list[Any]]:
+    return [[seat, str(action)] for seat, action in view.history]
+
+
+_WRITERS: dict[str, tuple[frozenset[int] | None, Callable[[Observation], Any]]] = {
+    "seat": (frozenset({_SEAT}), lambda view: view.seat),
+    "phase": (frozenset({_PHASE}), lambda view: view.phase.value),
+    "current_player": (frozenset({_PLAYER}), lambda view: view.current_player),
+    "dealer": (frozenset({_DEALER}), lambda view: view.dealer),
+    "deal_number": (frozenset({_DEAL_NUMBER}), lambda view: view.deal_number),
+    "scores": (frozenset({_SCORES}), lambda view: list(view.scores)),
+    "barrel": (frozenset({_BARREL}), lambda view: list(view.barrel)),
+    "hand": (frozenset({_HAND_MASK}), lambda view: _texts(view.hand)),
+    "hand_sizes": (None, lambda view: list(view.hand_sizes)),
+    "bid": (frozenset({_BID}), lambda view: view.bid),
+    "bidder": (frozenset({_BIDDER}), lambda view: view.bidder),
+    "passed": (frozenset({_PASSED_MASK, _RULES}), lambda view: list(view.passed)),
+    "declarer": (frozenset({_PHASE, _BIDDER}), lambda view: view.declarer),
+    "contract": (frozenset({_CONTRACT}), lambda view: view.contract),
+    "talon": (None, lambda view: _texts(view.talon)),
+    "received": (frozenset({_EXCHANGE, _SEAT}), lambda view: _optional_text(view.received)),
+    "given": (
+        frozenset({_EXCHANGE, _SEAT}),
+        lambda view: [[card.text, to] for card, to in view.given],
+    ),
+    "set_aside": (frozenset({_EXCHANGE}), lambda view: _texts(view.set_aside)),
+    "trick": (
+        frozenset({_ACTIVE, _PLAYER, _TRICK_CARDS}),
+        lambda view: [[seat, card.text] for seat, card in view.trick],
+    ),
+    # The finished tricks change only as a trick is taken, and so the masks of cards taken.
+    "tricks": (
+        frozenset({_TAKEN_MASKS}),
+        lambda view: [
+            {"leader": t.leader, "cards": _texts(t.cards), "winner": t.winner} for t in view.tricks
+        ],
+    ),
+    "points_taken": (frozenset({_TAKEN_MASKS}), lambda view: list(view.points_taken)),
+    "melds": (
+        frozenset({_MELDS}),
+        lambda view: [[seat, None if suit is None else str(suit)] for seat, suit in view.melds],
+    ),
+    "trump": (
+        frozenset({_TRUMP_SUIT}),
+        lambda view: None if view.trump is None else str(view.trump),
+    ),
+    "history": (frozenset({_HISTORY, _EXCHANGE}), _write_history),
+    "legal_actions": (None, lambda view: [str(action) for action in view.legal_actions]),
+    "active": (frozenset({_ACTIVE}), lambda view: list(view.active)),
+    "sitter": (frozenset({_SITTER}), lambda view: view.sitter),
+    "sitter_bonus": (None, lambda view: view.sitter_bonus),
+    "bolts": (frozenset({_BOLTS}), lambda view: list(view.bolts)),
+    "falls": (frozenset({_FALLS}), lambda view: list(view.falls)),
+    "scored_deals": (frozenset({_SCORED_DEALS}), lambda view: view.scored_deals),
+}
+"""Per field, in the order of the JSON data: the parts of what the seat knows (``_known``) it
+is made of alone (``None``: others too), and how it is written."""
 
 
 Observation.READERS = {
@@ -480,38 +577,3 @@ Observation.READERS = {
     "falls": _ints,
     "scored_deals": int,
 }
-
-
-def observe(state: GameState, seat: int) -> Observation:
-    """The observation of ``seat`` in ``state``."""
-    return Observation.seen_from(state, seat)
-
-
-(
-    _RULES,
-    _PHASE,
-    _PLAYER,
-    _DEALER,
-    _DEAL_NUMBER,
-    _SCORES,
-    _BARREL,
-    _BID,
-    _BIDDER,
-    _PASSED_MASK,
-    _CONTRACT,
-    _TRICK_CARDS,
-    _TAKEN_MASKS,
-    _MELDS,
-    _TRUMP_SUIT,
-    _HISTORY,
-    _SEAT,
-    _HAND_MASK,
-    _EXCHANGE,
-    _ACTIVE,
-    _SITTER,
-    _BOLTS,
-    _FALLS,
-    _SCORED_DEALS,
-) = range(24)
-_new_view = object.__new__
-_AUCTION = Phase.AUCTION

@@ -106,7 +106,9 @@ def decode_json(text: str | bytes) -> Any:
     the project reads: not JSON (``NaN`` and ``Infinity`` included), a whole number too long
     for Python to convert, or lists and objects nested more than :data:`MAX_DEPTH` levels."""
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        if not isinstance(text, str):
+            text = text.decode(json.detect_encoding(text), "surrogatepass")
+        data = _DECODER.decode(text)
     except (json.JSONDecodeError, _Constant) as problem:
         raise ValueError(f"not valid JSON: {problem}") from None
     except UnicodeDecodeError as problem:
@@ -140,6 +142,10 @@ class _Constant(ValueError):
 
 def _no_constant(name: str) -> Any:
     raise _Constant(f"{name} is not a JSON number")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+"""One decoder for every read (``json.loads`` with an option makes a new one each time)."""
 
 
 def _openings(text: str | bytes) -> int:

@@ -90,6 +90,15 @@ class View:
         view.__dict__.update(fields)
         return view
 
+    def to_dict(self, *, with_rules: bool = True) -> dict[str, Any]:
+        """The view as plain JSON data (the rules left out when ``with_rules`` is false)."""
+        raise NotImplementedError
+
+    def data_since(self, previous: View, data: dict[str, Any]) -> dict[str, Any]:
+        """``to_dict(with_rules=False)``, given ``data``, that of ``previous``, an earlier view
+        of the same seat in the same game: a subclass takes from it what did not change."""
+        return self.to_dict(with_rules=False)
+
     def updated(self: V, changes: Mapping[str, Any]) -> V:
         """This view with the fields named in ``changes`` read from their JSON data (see
         :attr:`READERS`) and the others as they are: an observation rebuilt from what changed

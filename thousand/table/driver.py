@@ -274,6 +274,8 @@ def play(
         try:
             for seat, bot in enumerate(bots):
                 own_seed = seeds[seat] if seeds is not None else player_seed(seed, seat)
+                if isinstance(bot, ExternalPlayer):
+                    bot.random_seed = own_seed
                 match.start(seat, bot, random.Random(own_seed))
             outcome = match.run()
             return outcome

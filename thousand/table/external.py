@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import json
 import os
 import random
@@ -170,6 +171,11 @@ class ExternalPlayer:
         """What identifies the cards of the next match (set by :func:`thousand.play` before
         :meth:`start`): a kept process is only given a match of cards it has never played.
         ``None``: unknown, so the match gets a process of its own, stopped after it."""
+        self.random_seed: int | None = None
+        """The seed the generator given to the next :meth:`start` was made from, with
+        ``random.Random(random_seed)`` (set by :func:`thousand.play`): the hello then gives the
+        program the seed rather than the generator's state, which is longer to send and read.
+        ``None``: the state is sent."""
         self._deal: frozenset[Hashable] | None = None
         self._cards: set[Hashable] = set()
         self._matches = 0
@@ -177,6 +183,7 @@ class ExternalPlayer:
         self._updates = False
         self._wants_outcome = True
         self._told: dict[str, Any] | None = None
+        self._told_view: Any = None
 
     def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
         """Start the program (or take a kept one that has not played these cards) and greet
@@ -187,7 +194,7 @@ class ExternalPlayer:
         self._skipping = False
         self._broken = None
         self._session = False
-        self._told = None
+        self._told = self._told_view = None
         self.game = game_of(rules)
         self._deal, self.deal = self.deal, None
         kept = cast(
@@ -220,16 +227,21 @@ class ExternalPlayer:
                 os.set_blocking(stream.fileno(), False)
         self._log = log
         self._cards |= self._deal or set()
-        state = rng.getstate()
+        random_seed, self.random_seed = self.random_seed, None
+        generator: dict[str, Any] = (
+            {"random_state": _state_to_json(rng.getstate())}
+            if random_seed is None
+            else {"random_seed": str(random_seed)}
+        )
         hello = {
             "type": "hello",
             "protocol": PROTOCOL,
             "game": self.game.name,
-            "rules": rules.to_dict(),
+            "rules": _rules_data(rules),
             "seat": seat,
             "players": rules.players,
             "seed": rng.getrandbits(SEED_BITS),
-            "random_state": _state_to_json(state),
+            **generator,
         }
         reply = self._exchange(hello, self.limits.startup, "the hello")
         if reply is None:
@@ -328,11 +340,12 @@ class ExternalPlayer:
         """Send the observation and read the action; the text of an action that does not parse
         is returned as it is, for the driver to refuse."""
         assert self.game is not None
-        reply = self._exchange(
-            self._act_message(observation.to_dict(with_rules=False)),
-            min(seconds, REPLY_TIMEOUT),
-            "a decision",
-        )
+        told, self._told_view = self._told_view, observation
+        if told is None or self._told is None:
+            data = observation.to_dict(with_rules=False)
+        else:
+            data = observation.data_since(told, self._told)
+        reply = self._exchange(self._act_message(data), min(seconds, REPLY_TIMEOUT), "a decision")
         if reply is None:
             return f"a line of more than {self.limits.line} bytes"
         kind = reply.get("type", "action")
@@ -341,6 +354,9 @@ class ExternalPlayer:
         text = reply.get("action")
         if kind != "action" or not isinstance(text, str):
             self._fail(f"answered {_clip(reply)}, not an action message")
+        for legal, action in zip(data["legal_actions"], observation.legal_actions, strict=True):
+            if legal == text:
+                return action  # the very action offered, which the driver checks at once
         try:
             return self.game.parse_action(text)
         except ValueError:
@@ -662,6 +678,12 @@ class _Watchdog:
 
 
 _WATCHDOG = _Watchdog()
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_data(rules: Rules | bluff.Rules) -> dict[str, Any]:
+    """The rules as the hello gives them (the same few rules, match after match)."""
+    return rules.to_dict()
 
 
 def _state_to_json(state: tuple[Any, ...]) -> list[Any]:

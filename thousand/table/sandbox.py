@@ -136,8 +136,7 @@ def walls(command: Sequence[str], options: SandboxOptions, *, cwd: str | None = 
 
 @functools.lru_cache(maxsize=256)
 def _walls(command: tuple[str, ...], options: SandboxOptions, start: str) -> str:
-    readable = [*python_paths(), *options.readable, *_named_files(command, start)]
-    shown = sorted(_with_real_paths(readable) - {"/"})
+    shown = _shown(command, options.readable, start)
     config = {
         "readable": shown,
         "hidden": sorted(path for path in _with_real_paths(options.hidden) if _inside(path, shown)),
@@ -145,6 +144,15 @@ def _walls(command: tuple[str, ...], options: SandboxOptions, start: str) -> str
         "cwd": start,
     }
     return json.dumps(config)
+
+
+@functools.lru_cache(maxsize=256)
+def _shown(command: tuple[str, ...], readable: tuple[str, ...], start: str) -> list[str]:
+    """What a sandbox running ``command`` shows: the interpreter and the paths it imports
+    from, ``readable``, and the files the command names, each as given and as its links lead
+    (found once: a run's matches hide a new folder of logs each, but show the same)."""
+    paths = [*python_paths(), *readable, *_named_files(command, start)]
+    return sorted(_with_real_paths(paths) - {"/"})
 
 
 @functools.cache

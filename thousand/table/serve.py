@@ -14,7 +14,7 @@ import json
 import random
 import sys
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from thousand.common.config import load_json
 from thousand.errors import ThousandError
@@ -77,10 +77,13 @@ def _serve(
     outgoing: IO[str],
 ) -> None:
     """:func:`serve_player` once the game is known."""
-    rules = game.rules_from_dict(hello["rules"])
-    rng = random.Random()
-    version, internal, gauss = hello["random_state"]
-    rng.setstate((version, tuple(internal), gauss))
+    rules = _rules_read(game, hello["rules"])
+    if "random_seed" in hello:
+        rng = random.Random(int(hello["random_seed"]))
+    else:
+        rng = random.Random()
+        version, internal, gauss = hello["random_state"]
+        rng.setstate((version, tuple(internal), gauss))
     try:
         player: Any = make()
         start = getattr(player, "start", None)
@@ -123,6 +126,19 @@ def _serve(
             # Sent so that the driver refuses it, as it would refuse it in its own process.
             action = f"{_show(action)} is not an action"
         _send(outgoing, {"type": "action", "action": str(action)})
+
+
+_LAST_RULES: list[tuple[object, Any]] = []
+"""The rules of the last hello, as sent and as read: a session's matches mostly share them."""
+
+
+def _rules_read(game: Game[S, O, A, R, Rec], data: Any) -> R:
+    """The hello's rules of ``game``, read again only when they differ from the last ones."""
+    if _LAST_RULES and _LAST_RULES[0][0] == (game.name, data):
+        return cast(R, _LAST_RULES[0][1])
+    rules = game.rules_from_dict(data)
+    _LAST_RULES[:] = [((game.name, data), rules)]
+    return rules
 
 
 def _error(error: Exception) -> dict[str, Any]:
