@@ -10,7 +10,7 @@ view behaves like any other frozen value.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Generic, TypeVar, overload
+from typing import Any, ClassVar, Generic, TypeVar, cast, overload
 
 import attrs
 
@@ -41,7 +41,13 @@ class field(Generic[T]):
     def __get__(self, view: object, owner: type) -> field[T] | T:
         if view is None:
             return self
-        value = view.__dict__[self.name] = self.compute(view)
+        known = view.__dict__
+        unread = known.get("_unread")
+        value: T
+        if unread is not None and self.name in unread:
+            value = known[self.name] = cast(View, view).READERS[self.name](unread[self.name])
+        else:
+            value = known[self.name] = self.compute(view)
         return value
 
 
@@ -100,19 +106,31 @@ class View:
         return self.to_dict(with_rules=False)
 
     def updated(self: V, changes: Mapping[str, Any]) -> V:
-        """This view with the fields named in ``changes`` read from their JSON data (see
+        """This view with the fields named in ``changes`` given by their JSON data (see
         :attr:`READERS`) and the others as they are: an observation rebuilt from what changed
-        since the last one, as a bot reads the updates of the bot protocol.
+        since the last one, as a bot reads the updates of the bot protocol. A field is read
+        from its data when first used (most bots use a few).
 
         Raises:
-            KeyError, TypeError, ValueError: a name that is no such field, or a bad value.
+            KeyError: a name that is no such field.
         """
-        fields = self.fields()
         readers = self.READERS
-        for name, data in changes.items():
-            fields[name] = readers[name](data)
+        for name in changes:
+            if name not in readers:
+                raise KeyError(f"{name!r} is not a field of {type(self).__name__}")
+        known = self.__dict__
+        unread: dict[str, Any] = known.get("_unread", {})
+        for name in self.FIELDS:
+            if name not in known and name not in unread:
+                getattr(self, name)  # computed from what the view holds, which is not kept
         view = type(self).__new__(type(self))
-        view.__dict__.update(fields)
+        kept = view.__dict__
+        for name in self.FIELDS:
+            if name in known and name not in changes:
+                kept[name] = known[name]
+        still = {name: data for name, data in unread.items() if name not in kept}
+        still.update(changes)
+        kept["_unread"] = still
         return view
 
     def fields(self) -> dict[str, Any]:
