@@ -5,6 +5,7 @@ other bots, nor the user's files, nor the folder of the bots' logs."""
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import random
 import shutil
@@ -120,8 +121,7 @@ class SandboxedBot(IsolatedPlayer):
     def _walls(self) -> str:
         """The sandbox of the bot's processes, which hides the folder of its logs."""
         assert self.log_dir is not None
-        hiding = self.options.hiding(self.log_dir)
-        return walls(serve_command(self.served), hiding, cwd=self.start_in)
+        return _walls_of(self.served, self.options, str(self.log_dir), self.start_in)
 
     def _key(self) -> Hashable:
         """What makes two processes of this bot interchangeable: their sandboxes too."""
@@ -134,3 +134,9 @@ class SandboxedBot(IsolatedPlayer):
     def _note_descendants(self, process: BotProcess) -> None:
         """Nothing to note: whatever the bot starts lives in its sandbox's process namespace,
         and dies with it."""
+
+
+@functools.lru_cache(maxsize=64)
+def _walls_of(served: str, options: SandboxOptions, log_dir: str, start_in: str) -> str:
+    """The sandbox of a bot's processes (found once for a run's matches, which share it)."""
+    return walls(serve_command(served), options.hiding(log_dir), cwd=start_in)
