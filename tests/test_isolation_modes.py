@@ -129,6 +129,24 @@ def test_a_sandboxed_python_bot_given_by_a_relative_path_loads(
 
 
 @needs_namespaces
+def test_a_sandboxed_program_serving_a_bot_file_reads_that_file(open_folder: Path) -> None:
+    """``cmd:python -m thousand.serve path/bot.py:Class`` in the sandbox: the file the spec
+    names (and its folder) is shown, as a script named on the command line is."""
+    spec = probe(open_folder)
+    outcome = thousand.play(
+        [f"cmd:{sys.executable} -m thousand.serve {spec}", "random", "random"],
+        RUSSIAN,
+        seed=1,
+        single_deal=True,
+        isolate="sandbox",
+        log_dir=str(open_folder / "logs"),
+    )
+    assert outcome.faults == ()
+    (log,) = (open_folder / "logs").iterdir()
+    assert "first=True" in log.read_text(encoding="utf-8")
+
+
+@needs_namespaces
 def test_a_sandboxed_program_reads_only_what_it_is_given(open_folder: Path) -> None:
     """A ``cmd:`` program in the sandbox cannot read a file outside its own folder, unless the
     sandbox's options make it readable."""

@@ -176,12 +176,15 @@ def python_paths() -> tuple[str, ...]:
 
 
 def _named_files(command: Sequence[str], cwd: str) -> list[str]:
-    """The files a command line names that exist (its program found on the ``PATH``), with
-    the folder of each: a script and the modules beside it."""
+    """The files a command line names that exist (its program found on the ``PATH``, the file
+    of a bot spec ``file.py:Class``), with the folder of each: a script and the modules beside
+    it."""
     found: list[str] = []
     program = shutil.which(command[0]) if command else None
     for index, word in enumerate(command):
         path = program if index == 0 and program else os.path.join(cwd, word)
+        if ":" in word and not os.path.exists(path):  # a bot spec, file.py:Class
+            path = os.path.join(cwd, word.partition(":")[0])
         if "\0" in path or not os.path.exists(path):
             continue
         path = os.path.abspath(path)
