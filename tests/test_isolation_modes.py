@@ -62,6 +62,21 @@ def probe(folder: Path) -> str:
     return f"{folder / 'probe.py'}:Probe"
 
 
+def sandboxed_deal(bot: str, folder: Path) -> tuple[thousand.Outcome, str]:
+    """A sandboxed deal of ``bot`` against two ``random`` bots, its logs in ``folder``: the
+    outcome and what the bot's log says."""
+    outcome = thousand.play(
+        [bot, "random", "random"],
+        RUSSIAN,
+        seed=1,
+        single_deal=True,
+        isolate="sandbox",
+        log_dir=str(folder / "logs"),
+    )
+    (log,) = (folder / "logs").iterdir()
+    return outcome, log.read_text(encoding="utf-8")
+
+
 # The library ---------------------------------------------------------------------------------
 
 
@@ -114,36 +129,21 @@ def test_a_sandboxed_python_bot_given_by_a_relative_path_loads(
 ) -> None:
     probe(open_folder)
     monkeypatch.chdir(open_folder)
-    outcome = thousand.play(
-        ["probe.py:Probe", "random", "random"],
-        RUSSIAN,
-        seed=1,
-        single_deal=True,
-        isolate="sandbox",
-        log_dir=str(open_folder / "logs"),
-    )
+    outcome, said = sandboxed_deal("probe.py:Probe", open_folder)
     assert outcome.faults == ()
     assert outcome.players[0] == "probe.py:Probe"
-    (log,) = (open_folder / "logs").iterdir()
-    assert "first=True" in log.read_text(encoding="utf-8")
+    assert "first=True" in said
 
 
 @needs_namespaces
 def test_a_sandboxed_program_serving_a_bot_file_reads_that_file(open_folder: Path) -> None:
     """``cmd:python -m thousand.serve path/bot.py:Class`` in the sandbox: the file the spec
     names (and its folder) is shown, as a script named on the command line is."""
-    spec = probe(open_folder)
-    outcome = thousand.play(
-        [f"cmd:{sys.executable} -m thousand.serve {spec}", "random", "random"],
-        RUSSIAN,
-        seed=1,
-        single_deal=True,
-        isolate="sandbox",
-        log_dir=str(open_folder / "logs"),
+    outcome, said = sandboxed_deal(
+        f"cmd:{sys.executable} -m thousand.serve {probe(open_folder)}", open_folder
     )
     assert outcome.faults == ()
-    (log,) = (open_folder / "logs").iterdir()
-    assert "first=True" in log.read_text(encoding="utf-8")
+    assert "first=True" in said
 
 
 @needs_namespaces
