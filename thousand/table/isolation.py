@@ -9,9 +9,15 @@ loader's state and holds nothing of the driver's: the driver hands it three pipe
 it as to any external program, under the same limits
 (:class:`~thousand.table.external.BotLimits`).
 
+A sandboxed bot's loader (given the sandbox's walls, see :func:`thousand.table.sandbox.walls`)
+imports the library only, never the bot: each child walls itself in first, with the sandbox's
+own code (:mod:`thousand.table.confine`; the loader maps the users of its new user namespace),
+and loads the bot there.
+
 The loader and the driver speak over a Unix socket, one line per message:
 
-* loader: ``ready`` once the bot is imported, or ``error <reason>`` (and it exits);
+* loader: ``ready`` once the bot (or, for a sandboxed bot, the library) is imported, or
+  ``error <reason>`` (and it exits);
 * driver: ``spawn <memory cap or ->`` with the child's stdin, stdout and stderr attached;
   loader: ``pid <pid>`` or ``error <reason>``;
 * loader: ``exit <pid> <code>`` when a child ends; the child is left unreaped, so that its pid

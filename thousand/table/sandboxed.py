@@ -1,6 +1,6 @@
 """Bots in the sandbox (:mod:`thousand.table.sandbox`): a program, or a Python bot served over
-the bot protocol, each match in a process of its own that can reach neither the driver, nor
-other bots, nor the user's files, nor the folder of the bots' logs."""
+the bot protocol, in processes of their own (kept between matches of other cards) that can reach
+neither the driver, nor other bots, nor the user's files, nor the folder of the bots' logs."""
 
 from __future__ import annotations
 
