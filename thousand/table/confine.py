@@ -2,7 +2,7 @@
 
 Run by :mod:`thousand.table.sandbox`; imported only by the loaders of sandboxed Python bots
 (:mod:`thousand.table.isolation`), which wall in each process they fork with
-:func:`map_users` and :func:`confine`. It uses the standard library only, so that it starts in
+:func:`fork_walled`. It uses the standard library only, so that it starts in
 a few milliseconds with ``python -I -S``. CONFIG is a JSON
 object (see :class:`thousand.table.sandbox.SandboxOptions`). Three processes take part:
 
@@ -29,7 +29,7 @@ import platform
 import signal
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 SETUP_FAILED = 125
@@ -126,26 +126,66 @@ def main(argv: Sequence[str]) -> NoReturn:
     config: dict[str, Any] = json.loads(argv[0])
     command = list(argv[2:])
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    ready_read, ready_write = os.pipe()
-    go_read, go_write = os.pipe()
-    keeper = os.fork()
-    if keeper == 0:
-        os.close(ready_read)
-        os.close(go_write)
-        _keeper(config, command, ready_write, go_read)
-    os.close(ready_write)
-    os.close(go_read)
     try:
-        if os.read(ready_read, 1) != b"1":
-            os._exit(_wait(keeper))
-        map_users(keeper)
-        os.write(go_write, b"1")
+        keeper = fork_walled(config)
     except (OSError, SetupError) as error:
-        _fail(f"cannot map the sandbox's users: {error}", keeper)
+        _fail(str(error))
+    if keeper == 0:
+        try:
+            os.execvp(command[0], command)
+        except OSError as error:
+            sys.stderr.write(f"sandbox: cannot run {command[0]}: {error.strerror}\n")
+            os._exit(127)
     os._exit(_wait(keeper))
 
 
-def map_users(pid: int) -> None:
+def fork_walled(config: dict[str, Any], prepare: Callable[[], None] | None = None) -> int:
+    """Fork the keeper of a new sandbox built as ``config`` says (see :func:`_confine`).
+
+    In this process: the keeper's pid, once the users of its user namespace are mapped (the
+    keeper ends as the sandbox's first process ends). In the sandbox's first process: 0,
+    returned walled in and without privileges. ``prepare`` runs in the keeper first, outside
+    the walls (to set up its standard streams, say); a failure there ends it.
+
+    Raises:
+        OSError: the keeper cannot be forked.
+        SetupError: the users cannot be mapped (the keeper is then killed).
+    """
+    ready_read, ready_write = os.pipe()
+    go_read, go_write = os.pipe()
+    try:
+        keeper = os.fork()
+    except OSError:
+        for fd in (ready_read, ready_write, go_read, go_write):
+            os.close(fd)
+        raise
+    if keeper == 0:
+        os.close(ready_read)
+        os.close(go_write)
+        if prepare is not None:
+            try:
+                prepare()
+            except Exception as error:
+                _fail(f"cannot prepare the sandbox: {error}")
+        _confine(config, ready_write, go_read)
+        return 0
+    os.close(ready_write)
+    os.close(go_read)
+    try:
+        if os.read(ready_read, 1) == b"1":
+            _map_users(keeper)
+            os.write(go_write, b"1")
+    except (OSError, SetupError) as error:
+        with contextlib.suppress(OSError):
+            os.kill(keeper, signal.SIGKILL)
+        raise SetupError(f"cannot map the sandbox's users: {error}") from None
+    finally:
+        os.close(ready_read)
+        os.close(go_write)
+    return keeper
+
+
+def _map_users(pid: int) -> None:
     """Give the keeper's user namespace its users: the caller (as the namespace's root, to build
     the sandbox) and, when the caller is root, the unprivileged user the command runs as."""
     uid, gid = os.geteuid(), os.getegid()
@@ -159,23 +199,14 @@ def map_users(pid: int) -> None:
         _write(f"/proc/{pid}/gid_map", f"0 {gid} 1\n")
 
 
-def _keeper(config: dict[str, Any], command: list[str], ready: int, go: int) -> NoReturn:
-    """Wall the command's process in, and run the command there."""
-    confine(config, ready, go)
-    try:
-        os.execvp(command[0], command)
-    except OSError as error:
-        sys.stderr.write(f"sandbox: cannot run {command[0]}: {error.strerror}\n")
-        os._exit(127)
-
-
-def confine(config: dict[str, Any], ready: int, go: int) -> None:
-    """In the keeper, a process just forked by the one that maps its users: enter new
+def _confine(config: dict[str, Any], ready: int, go: int) -> None:
+    """In the keeper, a process just forked by the one that maps its users
+    (:func:`fork_walled`): enter new
     namespaces and fork the first process of the new PID namespace, which returns from here
     walled in and without privileges. The keeper ends as that process ends.
 
     ``ready`` is written once the new user namespace is entered; its users are to be mapped
-    from outside (:func:`map_users`) before a byte is written on ``go``.
+    from outside (:func:`_map_users`) before a byte is written on ``go``.
     """
     try:
         _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)

@@ -183,7 +183,9 @@ class ExternalPlayer:
         self._updates = False
         self._wants_outcome = True
         self._told: dict[str, Any] | None = None
+        """The data of the last observation the program was sent in this match..."""
         self._told_view: Any = None
+        """...and that observation."""
 
     def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
         """Start the program (or take a kept one that has not played these cards) and greet
@@ -340,12 +342,19 @@ class ExternalPlayer:
         """Send the observation and read the action; the text of an action that does not parse
         is returned as it is, for the driver to refuse."""
         assert self.game is not None
-        told, self._told_view = self._told_view, observation
-        if told is None or self._told is None:
+        told, told_view = self._told, self._told_view
+        if told is None:
             data = observation.to_dict(with_rules=False)
+            message = {"type": "act", "observation": data}
         else:
-            data = observation.data_since(told, self._told)
-        reply = self._exchange(self._act_message(data), min(seconds, REPLY_TIMEOUT), "a decision")
+            data = observation.data_since(told_view, told)
+            message = (
+                update_message(told, data)
+                if self._updates
+                else {"type": "act", "observation": data}
+            )
+        self._told, self._told_view = data, observation
+        reply = self._exchange(message, min(seconds, REPLY_TIMEOUT), "a decision")
         if reply is None:
             return f"a line of more than {self.limits.line} bytes"
         kind = reply.get("type", "action")
@@ -361,14 +370,6 @@ class ExternalPlayer:
             return self.game.parse_action(text)
         except ValueError:
             return text
-
-    def _act_message(self, observation: dict[str, Any]) -> dict[str, Any]:
-        """The ``act`` message for the observation data: whole, or as an update of the last one
-        of the match for a program that takes updates."""
-        told, self._told = self._told, observation
-        if told is None or not self._updates:
-            return {"type": "act", "observation": observation}
-        return update_message(told, observation)
 
     def _reported(self, reply: dict[str, Any]) -> str:
         """How a fault shows the error message the program sent."""

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import functools
 import gc
 import io
 import json
@@ -386,48 +385,34 @@ def _fork(
     if len(fds) != 3:
         return "error the request came without the bot's pipes"
     loader = os.getpid()
-    ready_read, ready_write = os.pipe()
-    go_read, go_write = os.pipe()
-    try:
-        pid = os.fork()
-    except OSError as error:
-        for fd in (ready_read, ready_write, go_read, go_write):
-            os.close(fd)
-        return f"error cannot fork: {error.strerror or error}"
-    if pid:
-        os.close(ready_write)
-        os.close(go_read)
-        try:
-            if walls is not None and os.read(ready_read, 1) == b"1":
-                confine.map_users(pid)
-                os.write(go_write, b"1")
-        except (OSError, confine.SetupError) as error:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-            return f"error cannot map the sandbox's users: {error}"
-        finally:
-            os.close(ready_read)
-            os.close(go_write)
-        return f"pid {pid}"
-    code = 1
-    try:
+
+    def prepare() -> None:
+        """In the child, before the bot: its own session, limits and standard streams."""
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.setsid()
         prepare_bot_process(memory, loader)
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
-        for fd in [*fds, *inherited, ready_read, go_write]:
+        for fd in [*fds, *inherited]:
             os.close(fd)
-        if walls is not None:
-            confine.confine(walls, ready_write, go_read)  # returns walled in
-            from thousand.table.specs import load_player
 
-            factory = functools.cache(lambda: load_player(spec))
-            make = lambda: factory()()  # noqa: E731 -- loaded at the first hello, as served
+    try:
+        pid = os.fork() if walls is None else confine.fork_walled(walls, prepare)
+    except OSError as error:
+        return f"error cannot fork: {error.strerror or error}"
+    except confine.SetupError as error:
+        return f"error {error}"
+    if pid:
+        return f"pid {pid}"
+    code = 1
+    try:
+        if walls is None:
+            prepare()
         else:
-            os.close(ready_write)
-            os.close(go_read)
+            from thousand.table.serve import spec_maker
+
+            make = spec_maker(spec)  # loaded here, walled in
         code = _serve_child(make, spec)
     finally:
         os._exit(code)

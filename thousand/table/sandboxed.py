@@ -25,7 +25,22 @@ if TYPE_CHECKING:
 __all__ = ["SandboxedBot", "SandboxedPlayer"]
 
 
-class SandboxedPlayer(ExternalPlayer):
+class _Walled(ExternalPlayer):
+    """What sandboxed players share: a folder for their logs from the start, which the
+    sandbox hides; and nothing of their processes to note, since whatever a bot starts lives
+    in its sandbox's process namespace, and dies with it."""
+
+    def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
+        """Greet the bot, in a process started for it when no kept process may play the match."""
+        if self.log_dir is None:
+            self.log_dir = fresh_log_folder()
+        super().start(seat, rules, rng)
+
+    def _note_descendants(self, process: BotProcess) -> None:
+        """Nothing to note (see the class)."""
+
+
+class SandboxedPlayer(_Walled):
     """A program run in a sandbox for each match, spoken to over the bot protocol (a
     :class:`~thousand.Player`).
 
@@ -50,16 +65,6 @@ class SandboxedPlayer(ExternalPlayer):
         self.options = options
         self.start_in = os.getcwd()
 
-    def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
-        """Greet the program, started in a sandbox when no kept process may play the match.
-
-        Raises:
-            BotCrash: there is no such program (told as when it runs unsandboxed).
-        """
-        if self.log_dir is None:
-            self.log_dir = fresh_log_folder()
-        super().start(seat, rules, rng)
-
     def _launch(self) -> BotProcess:
         """Start the program in a sandbox that hides the folder of its logs."""
         program = self.confined[0]
@@ -79,12 +84,8 @@ class SandboxedPlayer(ExternalPlayer):
         folder of logs that the sandbox would not show anyway makes no difference)."""
         return (type(self), tuple(self._sandboxed()), self.cwd, self.limits.memory)
 
-    def _note_descendants(self, process: BotProcess) -> None:
-        """Nothing to note: whatever the program starts lives in its sandbox's process
-        namespace, and dies with it."""
 
-
-class SandboxedBot(IsolatedPlayer):
+class SandboxedBot(_Walled, IsolatedPlayer):
     """A Python bot run in a sandbox, a process of its own for each match that no kept process
     may play, served over the bot protocol; named by its spec, its errors told as its own.
 
@@ -112,12 +113,6 @@ class SandboxedBot(IsolatedPlayer):
         self.options = options
         self.start_in = os.getcwd()
 
-    def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
-        """Greet the bot, in a process forked for it when no kept process may play the match."""
-        if self.log_dir is None:
-            self.log_dir = fresh_log_folder()
-        super().start(seat, rules, rng)
-
     def _walls(self) -> str:
         """The sandbox of the bot's processes, which hides the folder of its logs."""
         assert self.log_dir is not None
@@ -130,10 +125,6 @@ class SandboxedBot(IsolatedPlayer):
     def _launch(self) -> Forked:
         """Fork a walled-in process for the bot; a loader found gone is started again once."""
         return self._spawn(self.served, self._walls())
-
-    def _note_descendants(self, process: BotProcess) -> None:
-        """Nothing to note: whatever the bot starts lives in its sandbox's process namespace,
-        and dies with it."""
 
 
 @functools.lru_cache(maxsize=64)

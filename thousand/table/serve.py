@@ -30,17 +30,23 @@ from thousand.table.players import SeatedPlayer
 from thousand.table.specs import load_player
 from thousand.table.tracebacks import formatted
 
-__all__ = ["main", "serve", "serve_player"]
+__all__ = ["main", "serve", "serve_player", "spec_maker"]
 
 SPOKEN = (1, PROTOCOL)
 """The versions of the protocol served: a driver speaking 1 ends the session after one match."""
 
 
 def serve(spec: str, incoming: IO[str], outgoing: IO[str]) -> None:
-    """Answer the driver's messages on ``incoming`` until it closes; the spec is loaded at the
-    first hello (again at the next while it fails to load)."""
+    """Answer the driver's messages on ``incoming`` until it closes, a fresh player of the bot
+    ``spec`` for each match (see :func:`spec_maker`)."""
+    serve_player(spec_maker(spec), spec, incoming, outgoing)
+
+
+def spec_maker(spec: str) -> Callable[[], object]:
+    """What makes a fresh player of the bot ``spec`` for each match: the spec is loaded at the
+    first call (again at the next while it fails to load)."""
     factory = functools.cache(lambda: load_player(spec))
-    serve_player(lambda: factory()(), spec, incoming, outgoing)
+    return lambda: factory()()
 
 
 def serve_player(
