@@ -18,6 +18,7 @@ import thousand
 from thousand import Rules, SeatedPlayer, bluff
 from thousand.games import AnyObservation, game_of
 from thousand.table.external import ExternalPlayer, serve_command, update_message
+from thousand.table.sessions import stop_sessions
 
 PRESETS = ["russian", "polish-2p", "russian-4", "polish-4"]
 RULES: list[Rules | bluff.Rules] = [
@@ -185,6 +186,7 @@ def test_a_program_asking_for_updates_and_no_outcome_gets_them(tmp_path: Path) -
         log_dir=str(tmp_path / "logs"),
     )
     assert outcome.faults == ()
+    stop_sessions()  # the kept process's last words (on the end) reach its log as it stops
     (log,) = (tmp_path / "logs").iterdir()
     received = [json.loads(line) for line in log.read_text().splitlines()[1:]]
     assert received[0] == [
