@@ -10,7 +10,7 @@ hidden can be reached from it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 import attrs
@@ -275,11 +275,15 @@ class Observation(View):
     @field
     def tricks(self) -> tuple[Trick, ...]:
         """The finished tricks of this deal."""
+        return tuple(self._tricks_from(0))
+
+    def _tricks_from(self, first: int) -> list[Trick]:
+        """The finished tricks of this deal from the ``first``."""
         plays = self._plays
         players = self.rules.active_players
         finished = len(plays) - len(plays) % players
         tricks = []
-        for start in range(0, finished, players):
+        for start in range(first * players, finished, players):
             chunk = plays[start : start + players]
             cards = tuple([action.card for _, action in chunk])
             if start + players < len(plays):
@@ -290,7 +294,7 @@ class Observation(View):
             else:
                 winner = self.current_player
             tricks.append(Trick(chunk[0][0], cards, winner))
-        return tuple(tricks)
+        return tricks
 
     @field
     def points_taken(self) -> tuple[int, ...]:
@@ -360,22 +364,31 @@ class Observation(View):
     def data_since(self, previous: View, data: dict[str, Any]) -> dict[str, Any]:
         """:meth:`to_dict` without the rules, given ``data``, that of ``previous``, an earlier
         observation of the same seat in the same match: the fields made only of what is the
-        same since are taken from ``data``, and a history that grew is extended (a bot out of
-        this process is sent an observation at each of its decisions, most of it unchanged)."""
+        same since are taken from ``data``, and a history that grew is extended, with the
+        tricks finished since (a bot out of this process is sent an observation at each of its
+        decisions, most of it unchanged)."""
         before = previous.__dict__.get("_known") if type(previous) is Observation else None
         if before is None:
             return self.to_dict(with_rules=False)
         now = self._known
-        changed = {index for index, part in enumerate(now) if part is not before[index]}
-        added = None if _EXCHANGE in changed else _added(now[_HISTORY], before[_HISTORY])
-        return {
-            name: data[name]
-            if uses is not None and uses.isdisjoint(changed)
-            else data[name] + added
-            if name == "history" and added is not None
-            else write(self)
-            for name, (uses, write) in _WRITERS.items()
-        }
+        stale = set(_ALWAYS_WRITTEN)
+        for index, part in enumerate(now):
+            if part is not before[index]:
+                stale |= _WRITTEN_FROM[index]
+        added = (
+            None
+            if now[_EXCHANGE] is not before[_EXCHANGE]
+            else _added(now[_HISTORY], before[_HISTORY])
+        )
+        fresh = dict(data)
+        for name in stale:
+            if added is not None and name == "history":
+                fresh[name] = data[name] + added
+            elif added is not None and name == "tricks":
+                fresh[name] = data[name] + _write_tricks(self._tricks_from(len(data[name])))
+            else:
+                fresh[name] = _WRITERS[name][1](self)
+        return fresh
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], rules: Rules | None = None) -> Observation:
@@ -481,6 +494,10 @@ def _optional_text(card: Card | None) -> str | None:
     return None if card is None else card.text
 
 
+def _write_tricks(tricks: Iterable[Trick]) -> list[dict[str, Any]]:
+    return [{"leader": t.leader, "cards": _texts(t.cards), "winner": t.winner} for t in tricks]
+
+
 def _write_history(view: Observation) -> list[list[Any]]:
     return [[seat, str(action)] for seat, action in view.history]
 
@@ -514,9 +531,7 @@ _WRITERS: dict[str, tuple[frozenset[int] | None, Callable[[Observation], Any]]] 
     # The finished tricks change only as a trick is taken, and so the masks of cards taken.
     "tricks": (
         frozenset({_TAKEN_MASKS}),
-        lambda view: [
-            {"leader": t.leader, "cards": _texts(t.cards), "winner": t.winner} for t in view.tricks
-        ],
+        lambda view: _write_tricks(view.tricks),
     ),
     "points_taken": (frozenset({_TAKEN_MASKS}), lambda view: list(view.points_taken)),
     "melds": (
@@ -538,6 +553,13 @@ _WRITERS: dict[str, tuple[frozenset[int] | None, Callable[[Observation], Any]]] 
 }
 """Per field, in the order of the JSON data: the parts of what the seat knows (``_known``) it
 is made of alone (``None``: others too), and how it is written."""
+_ALWAYS_WRITTEN = frozenset(name for name, (uses, _) in _WRITERS.items() if uses is None)
+"""The fields written again for every observation (made of more than what the seat knows)."""
+_WRITTEN_FROM = tuple(
+    frozenset(name for name, (uses, _) in _WRITERS.items() if uses is not None and index in uses)
+    for index in range(_SCORED_DEALS + 1)
+)
+"""Per part of what the seat knows, the fields written again when it changes."""
 
 
 Observation.READERS = {

@@ -20,6 +20,9 @@ __all__ = ["GreedyPlayer"]
 class GreedyPlayer(SeatedPlayer):
     """Plays either game by rules of thumb; tells the game from the observation it is given."""
 
+    skip_forced = True
+    """A decision with one legal action draws nothing from its generator: it need not be asked."""
+
     def act(self, observation: Any) -> object:
         """One of ``observation.legal_actions``, chosen by the strategy of the observed game."""
         return search_for(observation).greedy(observation, self.rng)

@@ -488,10 +488,14 @@ class _Match(Generic[S, O, A, R, Rec]):
         bots = self.bots
         think_time = self.think_time
         clock = time.perf_counter
+        skips_forced = [getattr(bot, "skip_forced", False) is True for bot in bots]
         answer: object
         while (seat := state.player) >= 0:
             if gone[seat]:
                 state = self.substitute(state, seat)
+                continue
+            if skips_forced[seat] and len(legal := state.legal_actions()) == 1:
+                state = self.advance(state, legal[0])
                 continue
             observation = observe(state, seat)
             decisions[seat] += 1

@@ -182,6 +182,8 @@ class ExternalPlayer:
         self._session = False
         self._updates = False
         self._wants_outcome = True
+        self.skip_forced = False
+        """Whether the program asked not to be sent forced decisions, in its last ready."""
         self._told: dict[str, Any] | None = None
         """The data of the last observation the program was sent in this match..."""
         self._told_view: Any = None
@@ -195,7 +197,7 @@ class ExternalPlayer:
         self._scanned = 0
         self._skipping = False
         self._broken = None
-        self._session = False
+        self._session = self.skip_forced = False
         self._told = self._told_view = None
         self.game = game_of(rules)
         self._deal, self.deal = self.deal, None
@@ -255,6 +257,7 @@ class ExternalPlayer:
         self._session = reply.get("protocol") == PROTOCOL
         self._updates = self._session and reply.get("updates") is True
         self._wants_outcome = reply.get("outcome") is not False
+        self.skip_forced = self._session and reply.get("forced") is False
 
     def _key(self) -> Hashable:
         """What makes two processes of this bot interchangeable between matches."""

@@ -9,6 +9,11 @@ legal actions listed in them. Two hooks are optional and called when present:
 * ``end(outcome)`` once the match is over, with its :class:`~thousand.table.driver.Outcome`, or with
   ``None`` when the match was interrupted. Exceptions raised by ``end`` are ignored.
 
+A player whose ``skip_forced`` attribute is true (read after ``start``) is not asked for a forced
+decision, one with a single legal action: the driver plays that action for it, and the player
+sees it in the history of its next observation. A bot in another process saves a message that
+way; a bot that must see every decision (or draws from its generator at each) leaves it false.
+
 Under the ``raise`` fault policy the driver raises :class:`PlayerError` for a player's first fault.
 A player that stops the match on its user's behalf raises :class:`StopMatch`.
 """
@@ -41,6 +46,8 @@ class SeatedPlayer:
     """A convenient base for bots: keeps the seat, rules and generator given at the start of a
     match (``self.seat``, ``self.rules``, ``self.rng``) and does nothing at the end."""
 
+    skip_forced: bool = False
+    """Whether the driver plays a decision with a single legal action without asking."""
     seat: int = 0
     rules: Rules | bluff.Rules | None = None
     rng: random.Random = random.Random()

@@ -102,7 +102,8 @@ def _serve(
     if getattr(type(player), "end", None) is SeatedPlayer.end:
         end = None  # it does nothing with the outcome, which is then not sent
     ready = {"type": "ready", "name": name, "protocol": PROTOCOL, "updates": True}
-    _send(outgoing, {**ready, "outcome": end is not None})
+    forced = getattr(player, "skip_forced", False) is not True
+    _send(outgoing, {**ready, "outcome": end is not None, "forced": forced})
     observation: Any = None
     history: list[Any] = []
     for line in incoming:
