@@ -596,7 +596,11 @@ def update_message(told: dict[str, Any], observation: dict[str, Any]) -> dict[st
     """The ``act`` message that updates the observation data ``told`` (a bot's last) to
     ``observation``: the fields that changed, and of the history the entries after the first
     ``history_kept``, which are unchanged (see the protocol's updates)."""
-    update = {key: value for key, value in observation.items() if told[key] != value}
+    update = {
+        key: value
+        for key, value in observation.items()
+        if (before := told[key]) is not value and before != value
+    }
     message: dict[str, Any] = {"type": "act", "update": update}
     history = update.get("history")
     if history is not None:

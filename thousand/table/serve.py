@@ -164,8 +164,11 @@ def _show(value: object) -> str:
         return type(value).__name__
 
 
+_ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
 def _send(outgoing: IO[str], message: dict[str, Any]) -> None:
-    outgoing.write(json.dumps(message, separators=(",", ":")) + "\n")
+    outgoing.write(_ENCODE(message) + "\n")
     outgoing.flush()
 
 
