@@ -59,10 +59,10 @@ class BotLog:
 
     def __init__(self, folder: Path, slug: str, seat: int, cap: int, name: str) -> None:
         make_folder(folder)
-        self.path = folder / f"{slug}-seat{seat}.log"
+        self.path = folder / _file_name(slug, seat)
         self.cap = cap
         self.name = name
-        self._names = [f"{slug}-seat{number}.log" for number in range(SEATS)]
+        self._names = [_file_name(slug, number) for number in range(SEATS)]
         self._file = append_to(self.path)
         try:
             self._folder = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
@@ -88,6 +88,10 @@ class BotLog:
         finally:
             fcntl.flock(self._folder, fcntl.LOCK_UN)
 
+    def names(self, folder: Path, slug: str, seat: int) -> bool:
+        """Whether this open log is the one of ``slug`` in ``seat`` in ``folder``."""
+        return not self._file.closed and self.path == folder / _file_name(slug, seat)
+
     def close(self) -> None:
         """Close the file; safe to call more than once."""
         if not self._file.closed:
@@ -107,3 +111,8 @@ class BotLog:
             f"\n--- cut: over {self.cap} bytes in this folder's logs of {self.name}; "
             "the rest of its output is dropped\n"
         )
+
+
+def _file_name(slug: str, seat: int) -> str:
+    """The name of the log of the bot ``slug`` in ``seat``."""
+    return f"{slug}-seat{seat}.log"

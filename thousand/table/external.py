@@ -205,11 +205,14 @@ class ExternalPlayer:
             "ExternalPlayer | None",
             None if self._deal is None else sessions.take(self._key(), self._deal),
         )
-        if kept is not None:
-            self._adopt(kept)
+        held = None if kept is None else self._adopt(kept)
         if self.log_dir is None:
             self.log_dir = fresh_log_folder()
-        log = BotLog(self.log_dir, self.slug, seat, self.limits.log, self.name)
+        log = held if held is not None and held.names(self.log_dir, self.slug, seat) else None
+        if log is None:
+            if held is not None:
+                held.close()
+            log = BotLog(self.log_dir, self.slug, seat, self.limits.log, self.name)
         self.log_path = log.path
         log.write(f"--- {self.name}: seat {seat} of a {self.game.name} match\n".encode())
         if kept is None:
@@ -263,15 +266,16 @@ class ExternalPlayer:
         """What makes two processes of this bot interchangeable between matches."""
         return (type(self), tuple(self.command), self.cwd, self.limits.memory)
 
-    def _adopt(self, kept: ExternalPlayer) -> None:
+    def _adopt(self, kept: ExternalPlayer) -> BotLog | None:
         """Take over the kept process of ``kept``; what it wrote since its last match goes to
-        that match's log, which is then closed."""
+        that match's log, which is handed over (still open: the next match may use the same
+        file) or ``None``."""
         kept.drain()
-        if kept._log is not None:
-            kept._log.close()
         for name in _PROCESS_STATE:
             setattr(self, name, getattr(kept, name))
         kept.process = None
+        log, kept._log = kept._log, None
+        return log
 
     def _detach(self) -> ExternalPlayer:
         """A copy of this player holding its process (and the log of the match just played),
