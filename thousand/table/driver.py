@@ -507,7 +507,7 @@ class _Match(Generic[S, O, A, R, Rec]):
                     if self.interrupts.users(error):
                         raise
                     answer = _Failed(error)
-                think_time[seat] += clock() - began
+                think_time[seat] += clock() - began - getattr(bots[seat], "late_start", 0.0)
             else:
                 answer = ask(seat, observation)
             if type(answer) is _Failed:
@@ -554,7 +554,7 @@ class _Match(Generic[S, O, A, R, Rec]):
             if self.interrupts.users(error):
                 raise
             answer = _Failed(error)
-        spent = time.perf_counter() - began
+        spent = time.perf_counter() - began - getattr(bot, "late_start", 0.0)
         self.think_time[seat] += spent
         if spent > allowed and not isinstance(answer, _Failed):
             answer = _Failed(BotTimeout(f"took {_seconds(spent)}, more than {_seconds(allowed)}"))

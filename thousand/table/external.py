@@ -183,7 +183,12 @@ class ExternalPlayer:
         self._updates = False
         self._wants_outcome = True
         self.skip_forced = False
-        """Whether the program asked not to be sent forced decisions, in its last ready."""
+        """Whether the program asked not to be sent forced decisions, in the first ready of its
+        process (a kept process's ready is read once the match is under way)."""
+        self.late_start = 0.0
+        """Seconds of the last decision spent waiting for the ready of a kept process."""
+        self._ready: dict[str, Any] = {}
+        self._ready_due: float | None = None
         self._told: dict[str, Any] | None = None
         """The data of the last observation the program was sent in this match..."""
         self._told_view: Any = None
@@ -198,6 +203,7 @@ class ExternalPlayer:
         self._skipping = False
         self._broken = None
         self._session = self.skip_forced = False
+        self._ready_due = None
         self._told = self._told_view = None
         self.game = game_of(rules)
         self._deal, self.deal = self.deal, None
@@ -250,17 +256,38 @@ class ExternalPlayer:
             "seed": rng.getrandbits(SEED_BITS),
             **generator,
         }
-        reply = self._exchange(hello, self.limits.startup, "the hello")
+        if kept is not None:
+            # A kept process plays sessions and has answered a hello before: its ready is read
+            # at its first decision (or the end), while the match goes on meanwhile.
+            self._send(hello, self.limits.startup)
+            self._ready_due = time.monotonic() + self.limits.startup
+            return
+        self._take_ready(self._exchange(hello, self.limits.startup, "the hello"))
+        self.skip_forced = self._session and self._ready.get("forced") is False
+
+    def _take_ready(self, reply: dict[str, Any] | None) -> None:
+        """Read the answer to the hello: a ready, whose options hold for the match."""
         if reply is None:
             self._fail(f"answered the hello with a line of more than {self.limits.line} bytes")
         if reply.get("type") == "error":
             self._fail(self._reported(reply), _sent_traceback(reply))
         if reply.get("type") != "ready":
             self._fail(f"answered the hello with {_clip(reply)}, not a ready message")
+        self._ready = reply
         self._session = reply.get("protocol") == PROTOCOL
         self._updates = self._session and reply.get("updates") is True
         self._wants_outcome = reply.get("outcome") is not False
-        self.skip_forced = self._session and reply.get("forced") is False
+
+    def _await_ready(self) -> None:
+        """Read the ready of a kept process, if it is still to be read, noting the seconds its
+        wait took in :attr:`late_start` (they are not the decision's)."""
+        due, self._ready_due = self._ready_due, None
+        if due is None:
+            self.late_start = 0.0
+            return
+        began = time.perf_counter()
+        self._take_ready(self._reply(due, "the hello"))
+        self.late_start = time.perf_counter() - began
 
     def _key(self) -> Hashable:
         """What makes two processes of this bot interchangeable between matches."""
@@ -349,6 +376,7 @@ class ExternalPlayer:
         """Send the observation and read the action; the text of an action that does not parse
         is returned as it is, for the driver to refuse."""
         assert self.game is not None
+        self._await_ready()
         told, told_view = self._told, self._told_view
         if told is None:
             data = observation.to_dict(with_rules=False)
@@ -388,6 +416,7 @@ class ExternalPlayer:
         fault that stopped it, or else stop it."""
         try:
             if outcome is not None and self._broken is None and self.process is not None:
+                self._await_ready()
                 self._note_descendants(self.process)
                 end: dict[str, Any] = {"type": "end"}
                 if self._wants_outcome:
@@ -407,6 +436,7 @@ class ExternalPlayer:
         """Stop the program and everything it started, after ``grace`` seconds for it to exit by
         itself; safe to call more than once."""
         process = self.process
+        self._ready_due = None
         if process is None:
             return
         self.process = None
@@ -470,6 +500,10 @@ class ExternalPlayer:
         """Send one message and read the one-line reply; ``None`` when the line is over the cap."""
         deadline = time.monotonic() + seconds
         self._send(message, seconds)
+        return self._reply(deadline, what)
+
+    def _reply(self, deadline: float, what: str) -> dict[str, Any] | None:
+        """The program's next line, a JSON object; ``None`` when the line is over the cap."""
         line = self._read_line(deadline, what)
         if line is None:
             return None
@@ -591,7 +625,8 @@ class ExternalPlayer:
 
 
 _PROCESS_STATE = (
-    "process", "_buffer", "_scanned", "_skipping", "_stderr", "_seen", "_cards", "_matches"
+    "process", "_buffer", "_scanned", "_skipping", "_stderr", "_seen", "_cards", "_matches",
+    "skip_forced",
 )  # fmt: skip
 """What a player holds of its process: taken over with a kept process."""
 
