@@ -15,10 +15,10 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar
 
-from thousand.table.external import die_with_parent
+from thousand.table.external import BotLimits, die_with_parent
 from thousand.table.isolation import stop_loaders
 from tournament.runner.schedule import Config, Unit
-from tournament.runner.units import BotLogs, Played, play_batch
+from tournament.runner.units import BotLogs, Played, check_entrants, play_batch
 
 __all__ = [
     "AHEAD",
@@ -80,6 +80,22 @@ class ProcessBackend:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def check_entrants(self, config: Config, logs: BotLogs, limits: BotLimits) -> None:
+        """Start every entrant once in each worker, all at once (see :func:`~tournament.runner.
+        units.check_entrants`): a worker keeps what it started for its matches, such as a
+        sandboxed bot's loader, which then need not wait for one."""
+        pool = self._started()
+        try:
+            checks = [
+                pool.submit(check_entrants, config, logs, limits) for _ in range(self.workers)
+            ]
+            for check in checks:
+                check.result()
+        except BaseException:
+            self._stop()
+            raise
 
     def run(
         self,
@@ -89,9 +105,8 @@ class ProcessBackend:
         logs: BotLogs,
     ) -> Iterator[list[Played]]:
         """Yield each batch's results as workers finish them."""
-        with concurrent.futures.ProcessPoolExecutor(
-            self.workers, initializer=start_worker, initargs=(os.getpid(),)
-        ) as pool:
+        pool = self._started()
+        try:
             work = iter(batches)
             pending: list[concurrent.futures.Future[list[Played]]] = []
 
@@ -111,6 +126,22 @@ class ProcessBackend:
             finally:
                 for future in pending:
                     future.cancel()
+        finally:
+            self._stop()
+
+    def _started(self) -> concurrent.futures.ProcessPoolExecutor:
+        """The pool of workers, started when there is none."""
+        if self._pool is None:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                self.workers, initializer=start_worker, initargs=(os.getpid(),)
+            )
+        return self._pool
+
+    def _stop(self) -> None:
+        """Shut the pool down once its workers are done (the next run starts another)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown()
 
 
 def start_worker(parent: int) -> None:

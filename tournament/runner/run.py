@@ -18,7 +18,6 @@ import attrs
 from thousand.table.botlogs import log_folder
 from thousand.table.external import BotLimits
 from thousand.table.isolation import stop_loaders
-from thousand.table.specs import check_player
 from tournament.runner.backends import (
     DEFAULT_BATCH,
     Backend,
@@ -31,7 +30,7 @@ from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config, Unit
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome, Verdict
 from tournament.runner.summary import Anchor, Summary, summarize
-from tournament.runner.units import BotLogs
+from tournament.runner.units import BotLogs, check_entrants
 from tournament.text import printable
 
 __all__ = ["Progress", "run_tournament", "summary_document"]
@@ -82,16 +81,13 @@ def run_tournament(
         # A folder that cannot be verified is refused before a bot starts (and logs anything).
         check_resumable(out)
     made_here = out is not None and not resume and not os.path.lexists(out)
+    if backend is None:
+        backend = InlineBackend() if workers <= 1 else ProcessBackend(workers)
     try:
-        for spec in dict.fromkeys(entrant.spec for entrant in config.entrants):
-            check_player(
-                spec,
-                config.rules_value(),
-                isolate=config.isolate,
-                sandbox=config.sandbox_options(*logs.hidden),
-                log_dir=logs.folder,
-                limits=limits,
-            )
+        # A backend may start them where it plays, keeping what it started (a sandboxed bot's
+        # loader) for the matches.
+        check = getattr(backend, "check_entrants", check_entrants)
+        check(config, logs, limits)
     except BaseException:
         if made_here and out is not None:  # only the bots' logs of the check are in it
             shutil.rmtree(out, ignore_errors=True)
@@ -113,8 +109,6 @@ def run_tournament(
             keep_records = keep_records or Journal.keeps_records(out)
         else:
             journal = Journal.create(out, config, keep_records)
-    if backend is None:
-        backend = InlineBackend() if workers <= 1 else ProcessBackend(workers)
     test = _Test(config, on_verdict) if config.sprt is not None else None
     # Every unit in the journal is in the schedule (the journal checks it), so the rest is counted.
     todo: Iterator[Unit] = (unit for unit in schedule if unit.name not in finished)

@@ -9,11 +9,12 @@ import attrs
 from thousand import BotLimits, Outcome, PlayerError, play
 from thousand.common.record_io import named
 from thousand.games import game_of
+from thousand.table.specs import check_player
 from thousand.table.tracebacks import raised_at
 from tournament.runner.results import STATUSES, UnitResult
 from tournament.runner.schedule import Config, Unit
 
-__all__ = ["BotLogs", "Played", "UnitFault", "play_batch", "play_unit"]
+__all__ = ["BotLogs", "Played", "UnitFault", "check_entrants", "play_batch", "play_unit"]
 
 
 class UnitFault(ValueError):
@@ -38,6 +39,25 @@ class Played:
 
     result: UnitResult
     record: str | None
+
+
+def check_entrants(config: Config, logs: BotLogs, limits: BotLimits) -> None:
+    """Start every entrant once, as its matches will (see :func:`thousand.check_player`): a bot
+    that cannot start is found before a game.
+
+    Raises:
+        BotSpecError: a bot cannot start, named in the message.
+        SandboxUnavailable: a bot is to be sandboxed and sandboxes cannot be made here.
+    """
+    for spec in dict.fromkeys(entrant.spec for entrant in config.entrants):
+        check_player(
+            spec,
+            config.rules_value(),
+            isolate=config.isolate,
+            sandbox=config.sandbox_options(*logs.hidden),
+            log_dir=logs.folder,
+            limits=limits,
+        )
 
 
 def play_batch(
