@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from collections.abc import Iterator
@@ -355,3 +356,25 @@ def test_as_root_a_bot_file_nobody_may_read_is_told_before_it_runs(tmp_path: Pat
         load_player(f"{folder / 'mybot.py'}:Bot", isolate="sandbox")
     folder.chmod(0o755)
     load_player(f"{folder / 'mybot.py'}:Bot", isolate="sandbox")
+
+
+@needs_namespaces
+def test_the_temporary_folder_itself_is_never_shown(tmp_path: Path) -> None:
+    """A readable path that is the temporary folder itself (the folder of a script or a bot
+    file kept there) does not show it: the sandbox's ``/tmp`` stays its own and writable, and
+    what else the caller keeps there stays out of reach."""
+    (tmp_path / "elsewhere.txt").write_text("secret")
+    ran = run_python(
+        f"""
+        try:
+            open({str(tmp_path / "elsewhere.txt")!r}).read()
+            print('elsewhere yes')
+        except OSError as error:
+            print('elsewhere no', type(error).__name__)
+        open('/tmp/scratch.txt', 'w').write('x')
+        print('tmp written')
+        """,
+        SandboxOptions(readable=["/tmp", tempfile.gettempdir()]),
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines() == ["elsewhere no FileNotFoundError", "tmp written"]

@@ -22,6 +22,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -150,9 +151,12 @@ def _walls(command: tuple[str, ...], options: SandboxOptions, start: str) -> str
 def _shown(command: tuple[str, ...], readable: tuple[str, ...], start: str) -> list[str]:
     """What a sandbox running ``command`` shows: the interpreter and the paths it imports
     from, ``readable``, and the files the command names, each as given and as its links lead
-    (found once: a run's matches hide a new folder of logs each, but show the same)."""
+    (found once: a run's matches hide a new folder of logs each, but show the same). Never the
+    root, nor the temporary folder itself, which each sandbox has of its own: a file directly
+    in it is shown alone."""
     paths = [*python_paths(), *readable, *_named_files(command, start)]
-    return sorted(_with_real_paths(paths) - {"/"})
+    temporary = {"/tmp", tempfile.gettempdir()}
+    return sorted(_with_real_paths(paths) - {"/", *_with_real_paths(sorted(temporary))})
 
 
 @functools.cache
