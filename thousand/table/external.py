@@ -187,7 +187,6 @@ class ExternalPlayer:
         process (a kept process's ready is read once the match is under way)."""
         self.late_start = 0.0
         """Seconds of the last decision spent waiting for the ready of a kept process."""
-        self._ready: dict[str, Any] = {}
         self._ready_due: float | None = None
         self._told: dict[str, Any] | None = None
         """The data of the last observation the program was sent in this match..."""
@@ -262,10 +261,10 @@ class ExternalPlayer:
             self._send(hello, self.limits.startup)
             self._ready_due = time.monotonic() + self.limits.startup
             return
-        self._take_ready(self._exchange(hello, self.limits.startup, "the hello"))
-        self.skip_forced = self._session and self._ready.get("forced") is False
+        ready = self._take_ready(self._exchange(hello, self.limits.startup, "the hello"))
+        self.skip_forced = self._session and ready.get("forced") is False
 
-    def _take_ready(self, reply: dict[str, Any] | None) -> None:
+    def _take_ready(self, reply: dict[str, Any] | None) -> dict[str, Any]:
         """Read the answer to the hello: a ready, whose options hold for the match."""
         if reply is None:
             self._fail(f"answered the hello with a line of more than {self.limits.line} bytes")
@@ -273,10 +272,10 @@ class ExternalPlayer:
             self._fail(self._reported(reply), _sent_traceback(reply))
         if reply.get("type") != "ready":
             self._fail(f"answered the hello with {_clip(reply)}, not a ready message")
-        self._ready = reply
         self._session = reply.get("protocol") == PROTOCOL
         self._updates = self._session and reply.get("updates") is True
         self._wants_outcome = reply.get("outcome") is not False
+        return reply
 
     def _await_ready(self) -> None:
         """Read the ready of a kept process, if it is still to be read, noting the seconds its
