@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import thousand
-from thousand import Rules
+from thousand import Outcome, Rules
 from thousand.table.sessions import stop_sessions
 
 SLOW_START = """
@@ -33,29 +34,32 @@ for line in sys.stdin:
 """
 
 
-def _program(tmp_path: Path, how: str) -> str:
+def two_matches(tmp_path: Path, how: str, **second: Any) -> tuple[Outcome, Outcome]:
+    """Two single deals of the slow starter (``how``: its seconds, or ``fail``) against two
+    ``random`` bots, the second with ``second``'s options; its process is kept between them."""
     (tmp_path / "slow_start.py").write_text(SLOW_START)
-    return f"cmd:{sys.executable} {tmp_path / 'slow_start.py'} {how}"
+    command = f"cmd:{sys.executable} {tmp_path / 'slow_start.py'} {how}"
+    rules = Rules.preset("russian")
+    logs = str(tmp_path / "logs")
+    played = tuple(
+        thousand.play(
+            [command, "random", "random"],
+            rules,
+            seed=seed,
+            single_deal=True,
+            log_dir=logs,
+            **(second if seed == 2 else {}),
+        )
+        for seed in (1, 2)
+    )
+    stop_sessions()
+    return played[0], played[1]
 
 
 def test_waiting_for_a_kept_process_to_start_is_not_thinking(tmp_path: Path) -> None:
     """A kept program that takes 0.3 s to answer its second hello, under a limit of 0.2 s a
     decision, plays its second match without a fault: the wait is not counted."""
-    command = _program(tmp_path, "0.3")
-    rules = Rules.preset("russian")
-    logs = str(tmp_path / "logs")
-    first = thousand.play(
-        [command, "random", "random"], rules, seed=1, single_deal=True, log_dir=logs
-    )
-    second = thousand.play(
-        [command, "random", "random"],
-        rules,
-        seed=2,
-        single_deal=True,
-        time_limit=0.2,
-        log_dir=logs,
-    )
-    stop_sessions()
+    first, second = two_matches(tmp_path, "0.3", time_limit=0.2)
     assert first.faults == second.faults == ()
     assert second.think_time[0] < 0.2
     (log,) = (tmp_path / "logs").iterdir()
@@ -70,16 +74,7 @@ def test_a_kept_process_refusing_a_later_hello_is_stopped_at_its_first_decision(
 ) -> None:
     """A kept program answering its second hello with an error is stopped at its first decision
     of that match, with an error fault that shows its message."""
-    command = _program(tmp_path, "fail")
-    rules = Rules.preset("russian")
-    logs = str(tmp_path / "logs")
-    first = thousand.play(
-        [command, "random", "random"], rules, seed=1, single_deal=True, log_dir=logs
-    )
-    second = thousand.play(
-        [command, "random", "random"], rules, seed=2, single_deal=True, log_dir=logs
-    )
-    stop_sessions()
+    first, second = two_matches(tmp_path, "fail")
     assert first.faults == ()
     (fault,) = second.faults
     assert fault.seat == 0
