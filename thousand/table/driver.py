@@ -412,6 +412,9 @@ class _Match(Generic[S, O, A, R, Rec]):
         self.seed = seed
         self.watch = watch
         self.bots: list[Player] = []
+        self.starts_late: list[bool] = []
+        """Per seat, whether its player tells the time a decision waited for it to start
+        (``late_start``, a kept bot process's ready), which is not thinking."""
         self.seated: tuple[str, ...] = ()
         self.names: tuple[str, ...] = ()
         self.substitute_rng: random.Random | None = None
@@ -426,6 +429,7 @@ class _Match(Generic[S, O, A, R, Rec]):
         outcome); the watcher, if any, is shown the starting state."""
         seats = len(bots)
         self.bots = bots
+        self.starts_late = [hasattr(bot, "late_start") for bot in bots]
         self.seated = names
         self.names = _distinct(names)
         self.gone = [False] * seats
@@ -489,6 +493,7 @@ class _Match(Generic[S, O, A, R, Rec]):
         think_time = self.think_time
         clock = time.perf_counter
         skips_forced = [getattr(bot, "skip_forced", False) is True for bot in bots]
+        starts_late = self.starts_late
         answer: object
         while (seat := state.player) >= 0:
             if gone[seat]:
@@ -507,7 +512,9 @@ class _Match(Generic[S, O, A, R, Rec]):
                     if self.interrupts.users(error):
                         raise
                     answer = _Failed(error)
-                think_time[seat] += clock() - began - getattr(bots[seat], "late_start", 0.0)
+                think_time[seat] += clock() - began
+                if starts_late[seat]:
+                    think_time[seat] -= getattr(bots[seat], "late_start", 0.0)
             else:
                 answer = ask(seat, observation)
             if type(answer) is _Failed:
@@ -554,7 +561,9 @@ class _Match(Generic[S, O, A, R, Rec]):
             if self.interrupts.users(error):
                 raise
             answer = _Failed(error)
-        spent = time.perf_counter() - began - getattr(bot, "late_start", 0.0)
+        spent = time.perf_counter() - began
+        if self.starts_late[seat]:
+            spent -= getattr(bot, "late_start", 0.0)
         self.think_time[seat] += spent
         if spent > allowed and not isinstance(answer, _Failed):
             answer = _Failed(BotTimeout(f"took {_seconds(spent)}, more than {_seconds(allowed)}"))

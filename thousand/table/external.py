@@ -202,7 +202,6 @@ class ExternalPlayer:
         self._skipping = False
         self._broken = None
         self._session = self.skip_forced = False
-        self._ready_due = None
         self._told = self._told_view = None
         self.game = game_of(rules)
         self._deal, self.deal = self.deal, None

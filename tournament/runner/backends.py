@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar
 
-from thousand.table.external import BotLimits, die_with_parent
+from thousand.table.external import die_with_parent
 from thousand.table.isolation import stop_loaders
 from tournament.runner.schedule import Config, Unit
 from tournament.runner.units import BotLogs, Played, check_entrants, play_batch
@@ -82,15 +82,13 @@ class ProcessBackend:
         self.workers = workers
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
 
-    def check_entrants(self, config: Config, logs: BotLogs, limits: BotLimits) -> None:
+    def check_entrants(self, config: Config, logs: BotLogs) -> None:
         """Start every entrant once in each worker, all at once (see :func:`~tournament.runner.
         units.check_entrants`): a worker keeps what it started for its matches, such as a
         sandboxed bot's loader, which then need not wait for one."""
         pool = self._started()
         try:
-            checks = [
-                pool.submit(check_entrants, config, logs, limits) for _ in range(self.workers)
-            ]
+            checks = [pool.submit(check_entrants, config, logs) for _ in range(self.workers)]
             for check in checks:
                 check.result()
         except BaseException:

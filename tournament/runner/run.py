@@ -74,9 +74,9 @@ def run_tournament(
     ``bot_log_limit`` bytes in all (16 MiB by default).
     """
     fresh = not log_dir and out is None
-    limits = BotLimits() if bot_log_limit is None else BotLimits(log=bot_log_limit)
+    cap = BotLimits().log if bot_log_limit is None else bot_log_limit
     hidden = () if out is None else (str(out),)
-    logs = BotLogs(str(log_folder(log_dir, out)), limits.log, hidden)
+    logs = BotLogs(str(log_folder(log_dir, out)), cap, hidden)
     if out is not None and resume:
         # A folder that cannot be verified is refused before a bot starts (and logs anything).
         check_resumable(out)
@@ -87,7 +87,7 @@ def run_tournament(
         # A backend may start them where it plays, keeping what it started (a sandboxed bot's
         # loader) for the matches.
         check = getattr(backend, "check_entrants", check_entrants)
-        check(config, logs, limits)
+        check(config, logs)
     except BaseException:
         if made_here and out is not None:  # only the bots' logs of the check are in it
             shutil.rmtree(out, ignore_errors=True)

@@ -41,7 +41,7 @@ class Played:
     record: str | None
 
 
-def check_entrants(config: Config, logs: BotLogs, limits: BotLimits) -> None:
+def check_entrants(config: Config, logs: BotLogs) -> None:
     """Start every entrant once, as its matches will (see :func:`thousand.check_player`): a bot
     that cannot start is found before a game.
 
@@ -56,7 +56,7 @@ def check_entrants(config: Config, logs: BotLogs, limits: BotLimits) -> None:
             isolate=config.isolate,
             sandbox=config.sandbox_options(*logs.hidden),
             log_dir=logs.folder,
-            limits=limits,
+            limits=BotLimits(log=logs.cap),
         )
 
 
