@@ -54,3 +54,11 @@ class Counted(SeatedPlayer):
         """Note what the outcome tells of the match's seed and result."""
         seed, result = outcome.record.seed, outcome.result
         print(f"counted ended seed {seed} result {result}", file=sys.stderr, flush=True)
+
+
+class Quiet(SeatedPlayer):
+    """Plays at random and writes nothing."""
+
+    def act(self, observation: Any) -> object:
+        """A random legal action."""
+        return self.rng.choice(observation.legal_actions)

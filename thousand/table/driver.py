@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import os
 import random
 import signal
 import threading
@@ -57,7 +58,7 @@ from thousand.table.faults import FaultPolicy, Status
 from thousand.table.interrupts import Interrupts, noting_interrupts
 from thousand.table.players import Player, PlayerError
 from thousand.table.sandbox import Isolation, SandboxOptions
-from thousand.table.specs import authors_code_here, load_player
+from thousand.table.specs import PlayerFactory, authors_code_here, load_player
 from thousand.table.tracebacks import bot_traceback
 
 if TYPE_CHECKING:
@@ -313,9 +314,7 @@ def _seat_players(
     try:
         for entry in players:
             if isinstance(entry, str):
-                make = load_player(
-                    entry, isolate=isolate, sandbox=sandbox, log_dir=log_dir, limits=limits
-                )
+                make = _factory(entry, isolate, sandbox, log_dir, limits, os.getcwd())
                 bots.append(_made(make, interrupts))
                 names.append(entry)
             else:
@@ -326,6 +325,21 @@ def _seat_players(
             interrupts.call_end(bot, None)
         raise
     return tuple(names), bots
+
+
+@functools.lru_cache(maxsize=64)
+def _factory(
+    spec: str,
+    isolate: Isolation,
+    sandbox: SandboxOptions | None,
+    log_dir: str | None,
+    limits: BotLimits | None,
+    folder: str,
+) -> PlayerFactory:
+    """What makes the player ``spec`` names (see :func:`thousand.load_player`), looked up once
+    for match after match of the same bot, options and working ``folder`` (a spec may name a
+    file relative to it): a tournament seats the same specs thousands of times."""
+    return load_player(spec, isolate=isolate, sandbox=sandbox, log_dir=log_dir, limits=limits)
 
 
 def _authors_code_here(entry: Player | str, isolate: Isolation) -> bool:

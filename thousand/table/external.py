@@ -68,6 +68,9 @@ EXIT_GRACE = 1.0
 SPIN = 0.0002 if len(getattr(os, "sched_getaffinity", lambda _: ())(0)) > 1 else 0.0
 """Seconds the driver keeps polling for an answer before it sleeps until one comes: a quick bot's
 answer then arrives without the cost of waking the driver up. Only with more than one core."""
+SPIN_REST = 16
+"""Answers the driver waits for without polling after polling missed one: where the bot is slower
+than the poll, or has no core of its own to answer at once, polling only burns a core."""
 
 
 MIB = 1 << 20
@@ -163,8 +166,12 @@ class ExternalPlayer:
         self._buffer = bytearray()
         self._scanned = 0
         self._skipping = False
+        self._unpolled = 0
+        """Answers still to be waited for without polling (see :data:`SPIN_REST`)."""
         self._broken: str | None = None
         self._log: BotLog | None = None
+        self._heading = b""
+        """The line that opens this match's part of the log, written before its first output."""
         self._stderr: int | None = None
         self._seen: dict[int, int] = {}
         self.deal: frozenset[Hashable] | None = None
@@ -218,7 +225,7 @@ class ExternalPlayer:
                 held.close()
             log = BotLog(self.log_dir, self.slug, seat, self.limits.log, self.name)
         self.log_path = log.path
-        log.write(f"--- {self.name}: seat {seat} of a {self.game.name} match\n".encode())
+        self._heading = f"--- {self.name}: seat {seat} of a {self.game.name} match\n".encode()
         if kept is None:
             try:
                 self.process = self._launch()
@@ -538,7 +545,11 @@ class ExternalPlayer:
         assert self.process is not None
         assert self.process.stdout is not None
         stdout = self.process.stdout.fileno()
-        spin_until = time.monotonic() + SPIN
+        if self._unpolled:
+            self._unpolled -= 1
+            spin_until = 0.0
+        else:
+            spin_until = time.monotonic() + SPIN
         while True:
             end = self._buffer.find(b"\n", self._scanned)
             if end >= 0:
@@ -556,9 +567,12 @@ class ExternalPlayer:
                 if overlong:
                     return None
             self._scanned = len(self._buffer)
-            if time.monotonic() >= spin_until and not self._wait_ready(stdout, False, deadline):
-                partial = f" (it wrote {_clip(self._buffer[:100].decode(errors='replace'))})"
-                self._time_out(f"did not answer {what} in time" + partial * bool(self._buffer))
+            if time.monotonic() >= spin_until:
+                if spin_until:
+                    self._unpolled, spin_until = SPIN_REST, 0.0
+                if not self._wait_ready(stdout, False, deadline):
+                    partial = f" (it wrote {_clip(self._buffer[:100].decode(errors='replace'))})"
+                    self._time_out(f"did not answer {what} in time" + partial * bool(self._buffer))
             try:
                 chunk = os.read(stdout, 65536)
             except BlockingIOError:
@@ -600,7 +614,8 @@ class ExternalPlayer:
                 self._stderr = None
             read += chunk
         if read:
-            self._log.write(bytes(read))
+            self._log.write(self._heading + read)
+            self._heading = b""
 
     def _exit_status(self) -> str:
         assert self.process is not None

@@ -64,7 +64,9 @@ def play_batch(
     config: Config, units: Sequence[Unit], keep_records: bool, logs: BotLogs
 ) -> list[Played]:
     """Play several units in turn (a batch amortises the cost of handing work to a worker)."""
-    return [play_unit(config, unit, keep_records, logs) for unit in units]
+    order = sorted(range(len(units)), key=lambda index: units[index].seating)
+    played = {index: play_unit(config, units[index], keep_records, logs) for index in order}
+    return [played[index] for index in range(len(units))]
 
 
 def play_unit(config: Config, unit: Unit, keep_records: bool, logs: BotLogs) -> Played:
