@@ -51,6 +51,7 @@ if TYPE_CHECKING:
         RulesError,
         SeatError,
         ThousandError,
+        TurnError,
     )
     from thousand.layout import Layout
     from thousand.observation import Observation, Trick, observe
@@ -72,9 +73,10 @@ if TYPE_CHECKING:
         Sitter,
     )
     from thousand.state import GameState, Origin, Phase
-    from thousand.table.driver import Fault, Outcome, play
+    from thousand.table.driver import play
     from thousand.table.external import BotLimits, ExternalPlayer
     from thousand.table.faults import FaultPolicy, Status
+    from thousand.table.match import Fault, Match, Outcome, resume_match, start_match
     from thousand.table.players import Player, PlayerError, SeatedPlayer
     from thousand.table.specs import BotInfo, available_bots, load_player
 
@@ -93,7 +95,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "cards": ("DECK", "Card", "Rank", "Suit", "cards"),
     "determinise": ("Determiniser", "determinise"),
-    "table.driver": ("Fault", "Outcome", "play"),
+    "table.driver": ("play",),
+    "table.match": ("Fault", "Match", "Outcome", "resume_match", "start_match"),
     "table.faults": ("FaultPolicy", "Status"),
     "errors": (
         "BotCrash",
@@ -110,6 +113,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "RulesError",
         "SeatError",
         "ThousandError",
+        "TurnError",
     ),
     "table.external": ("BotLimits", "ExternalPlayer"),
     "engine": ("new_deal", "new_match"),
@@ -172,6 +176,7 @@ __all__ = [
     "Layout",
     "LayoutError",
     "MarriageDeclaration",
+    "Match",
     "MatchResult",
     "ModelError",
     "NoWorldError",
@@ -203,6 +208,7 @@ __all__ = [
     "ThousandError",
     "ThrowIn",
     "Trick",
+    "TurnError",
     "available_bots",
     "cards",
     "determinise",
@@ -215,6 +221,8 @@ __all__ = [
     "parse_action",
     "play",
     "replay",
+    "resume_match",
+    "start_match",
 ]
 
 

@@ -58,6 +58,11 @@ class SeatError(ThousandError, ValueError):
     """A seat number that does not exist at this table."""
 
 
+class TurnError(ThousandError, ValueError):
+    """An answer for a seat that is not to act in a stepped match (or for a match that is
+    over)."""
+
+
 class RecordError(ThousandError, ValueError):
     """A match record that cannot be read or does not replay."""
 

@@ -6,7 +6,7 @@ legal actions listed in them. Two hooks are optional and called when present:
 * ``start(seat, rules, rng)`` before the first decision of a match: the player's seat, the rules in
   force (:class:`thousand.Rules` or :class:`thousand.bluff.Rules`), and a ``random.Random`` seeded
   for this player alone, so that the same seed gives the same decisions;
-* ``end(outcome)`` once the match is over, with its :class:`~thousand.table.driver.Outcome`, or with
+* ``end(outcome)`` once the match is over, with its :class:`~thousand.table.match.Outcome`, or with
   ``None`` when the match was interrupted. Exceptions raised by ``end`` are ignored.
 
 A player whose ``skip_forced`` attribute is true (read after ``start``) is not asked for a forced
@@ -28,7 +28,7 @@ from thousand.errors import ThousandError
 if TYPE_CHECKING:
     from thousand import bluff
     from thousand.rules import Rules
-    from thousand.table.driver import Fault, Outcome
+    from thousand.table.match import Fault, Outcome
 
 __all__ = ["Player", "PlayerError", "SeatedPlayer", "StopMatch"]
 
