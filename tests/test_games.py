@@ -64,3 +64,32 @@ def test_records_and_observations_round_trip_through_the_game(
     assert game.actions_played(state) == 30
     world = game.determinise(observation, random.Random(2))
     assert game.observe(world, 2) == observation
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "expected"),
+    [
+        (THOUSAND, None, Rules.preset("russian")),
+        (THOUSAND, 2, Rules.preset("polish-2p")),
+        (THOUSAND, 3, Rules.preset("russian")),
+        (THOUSAND, 4, Rules.preset("russian-4")),
+        (BLUFF, None, bluff.Rules(players=4)),
+        (BLUFF, 2, bluff.Rules(players=2)),
+        (BLUFF, 6, bluff.Rules(players=6)),
+    ],
+)
+def test_each_game_knows_its_default_rules_for_a_table(
+    game: AnyGame, players: int | None, expected: Rules | bluff.Rules
+) -> None:
+    """The rules a game is played by unless others are chosen: Russian for three, two-player
+    Polish for two, Russian for four; 1000? at four seats unless told."""
+    assert game.default_rules(players) == expected
+
+
+@pytest.mark.parametrize(("game", "players"), [(THOUSAND, 5), (THOUSAND, 1), (BLUFF, 7)])
+def test_no_default_rules_for_a_table_the_game_is_not_played_at(
+    game: AnyGame, players: int
+) -> None:
+    """A table size the game is not played at is refused with the number."""
+    with pytest.raises(RulesError, match=str(players)):
+        game.default_rules(players)

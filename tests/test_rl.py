@@ -327,6 +327,7 @@ def test_numpy_integers_are_action_numbers_and_numpy_bools_are_not() -> None:
         ({"rules": "russian-4", "seat": 4}, "seat 4 is not at a table of 4"),
         ({"rules": "bluff", "single_deal": True}, "single_deal is for Thousand"),
         ({"rules": "nonsense"}, "no preset named 'nonsense'"),
+        ({"rules": "thousand", "players": 5}, "Thousand is played by 2, 3 or 4 players, not 5"),
     ],
 )
 def test_bad_settings_are_refused_in_one_line(arguments: dict[str, Any], message: str) -> None:
@@ -578,3 +579,19 @@ def test_the_learner_sits_out_deals_of_a_four_seat_match() -> None:
         total += reward
     assert deals_sat_out
     assert total == env.table.state.result.scores[2]
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "expected"),
+    [
+        ("thousand", 2, Rules.preset("polish-2p")),
+        ("thousand", None, Rules.preset("russian")),
+        ("1000?", None, bluff.Rules(players=4)),
+        ("bluff", 3, bluff.Rules(players=3)),
+    ],
+)
+def test_a_game_named_plays_its_default_rules(
+    rules: str, players: int | None, expected: Rules | bluff.Rules
+) -> None:
+    """An environment given a game's name plays that game's default rules for its seats."""
+    assert SeatEnv(rules=rules, players=players).table.rules == expected

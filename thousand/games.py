@@ -98,6 +98,8 @@ T = TypeVar("T")
 
 Contracted: TypeAlias = "tuple[int, int, bool]"
 """A contract as ``(declarer, amount, made)``."""
+DEFAULT_PRESETS = {2: "polish-2p", 3: "russian", 4: "russian-4"}
+"""The Thousand preset played at each size of table unless another is chosen."""
 Standings: TypeAlias = "tuple[tuple[int, ...], list[tuple[bool, int]]]"
 """Per seat, the score, and a key that ranks seats (higher is better) before forfeits."""
 
@@ -142,6 +144,15 @@ class Game(abc.ABC, Generic[StateT, ObservationT, ActionT, RulesT, RecordT]):
     @abc.abstractmethod
     def seat_role(self, seat: int, players: int) -> str:
         """What ``seat`` does at a table of ``players``, in a few words: seat 0 deals."""
+
+    @abc.abstractmethod
+    def default_rules(self, players: int | None = None) -> RulesT:
+        """The rules this game is played by unless others are chosen, for ``players`` seats
+        (by default the game's usual table).
+
+        Raises:
+            RulesError: the game is not played by that many players.
+        """
 
     @abc.abstractmethod
     def start(
@@ -239,6 +250,12 @@ class ThousandGame(Game[GameState, Observation, Action, Rules, Record]):
             return "dealer"
         return "forehand" if seat == 1 else f"{ordinal(seat)} hand"
 
+    def default_rules(self, players: int | None = None) -> Rules:
+        preset = DEFAULT_PRESETS.get(3 if players is None else players)
+        if preset is None:
+            raise RulesError(f"Thousand is played by 2, 3 or 4 players, not {players}")
+        return Rules.preset(preset)
+
     def start(
         self, rules: Rules, *, seed: int, layout: object, dealer: int | None, single_deal: bool
     ) -> GameState:
@@ -335,6 +352,9 @@ class BluffGame(Game[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, 
         if seat == 0:
             return "dealer" if players == 2 else "dealer, plays last"
         return f"plays {ordinal(seat)}"
+
+    def default_rules(self, players: int | None = None) -> bluff.Rules:
+        return bluff.Rules(players=4 if players is None else players)
 
     def start(
         self,

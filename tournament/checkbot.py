@@ -14,8 +14,7 @@ from tournament.text import printable_lines
 __all__ = ["GAMES", "CheckReport", "check_bot", "traceback_lines"]
 
 GAMES: dict[str, Callable[[], Rules | bluff.Rules]] = {
-    THOUSAND.key: lambda: Rules.preset("russian"),
-    BLUFF.key: lambda: bluff.Rules(players=4),
+    game.key: game.default_rules for game in (THOUSAND, BLUFF)
 }
 """The games a bot is checked in, each with the rules it is checked under."""
 

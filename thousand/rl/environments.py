@@ -27,7 +27,7 @@ from pettingzoo import AECEnv
 
 from thousand import bluff
 from thousand.errors import InvalidActionError, RulesError
-from thousand.games import game_of
+from thousand.games import game_named, game_of
 from thousand.marriages import highest_ceiling
 from thousand.rl.codec import ActionCodec
 from thousand.rl.encoding import ObservationEncoder
@@ -38,20 +38,23 @@ from thousand.table.specs import load_player
 __all__ = ["SeatEnv", "TableEnv", "rules_named"]
 
 AnyRules = Rules | bluff.Rules
-BLUFF_NAMES = ("bluff", "1000?")
 DEALS_TRIED = 1000
 """Deals tried for a game in which someone acts, before the rules are taken to throw every deal
 in."""
 
 
 def rules_named(rules: str | AnyRules, players: int | None = None) -> AnyRules:
-    """The rules an environment plays: a Thousand preset's name, ``bluff`` (or ``1000?``) for
-    1000? at ``players`` seats (4 by default), or rules given as they are."""
+    """The rules an environment plays: a Thousand preset's name, a game's name (``thousand``,
+    ``bluff`` or ``1000?``) for its default rules at ``players`` seats, or rules given as they
+    are."""
     chosen: AnyRules
     if isinstance(rules, str):
-        if rules in BLUFF_NAMES:
-            return bluff.Rules(players=players or 4)
-        chosen = Rules.preset(rules)
+        try:
+            game = game_named(rules)
+        except ValueError:
+            chosen = Rules.preset(rules)
+        else:
+            return game.default_rules(players)
     else:
         chosen = rules
     if players is not None and players != chosen.players:

@@ -34,7 +34,6 @@ __all__ = [
 DEFAULT_BOTS = ("greedy", "random", "random")
 """The entrants when none are given: the built-in bots, random twice to fill a table of three
 (and random again for each further seat the rules ask for)."""
-DEFAULT_PRESETS = {2: "polish-2p", 3: "russian", 4: "russian-4"}
 """The Thousand preset for each number of seats when only ``--players`` is given."""
 DEFAULT_PER_TABLE = {"deals": 4000, "games": 30}
 """Deals or games per table when not given (games: at least this many, in whole groups)."""
@@ -141,7 +140,7 @@ def rules_for(game: str, spec: str | None, players: int | None, entrants: int) -
 
 def _bluff_rules(spec: str | None, players: int | None, entrants: int) -> bluff.Rules:
     if spec is None:
-        return bluff.Rules(players=players or min(4, entrants))
+        return BLUFF.default_rules(players or min(4, entrants))
     chosen = bluff.Rules.from_json(_read(spec, "a 1000? rules JSON file"))
     if players is not None and players != chosen.players:
         return attrs.evolve(chosen, players=players)
@@ -150,9 +149,7 @@ def _bluff_rules(spec: str | None, players: int | None, entrants: int) -> bluff.
 
 def _thousand_rules(spec: str | None, players: int | None, entrants: int) -> Rules:
     if spec is None:
-        if players is not None and players not in DEFAULT_PRESETS:
-            raise RulesError(f"Thousand is played by 2, 3 or 4 players, not {players}")
-        spec = DEFAULT_PRESETS[players or 3]
+        return THOUSAND.default_rules(players)
     chosen = load_rules(spec)
     if players is not None and players != chosen.players:
         fitting = [name for name in Rules.preset_names() if Rules.preset(name).players == players]
