@@ -88,6 +88,8 @@ def test_only_the_seat_to_act_may_answer() -> None:
     stepped(match, seated(RUSSIAN, 1))
     with pytest.raises(TurnError, match="the match is over"):
         match.submit(0, "pass")
+    with pytest.raises(TurnError, match="seat -1 answered, but the match is over"):
+        match.submit(-1, "pass")
     with pytest.raises(TurnError, match="the match is over"):
         match.observation()
 

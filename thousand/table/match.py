@@ -390,14 +390,13 @@ class Match(Generic[S, O, A, R, Rec]):
             observation = self._observation = self._observe(self.state, seat)
         return observation
 
-    def allowed(self, spent: float = 0.0) -> float:
+    def allowed(self) -> float:
         """Seconds the seat to act may take for its decision: the time limit, or what is left of
-        its quota if less (``spent`` of it already counted against the decision); infinite
-        without either."""
+        its quota if less; infinite without either."""
         seat = self.to_act
         allowed = float("inf") if self.time_limit is None else self.time_limit
         if self.time_quota is not None and seat is not None:
-            allowed = min(allowed, self.time_quota - self.think_time[seat] + spent)
+            allowed = min(allowed, self.time_quota - self.think_time[seat])
         return allowed
 
     def submit(self, seat: int, answer: object, elapsed: float | None = None) -> int | None:
@@ -410,16 +409,20 @@ class Match(Generic[S, O, A, R, Rec]):
             TurnError: ``seat`` is not the seat to act (nothing changes).
             PlayerError: a fault under the ``raise`` policy.
         """
-        if seat != self._awaited:
+        if seat != self._awaited or seat < 0:
             self._check_turn(seat)
         if elapsed is None:
             elapsed = 0.0 if self.clock is None else self.clock() - self._posed
         self.decisions[seat] += 1
-        self.think_time[seat] += elapsed
-        if self._timed and elapsed > (allowed := self.allowed(elapsed)):
-            taken = f"took {_seconds(elapsed)}, more than {_seconds(allowed)}"
-            self._failed(seat, BotTimeout(taken))
-            return self.to_act
+        if self._timed:
+            allowed = self.allowed()
+            self.think_time[seat] += elapsed
+            if elapsed > allowed:
+                taken = f"took {_seconds(elapsed)}, more than {_seconds(allowed)}"
+                self._failed(seat, BotTimeout(taken))
+                return self.to_act
+        else:
+            self.think_time[seat] += elapsed
         try:
             after = self.state.apply(answer)
         except IllegalActionError:
@@ -448,7 +451,7 @@ class Match(Generic[S, O, A, R, Rec]):
             TurnError: ``seat`` is not the seat to act (nothing changes).
             PlayerError: under the ``raise`` policy.
         """
-        if seat != self._awaited:
+        if seat != self._awaited or seat < 0:
             self._check_turn(seat)
         if elapsed is None:
             elapsed = 0.0 if self.clock is None else self.clock() - self._posed
