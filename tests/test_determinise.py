@@ -1594,3 +1594,23 @@ def test_placing_the_contract_marriages_first_draws_the_same_worlds(
     assert rejection[0] > 120
     for plain, placed in zip(rejection, marriages_first, strict=True):
         assert abs(plain - placed) < 4
+
+
+def test_an_observation_lists_the_deals_card_plays_in_order() -> None:
+    """``card_plays``, what deductions are made from, is every card played in the deal so far,
+    in order with its player, as the history tells."""
+    seen: list[thousand.Observation] = []
+
+    class Noting(GreedyPlayer):
+        def act(self, observation: thousand.Observation) -> object:
+            seen.append(observation)
+            return super().act(observation)
+
+    for seed in range(4):
+        thousand.play([Noting(), "random", "random"], Rules.preset("russian"), seed=seed)
+    assert any(observation.card_plays for observation in seen)
+    for observation in seen:
+        plays = tuple(
+            (actor, action) for actor, action in observation.history if isinstance(action, Play)
+        )
+        assert observation.card_plays == plays

@@ -51,7 +51,7 @@ def deduce(observation: Observation) -> Deductions:
     trump = -1
     trick: list[int] = []
     seats: list[int] = []
-    for actor, action in observation._plays:
+    for actor, action in observation.card_plays:
         index = action.card.index
         if not trick:
             if action.marriage:

@@ -330,6 +330,12 @@ class Observation(View):
             seen.append((actor, action))
         return tuple(seen)
 
+    @property
+    def card_plays(self) -> tuple[tuple[int, Play], ...]:
+        """This deal's card plays in order, each with the seat that played it: what the other
+        seats' hands can be deduced from."""
+        return self._plays
+
     @field
     def _plays(self) -> tuple[tuple[int, Play], ...]:
         """This deal's card plays in order, read from the end of the history (they are public,
