@@ -63,7 +63,9 @@ def check_entrants(config: Config, logs: BotLogs) -> None:
 def play_batch(
     config: Config, units: Sequence[Unit], keep_records: bool, logs: BotLogs
 ) -> list[Played]:
-    """Play several units in turn (a batch amortises the cost of handing work to a worker)."""
+    """Play several units (a batch amortises the cost of handing work to a worker), those of a
+    seating one after another, so that a bot's kept process plays match after match while its
+    memory is still in the caches; the results come in the batch's order."""
     order = sorted(range(len(units)), key=lambda index: units[index].seating)
     played = {index: play_unit(config, units[index], keep_records, logs) for index in order}
     return [played[index] for index in range(len(units))]
