@@ -514,18 +514,13 @@ class Match(Generic[S, O, A, R, Rec]):
         :data:`_OVER`."""
         state = self.state
         seat = state.player
-        if seat >= 0 and (self._bypassed(seat) or self.forfeited is not None):
+        if seat >= 0 and (self.gone[seat] or self.skips_forced[seat] or self.forfeited is not None):
             seat = self._bypass(seat)
         self._observation = None
         self._awaited = seat
         if self.clock is not None:
             self._posed = self.clock()
         return seat
-
-    def _bypassed(self, seat: int) -> bool:
-        """Whether ``seat`` is not asked now: it is out of the match, or it skips forced
-        decisions (which the match then checks)."""
-        return self.gone[seat] or self.skips_forced[seat]
 
     def _bypass(self, seat: int) -> int:
         """:meth:`_settle` past seats out of the match or skipping a forced decision."""
@@ -641,7 +636,6 @@ _UNSETTLED = -2
 """The seat awaited is to be worked out (something was played since)."""
 _OVER = -1
 """No seat is awaited: the match is over."""
-_NEVER = float("inf")
 
 
 def _distinct(names: Sequence[str]) -> tuple[str, ...]:
