@@ -19,6 +19,7 @@ from thousand import scoring
 from thousand.actions import Action, Discard, Give, Play, parse_action
 from thousand.cards import Card, Suit, cards_of, points_of
 from thousand.common.history import history_tuple
+from thousand.common.knowledge import ACTIONS, HISTORY, RULES, VALUE, Part
 from thousand.common.view import View, field
 from thousand.rules import Rules
 from thousand.state import ACES, GameState, Phase, trick_seats
@@ -605,3 +606,37 @@ Observation.READERS = {
     "falls": _ints,
     "scored_deals": int,
 }
+Observation.PARTS = tuple(
+    Part(name, kind)
+    for name, kind in (
+        ("rules", RULES),
+        ("phase", Phase),
+        ("player", VALUE),
+        ("dealer", VALUE),
+        ("deal_number", VALUE),
+        ("scores", VALUE),
+        ("barrel", VALUE),
+        ("bid", VALUE),
+        ("bidder", VALUE),
+        ("passed_mask", VALUE),
+        ("contract", VALUE),
+        ("trick_cards", VALUE),
+        ("taken_masks", VALUE),
+        ("melds", VALUE),
+        ("trump_suit", VALUE),
+        ("history", HISTORY),
+        ("seat", VALUE),
+        ("hand_mask", VALUE),
+        ("exchange", ACTIONS),
+        ("active", VALUE),
+        ("sitter", VALUE),
+        ("bolts", VALUE),
+        ("falls", VALUE),
+        ("scored_deals", VALUE),
+    )
+)
+Observation.SENT_WITH = {
+    "legal_actions": lambda actions: [str(action) for action in actions],
+    "talon": _texts,
+}
+Observation.read_action = staticmethod(_read_action)  # type: ignore[method-assign]

@@ -6,6 +6,7 @@ can be reached from it."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -13,6 +14,7 @@ from thousand.bluff.actions import Action, Believe, Hide, Play, parse_action
 from thousand.bluff.cards import Card
 from thousand.bluff.rules import Rules
 from thousand.bluff.state import Phase, State, TableCard
+from thousand.common.knowledge import HISTORY, RULES, VALUE, Part
 from thousand.common.view import View, field
 
 __all__ = ["Observation", "observe"]
@@ -272,3 +274,26 @@ _HAND_SIZES_AT: dict[int, Callable[[tuple[tuple[int, ...], ...]], tuple[int, ...
 def observe(state: State, seat: int) -> Observation:
     """The observation of ``seat`` in ``state``."""
     return Observation.seen_from(state, seat)
+
+
+Observation.PARTS = tuple(
+    Part(name, kind)
+    for name, kind in (
+        ("rules", RULES),
+        ("phase", Phase),
+        ("player", VALUE),
+        ("turns", VALUE),
+        ("history", HISTORY),
+        ("dealer", VALUE),
+        ("seat", VALUE),
+        ("own_hides", HISTORY),
+        ("hand_kinds", VALUE),
+        ("hand_sizes", VALUE),
+        ("draw_pile_size", VALUE),
+        ("discard_pile_size", VALUE),
+        ("table_size", VALUE),
+        ("restart_kinds", VALUE),
+    )
+)
+Observation.SENT_WITH = {"legal_actions": lambda actions: [str(action) for action in actions]}
+Observation.read_action = staticmethod(functools.lru_cache(maxsize=4096)(parse_action))  # type: ignore[method-assign]

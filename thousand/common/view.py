@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Generic, TypeVar, cast, overload
 
 import attrs
 
+from thousand.common.knowledge import Part, written
 from thousand.errors import SeatError
 
 __all__ = ["View", "field"]
@@ -59,6 +60,17 @@ class View:
     READERS: ClassVar[Mapping[str, Callable[[Any], Any]]] = {}
     """Per field but the rules, how its value is read back from the JSON data the subclass's
     ``to_dict`` writes (raising ``KeyError``, ``TypeError`` or ``ValueError`` on a bad one)."""
+    PARTS: ClassVar[tuple[Part, ...]] = ()
+    """The parts the subclass's views hold (``_known``), in order, and how each is sent in the
+    compact form (see :mod:`thousand.common.knowledge`)."""
+    SENT_WITH: ClassVar[Mapping[str, Callable[[Any], Any]]] = {}
+    """The fields a view may be given when it is made rather than compute, and how each is
+    written as JSON: sent with the parts, and read back by :attr:`READERS`."""
+
+    @staticmethod
+    def read_action(text: str) -> Any:
+        """An action of the subclass's game from its text."""
+        raise NotImplementedError
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -104,6 +116,25 @@ class View:
         """``to_dict(with_rules=False)``, given ``data``, that of ``previous``, an earlier view
         of the same seat in the same game: a subclass takes from it what did not change."""
         return self.to_dict(with_rules=False)
+
+    def knowledge_since(self, previous: View | None) -> dict[str, Any]:
+        """What a bot that was last sent ``previous`` (``None``: nothing yet), a view of the
+        same seat in the same game, needs to rebuild this view: its parts that changed and the
+        fields it was given (see :mod:`thousand.common.knowledge`)."""
+        known = self.__dict__
+        sent = self.SENT_WITH.items()
+        fields = {name: write(known[name]) for name, write in sent if name in known}
+        before = None if previous is None else previous.__dict__["_known"]
+        return written(self.PARTS, known["_known"], before, fields)
+
+    @classmethod
+    def from_knowledge(cls: type[V], parts: tuple[Any, ...], fields: Mapping[str, Any]) -> V:
+        """The view holding ``parts`` and given ``fields``, as :meth:`knowledge_since` sent
+        them."""
+        view = cls.__new__(cls)
+        view.__dict__["_known"] = parts
+        view.__dict__.update(fields)
+        return view
 
     def updated(self: V, changes: Mapping[str, Any]) -> V:
         """This view with the fields named in ``changes`` given by their JSON data (see

@@ -28,6 +28,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, Protocol, cast
 
 import attrs
 
+from thousand.common import knowledge
 from thousand.common.config import decode_json
 from thousand.errors import BotCrash, BotTimeout
 from thousand.games import AnyGame, game_of
@@ -188,6 +189,9 @@ class ExternalPlayer:
         self._matches = 0
         self._session = False
         self._updates = False
+        self._knowledge = False
+        """Whether the program reads observations in the library's compact form (its ready
+        names the form this driver writes: see :mod:`thousand.common.knowledge`)."""
         self._wants_outcome = True
         self.skip_forced = False
         """Whether the program asked not to be sent forced decisions, in the first ready of its
@@ -280,6 +284,9 @@ class ExternalPlayer:
             self._fail(f"answered the hello with {_clip(reply)}, not a ready message")
         self._session = reply.get("protocol") == PROTOCOL
         self._updates = self._session and reply.get("updates") is True
+        assert self.game is not None
+        form = knowledge.form(self.game.observation_type)
+        self._knowledge = self._session and reply.get("knowledge") == form
         self._wants_outcome = reply.get("outcome") is not False
         return reply
 
@@ -383,7 +390,10 @@ class ExternalPlayer:
         assert self.game is not None
         self._await_ready()
         told, told_view = self._told, self._told_view
-        if told is None:
+        if self._knowledge:
+            message = {"type": "act", **observation.knowledge_since(told_view)}
+            data = message["fields"]
+        elif told is None:
             data = observation.to_dict(with_rules=False)
             message = {"type": "act", "observation": data}
         else:

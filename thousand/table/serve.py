@@ -16,7 +16,9 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any, cast
 
+from thousand.common import knowledge
 from thousand.common.config import load_json
+from thousand.common.view import View
 from thousand.errors import ThousandError
 from thousand.games import ActionT as A
 from thousand.games import Game, game_named
@@ -101,11 +103,18 @@ def _serve(
     end = getattr(player, "end", None)
     if getattr(type(player), "end", None) is SeatedPlayer.end:
         end = None  # it does nothing with the outcome, which is then not sent
-    ready = {"type": "ready", "name": name, "protocol": PROTOCOL, "updates": True}
+    ready = {
+        "type": "ready",
+        "name": name,
+        "protocol": PROTOCOL,
+        "updates": True,
+        "knowledge": knowledge.form(cast("type[View]", game.observation_type)),
+    }
     forced = getattr(player, "skip_forced", False) is not True
     _send(outgoing, {**ready, "outcome": end is not None, "forced": forced})
     observation: Any = None
     history: list[Any] = []
+    reader = knowledge.Reader(cast("type[View]", game.observation_type), rules)
     for line in incoming:
         message = load_json(line, ThousandError, "the driver's message is")
         if message["type"] == "end":
@@ -116,7 +125,9 @@ def _serve(
                     _error(error)
             return
         update = message.get("update")
-        if update is not None and observation is not None:
+        if "known" in message:
+            observation = reader.read(message)
+        elif update is not None and observation is not None:
             if "history" in update:
                 history = history[: message["history_kept"]] + update["history"]
                 update["history"] = history
