@@ -170,7 +170,7 @@ class SetAside(enum.Enum):
 _PRESETS: dict[str, dict[str, Any]] = {}
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, cache_hash=True)
 class Rules:
     """Every rule of a Thousand match that a table might agree differently.
 

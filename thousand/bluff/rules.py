@@ -70,7 +70,7 @@ def _deck(value: Any) -> tuple[Card, ...]:
     return deck
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, cache_hash=True)
 class Rules:
     """The rules of a 1000? game. The defaults are RULES.md Part 2."""
 

@@ -144,6 +144,10 @@ class ExternalPlayer:
         limits: caps on the program's memory, lines and log (see :class:`BotLimits`).
     """
 
+    watched = True
+    """Whether the program's process group is killed by a helper process should the driver die
+    without stopping it (a sandboxed program dies with its sandbox anyway)."""
+
     def __init__(
         self,
         command: Sequence[str],
@@ -240,7 +244,8 @@ class ExternalPlayer:
             self._seen = {}
             self._cards = set()
             self._matches = 0
-            _WATCHDOG.guard(self.process.pid)
+            if self.watched:
+                _WATCHDOG.guard(self.process.pid)
             assert self.process.stdout is not None
             assert self.process.stdin is not None
             assert self.process.stderr is not None
@@ -486,7 +491,8 @@ class ExternalPlayer:
         if self._log is not None:
             self._log.close()
             self._log = None
-        _WATCHDOG.release(process.pid)
+        if self.watched:
+            _WATCHDOG.release(process.pid)
 
     def _exit_fd(self, process: BotProcess) -> tuple[int | None, bool]:
         """A descriptor that becomes readable when the process may have exited (a pidfd, on

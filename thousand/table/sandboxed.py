@@ -28,7 +28,10 @@ __all__ = ["SandboxedBot", "SandboxedPlayer"]
 class _Walled(ExternalPlayer):
     """What sandboxed players share: a folder for their logs from the start, which the
     sandbox hides; and nothing of their processes to note, since whatever a bot starts lives
-    in its sandbox's process namespace, and dies with it."""
+    in its sandbox's process namespace, and dies with it; so it needs no helper to kill it should
+    the driver die (its sandbox dies with the driver)."""
+
+    watched = False
 
     def start(self, seat: int, rules: Rules | bluff.Rules, rng: random.Random) -> None:
         """Greet the bot, in a process started for it when no kept process may play the match."""
