@@ -214,42 +214,81 @@ def test_a_match_resumes_from_its_record() -> None:
     assert resumed.outcome().scores == whole.outcome().scores
 
 
-def test_an_event_loop_holds_hundreds_of_matches_at_once() -> None:
-    """Matches stepped as tasks of one asyncio loop, each answer after a pause and timed by a
-    shared fake clock, end as ``thousand.play`` plays them, time-outs and substitutes too."""
-    now = [0.0]
-    seeds = range(300)
+class Misbehaving(RandomPlayer):
+    """A random player that, at its first decision, takes too long, answers with text or
+    raises, as ``how`` says (without drawing from its generator); then it plays on at random."""
+
+    def __init__(self, how: str) -> None:
+        super().__init__()
+        self.how = how
+        self.first = True
+
+    def act(self, observation: Any) -> object:
+        if not self.first:
+            return super().act(observation)
+        self.first = False
+        if self.how == "slow":
+            raise BotTimeout("took more than 1.000 s")
+        if self.how == "crash":
+            raise RuntimeError("boom")
+        return "bid 100"
+
+
+MISDEEDS = ("none", "slow", "illegal", "crash")
+"""What one seat of a match does wrong at its first decision, by the match's seed."""
+
+
+def test_an_event_loop_holds_a_thousand_matches_at_once() -> None:
+    """A thousand matches stepped as tasks of one asyncio loop, each answer after a pause and
+    timed by the match's own fake clock: a seat that runs over its time, answers with text or
+    fails is substituted, and every match ends as ``thousand.play`` plays it with players that
+    do the same (the moves, the scores, the statuses and the faults)."""
+    seeds = range(1000)
+    clocks = dict.fromkeys(seeds, 0.0)
 
     async def host(seed: int) -> thousand.Outcome:
-        slow = seed % 3 == 0  # every third match has a seat that runs over its time once
         match = start_match(
             RUSSIAN, seed=seed, single_deal=True, time_limit=1.0, on_fault="substitute",
-            clock=lambda: now[0],
+            clock=lambda: clocks[seed],
         )  # fmt: skip
         players = seated(RUSSIAN, seed)
+        misdeed, culprit = MISDEEDS[seed % 4], seed % 3
         seat = match.to_act
-        late = slow
         while seat is not None:
             await asyncio.sleep(0)
-            answer = players[seat].act(match.observation())
-            if late:
-                late = False
-                seat = match.fail(seat, BotTimeout("took more than 1.000 s"), elapsed=1.2)
+            if seat == culprit and misdeed != "none":
+                if misdeed == "slow":
+                    clocks[seed] += 1.5
+                    seat = match.submit(seat, match.observation().legal_actions[0])
+                elif misdeed == "illegal":
+                    clocks[seed] += 0.01
+                    seat = match.submit(seat, "bid 100")
+                else:
+                    seat = match.fail(seat, RuntimeError("boom"), elapsed=0.01)
+                misdeed = "none"
                 continue
-            seat = match.submit(seat, answer, elapsed=0.01)
+            answer = players[seat].act(match.observation())
+            clocks[seed] += 0.01
+            seat = match.submit(seat, answer)
         return match.outcome()
 
     async def all_of_them() -> list[thousand.Outcome]:
         return await asyncio.gather(*(host(seed) for seed in seeds))
 
     outcomes = asyncio.run(all_of_them())
+    statuses = set()
     for seed, outcome in zip(seeds, outcomes, strict=True):
-        if seed % 3:
-            played = thousand.play(
-                [RandomPlayer() for _ in range(3)], RUSSIAN, seed=seed, single_deal=True
-            )
-            assert moves(outcome.record) == moves(played.record)
-            assert outcome.statuses == (Status.OK,) * 3
-        else:
-            assert [fault.status for fault in outcome.faults] == [Status.TIMEOUT]
-            assert sum(outcome.substitutions) == 1
+        misdeed, culprit = MISDEEDS[seed % 4], seed % 3
+        bots: list[RandomPlayer] = [RandomPlayer() for _ in range(3)]
+        if misdeed != "none":
+            bots[culprit] = Misbehaving(misdeed)
+        played = thousand.play(bots, RUSSIAN, seed=seed, single_deal=True, on_fault="substitute")
+        assert moves(outcome.record) == moves(played.record)
+        assert outcome.scores == played.scores
+        assert outcome.statuses == played.statuses
+        assert outcome.substitutions == played.substitutions
+        assert [fault.status for fault in outcome.faults] == [
+            fault.status for fault in played.faults
+        ]
+        statuses.update(fault.status for fault in outcome.faults)
+    assert statuses == {Status.TIMEOUT, Status.ILLEGAL, Status.ERROR}
