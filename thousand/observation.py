@@ -18,8 +18,8 @@ import attrs
 from thousand import scoring
 from thousand.actions import Action, Discard, Give, Play, parse_action
 from thousand.cards import Card, Suit, cards_of, points_of
-from thousand.common.history import history_tuple
-from thousand.common.knowledge import ACTIONS, HISTORY, RULES, VALUE, Part
+from thousand.common.history import entries_after, history_tuple
+from thousand.common.knowledge import ACTIONS, HISTORY, RULES, VALUE, parts
 from thousand.common.view import View, field
 from thousand.rules import Rules
 from thousand.state import ACES, GameState, Phase, trick_seats
@@ -385,7 +385,7 @@ class Observation(View):
         added = (
             None
             if now[_EXCHANGE] is not before[_EXCHANGE]
-            else _added(now[_HISTORY], before[_HISTORY])
+            else entries_after(now[_HISTORY], before[_HISTORY])
         )
         fresh = dict(data)
         for name in stale:
@@ -421,19 +421,6 @@ class Observation(View):
 
 _LATER_FIELDS = frozenset({"active", "sitter", "sitter_bonus", "bolts", "falls", "scored_deals"})
 """The fields of four seats and house rules, which older observations leave out."""
-
-
-def _added(now: Any, before: Any) -> list[list[Any]] | None:
-    """The history entries (as :meth:`Observation.to_dict` writes them) that the linked
-    history ``now`` holds after ``before``, or ``None`` when ``now`` does not extend it."""
-    added = []
-    while now is not before:
-        if now is None:
-            return None
-        now, seat, action = now
-        added.append([seat, str(action)])
-    added.reverse()
-    return added
 
 
 def _clockwise(dealer: int, seats: int) -> tuple[int, ...]:
@@ -606,34 +593,31 @@ Observation.READERS = {
     "falls": _ints,
     "scored_deals": int,
 }
-Observation.PARTS = tuple(
-    Part(name, kind)
-    for name, kind in (
-        ("rules", RULES),
-        ("phase", Phase),
-        ("player", VALUE),
-        ("dealer", VALUE),
-        ("deal_number", VALUE),
-        ("scores", VALUE),
-        ("barrel", VALUE),
-        ("bid", VALUE),
-        ("bidder", VALUE),
-        ("passed_mask", VALUE),
-        ("contract", VALUE),
-        ("trick_cards", VALUE),
-        ("taken_masks", VALUE),
-        ("melds", VALUE),
-        ("trump_suit", VALUE),
-        ("history", HISTORY),
-        ("seat", VALUE),
-        ("hand_mask", VALUE),
-        ("exchange", ACTIONS),
-        ("active", VALUE),
-        ("sitter", VALUE),
-        ("bolts", VALUE),
-        ("falls", VALUE),
-        ("scored_deals", VALUE),
-    )
+Observation.PARTS = parts(
+    ("rules", RULES),
+    ("phase", Phase),
+    ("player", VALUE),
+    ("dealer", VALUE),
+    ("deal_number", VALUE),
+    ("scores", VALUE),
+    ("barrel", VALUE),
+    ("bid", VALUE),
+    ("bidder", VALUE),
+    ("passed_mask", VALUE),
+    ("contract", VALUE),
+    ("trick_cards", VALUE),
+    ("taken_masks", VALUE),
+    ("melds", VALUE),
+    ("trump_suit", VALUE),
+    ("history", HISTORY),
+    ("seat", VALUE),
+    ("hand_mask", VALUE),
+    ("exchange", ACTIONS),
+    ("active", VALUE),
+    ("sitter", VALUE),
+    ("bolts", VALUE),
+    ("falls", VALUE),
+    ("scored_deals", VALUE),
 )
 Observation.SENT_WITH = {
     "legal_actions": lambda actions: [str(action) for action in actions],

@@ -14,7 +14,7 @@ from thousand.bluff.actions import Action, Believe, Hide, Play, parse_action
 from thousand.bluff.cards import Card
 from thousand.bluff.rules import Rules
 from thousand.bluff.state import Phase, State, TableCard
-from thousand.common.knowledge import HISTORY, RULES, VALUE, Part
+from thousand.common.knowledge import HISTORY, RULES, VALUE, parts
 from thousand.common.view import View, field
 
 __all__ = ["Observation", "observe"]
@@ -276,24 +276,21 @@ def observe(state: State, seat: int) -> Observation:
     return Observation.seen_from(state, seat)
 
 
-Observation.PARTS = tuple(
-    Part(name, kind)
-    for name, kind in (
-        ("rules", RULES),
-        ("phase", Phase),
-        ("player", VALUE),
-        ("turns", VALUE),
-        ("history", HISTORY),
-        ("dealer", VALUE),
-        ("seat", VALUE),
-        ("own_hides", HISTORY),
-        ("hand_kinds", VALUE),
-        ("hand_sizes", VALUE),
-        ("draw_pile_size", VALUE),
-        ("discard_pile_size", VALUE),
-        ("table_size", VALUE),
-        ("restart_kinds", VALUE),
-    )
+Observation.PARTS = parts(
+    ("rules", RULES),
+    ("phase", Phase),
+    ("player", VALUE),
+    ("turns", VALUE),
+    ("history", HISTORY),
+    ("dealer", VALUE),
+    ("seat", VALUE),
+    ("own_hides", HISTORY),
+    ("hand_kinds", VALUE),
+    ("hand_sizes", VALUE),
+    ("draw_pile_size", VALUE),
+    ("discard_pile_size", VALUE),
+    ("table_size", VALUE),
+    ("restart_kinds", VALUE),
 )
 Observation.SENT_WITH = {"legal_actions": lambda actions: [str(action) for action in actions]}
 Observation.read_action = staticmethod(functools.lru_cache(maxsize=4096)(parse_action))  # type: ignore[method-assign]

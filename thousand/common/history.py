@@ -18,3 +18,16 @@ def history_tuple(history: Linked[A]) -> tuple[tuple[int, A], ...]:
         items.append((seat, action))
     items.reverse()
     return tuple(items)
+
+
+def entries_after(now: Linked[A], before: Linked[A]) -> list[list[object]] | None:
+    """The entries of the linked history ``now`` after ``before``, as ``[seat, action text]``
+    oldest first, or ``None`` when ``now`` does not extend ``before``."""
+    added: list[list[object]] = []
+    while now is not before:
+        if now is None:
+            return None
+        now, seat, action = now
+        added.append([seat, str(action)])
+    added.reverse()
+    return added

@@ -23,10 +23,12 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from thousand.common.history import entries_after
+
 if TYPE_CHECKING:
     from thousand.common.view import View
 
-__all__ = ["ACTIONS", "HISTORY", "RULES", "VALUE", "Part", "Reader", "form", "written"]
+__all__ = ["ACTIONS", "HISTORY", "RULES", "VALUE", "Part", "Reader", "form", "parts", "written"]
 
 RULES = "rules"
 """A part that is not sent: the rules, which the hello gave."""
@@ -46,6 +48,11 @@ class Part:
 
     name: str
     kind: str | type[enum.Enum]
+
+
+def parts(*named: tuple[str, str | type[enum.Enum]]) -> tuple[Part, ...]:
+    """The parts of a view, from their names and kinds in order."""
+    return tuple(Part(name, kind) for name, kind in named)
 
 
 def form(view_type: type[View]) -> str:
@@ -83,9 +90,9 @@ def written(
         if kind is VALUE:
             changed.append([index, value])
         elif kind is HISTORY:
-            added = _added(value, None if before is None else before[index])
+            added = entries_after(value, None if before is None else before[index])
             if added is None:
-                changed.append([index, [True, _added(value, None)]])
+                changed.append([index, [True, entries_after(value, None)]])
             else:
                 changed.append([index, [before is None, added]])
         elif kind is ACTIONS:
@@ -93,19 +100,6 @@ def written(
         elif kind is not RULES:
             changed.append([index, value.value])
     return {"known": changed, "fields": dict(fields)}
-
-
-def _added(now: Any, before: Any) -> list[list[Any]] | None:
-    """The entries of the linked history ``now`` after ``before``, as ``[seat, text]``, or
-    ``None`` when ``now`` does not extend ``before``."""
-    added = []
-    while now is not before:
-        if now is None:
-            return None
-        now, seat, action = now
-        added.append([seat, str(action)])
-    added.reverse()
-    return added
 
 
 class Reader:
