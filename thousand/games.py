@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
 from thousand import bluff
@@ -56,6 +56,7 @@ __all__ = [
     "game_observed",
     "game_of",
     "ordinal",
+    "per_game",
     "record_from_json",
 ]
 
@@ -144,6 +145,10 @@ class Game(abc.ABC, Generic[StateT, ObservationT, ActionT, RulesT, RecordT]):
     @abc.abstractmethod
     def seat_role(self, seat: int, players: int) -> str:
         """What ``seat`` does at a table of ``players``, in a few words: seat 0 deals."""
+
+    @abc.abstractmethod
+    def seats_dealt(self, rules: RulesT, dealer: int) -> tuple[int, ...]:
+        """The seats dealt cards when ``dealer`` deals: every seat but one sitting out."""
 
     @abc.abstractmethod
     def default_rules(self, players: int | None = None) -> RulesT:
@@ -250,6 +255,10 @@ class ThousandGame(Game[GameState, Observation, Action, Rules, Record]):
             return "dealer"
         return "forehand" if seat == 1 else f"{ordinal(seat)} hand"
 
+    def seats_dealt(self, rules: Rules, dealer: int) -> tuple[int, ...]:
+        sitter = rules.sitter_of(dealer)
+        return tuple(seat for seat in range(rules.players) if seat != sitter)
+
     def default_rules(self, players: int | None = None) -> Rules:
         preset = DEFAULT_PRESETS.get(3 if players is None else players)
         if preset is None:
@@ -352,6 +361,9 @@ class BluffGame(Game[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, 
         if seat == 0:
             return "dealer" if players == 2 else "dealer, plays last"
         return f"plays {ordinal(seat)}"
+
+    def seats_dealt(self, rules: bluff.Rules, dealer: int) -> tuple[int, ...]:
+        return tuple(range(rules.players))
 
     def default_rules(self, players: int | None = None) -> bluff.Rules:
         return bluff.Rules(players=4 if players is None else players)
@@ -463,6 +475,21 @@ def game_of(value: object) -> AnyGame:
             f"expected thousand.Rules or thousand.bluff.Rules, not {type(value).__name__}"
         )
     return game
+
+
+def per_game(table: Mapping[AnyGame, T], value: object, what: str) -> T:
+    """The entry of ``table`` for the game of ``value`` (rules, an observation or a state):
+    what a part of the project does differently in each game, kept in a table keyed by the
+    game, so that a game it was not written for gets an error rather than another's branch.
+
+    Raises:
+        RulesError: the table has nothing for that game; ``what`` names what is missing.
+    """
+    game = game_of(value)
+    try:
+        return table[game]
+    except KeyError:
+        raise RulesError(f"{game.title} has no {what}") from None
 
 
 def game_observed(observation: object) -> AnyGame:

@@ -13,7 +13,7 @@ of a 1000? deck), never on the moment, so a policy's output layer has one size f
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -22,6 +22,7 @@ from thousand import bluff
 from thousand.actions import Bid, Concede, Contract, Discard, Give, Pass, Play, Take
 from thousand.cards import DECK, Rank
 from thousand.errors import InvalidActionError
+from thousand.games import BLUFF, THOUSAND, AnyGame, per_game
 from thousand.marriages import highest_ceiling
 from thousand.rules import Rules
 
@@ -45,9 +46,7 @@ class ActionCodec:
     @classmethod
     def for_rules(cls, rules: Rules | bluff.Rules) -> ActionCodec:
         """The codec of a Thousand or 1000? game under ``rules``."""
-        if isinstance(rules, bluff.Rules):
-            return cls(bluff_actions(rules))
-        return cls(thousand_actions(rules))
+        return cls(per_game(_ACTIONS, rules, "action codec")(rules))
 
     @property
     def size(self) -> int:
@@ -150,3 +149,10 @@ def bluff_actions(rules: bluff.Rules) -> tuple[Any, ...]:
         *(bluff.Play(card) for card in kinds),
         *(bluff.Hide(card) for card in kinds),
     )
+
+
+_ACTIONS: dict[AnyGame, Callable[[Any], tuple[Any, ...]]] = {
+    THOUSAND: thousand_actions,
+    BLUFF: bluff_actions,
+}
+"""Every action of each game's rules, in index order."""

@@ -18,7 +18,7 @@ layout of the other rules stays as it was::
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from thousand import bluff
 from thousand.cards import DECK
+from thousand.games import BLUFF, THOUSAND, AnyGame, per_game
 from thousand.marriages import highest_ceiling
 from thousand.observation import Observation
 from thousand.rules import Rules
@@ -66,9 +67,8 @@ class ObservationEncoder:
     @staticmethod
     def for_rules(rules: Rules | bluff.Rules) -> ObservationEncoder:
         """The encoder of a Thousand or 1000? game under ``rules``."""
-        if isinstance(rules, bluff.Rules):
-            return BluffEncoder(rules)
-        return ThousandEncoder(rules)
+        encoder: Callable[[Any], ObservationEncoder] = per_game(_ENCODERS, rules, "encoder")
+        return encoder(rules)
 
     def encode(self, observation: Any) -> Vector:
         """The observation as a vector of ``size`` float32 numbers in [0, 1]."""
@@ -292,3 +292,10 @@ class BluffEncoder(ObservationEncoder):
         vector[at["discard_pile"]] = observation.discard_pile_size / deck
         vector[at["turns"]] = min(observation.turns / rules.max_turns, 1.0)
         return vector
+
+
+_ENCODERS: dict[AnyGame, type[ObservationEncoder]] = {
+    THOUSAND: ThousandEncoder,
+    BLUFF: BluffEncoder,
+}
+"""Each game's encoder."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
@@ -27,7 +27,7 @@ from pettingzoo import AECEnv
 
 from thousand import bluff
 from thousand.errors import InvalidActionError, RulesError
-from thousand.games import game_named, game_of
+from thousand.games import BLUFF, GAMES, THOUSAND, AnyGame, game_named, game_of, per_game
 from thousand.marriages import highest_ceiling
 from thousand.rl.codec import ActionCodec
 from thousand.rl.encoding import ObservationEncoder
@@ -67,10 +67,14 @@ class Table:
     seats see it and act in it."""
 
     def __init__(self, rules: AnyRules, *, single_deal: bool, normalise: bool) -> None:
-        if single_deal and isinstance(rules, bluff.Rules):
-            raise RulesError("single_deal is for Thousand; a 1000? game is already one game")
-        self.rules = rules
         self.game: Any = game_of(rules)
+        if single_deal and not self.game.has_deals:
+            dealt = " and ".join(game.title for game in GAMES if game.has_deals)
+            raise RulesError(
+                f"single_deal is for {dealt}; a {self.game.title} {self.game.unit} is already"
+                " one game"
+            )
+        self.rules = rules
         self.single_deal = single_deal
         self.codec = ActionCodec.for_rules(rules)
         self.encoder = ObservationEncoder.for_rules(rules)
@@ -133,7 +137,7 @@ class Table:
         """Each seat's score as the game counts it (its standings): a match's scores as they
         stand, a single deal's or a 1000? game's only once it is over."""
         state = self.state
-        whole_only = self.single_deal or isinstance(self.rules, bluff.Rules)
+        whole_only = self.single_deal or not self.game.has_deals
         if whole_only and not state.is_over:
             return [0.0] * self.players
         scores, _ = self.game.standings(state, None)
@@ -143,11 +147,16 @@ class Table:
 def _reward_unit(rules: AnyRules, single_deal: bool) -> float:
     """What a normalised reward of 1 stands for: the target score of a Thousand match, the
     highest contract of a single deal, the cards of a 1000? deck."""
-    if isinstance(rules, bluff.Rules):
-        return float(len(rules.deck))
-    if single_deal:
-        return float(highest_ceiling(rules))
-    return float(rules.target)
+    unit: Callable[[Any, bool], float] = per_game(_REWARD_UNITS, rules, "learning environment")
+    return unit(rules, single_deal)
+
+
+def _thousand_unit(rules: Rules, single_deal: bool) -> float:
+    return float(highest_ceiling(rules) if single_deal else rules.target)
+
+
+def _bluff_unit(rules: bluff.Rules, single_deal: bool) -> float:
+    return float(len(rules.deck))
 
 
 class TableEnv(AECEnv):  # type: ignore[misc]
@@ -272,9 +281,11 @@ class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.observation_space = self.table.observation_space()
         self.action_space = spaces.Discrete(self.table.codec.size)
         self.dealer: int | None = None
-        if single_deal and isinstance(chosen, Rules):
+        if single_deal:
             self.dealer = next(
-                dealer for dealer in range(chosen.players) if chosen.sitter_of(dealer) != seat
+                dealer
+                for dealer in range(chosen.players)
+                if seat in self.table.game.seats_dealt(chosen, dealer)
             )
 
     def reset(
@@ -335,7 +346,25 @@ class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
 
 def _name(rules: AnyRules, single_deal: bool) -> str:
-    if isinstance(rules, bluff.Rules):
-        return f"thousand_bluff{rules.players}_v0"
+    """The environment's name in PettingZoo's metadata."""
+    name: Callable[[Any, bool], str] = per_game(_NAMES, rules, "learning environment")
+    return name(rules, single_deal)
+
+
+def _thousand_name(rules: Rules, single_deal: bool) -> str:
     preset = (rules.preset_name() or "custom").replace("-", "_")
     return f"thousand_{preset}{'_deal' if single_deal else ''}_v0"
+
+
+def _bluff_name(rules: bluff.Rules, single_deal: bool) -> str:
+    return f"thousand_bluff{rules.players}_v0"
+
+
+_REWARD_UNITS: dict[AnyGame, Callable[[Any, bool], float]] = {
+    THOUSAND: _thousand_unit,
+    BLUFF: _bluff_unit,
+}
+_NAMES: dict[AnyGame, Callable[[Any, bool], str]] = {
+    THOUSAND: _thousand_name,
+    BLUFF: _bluff_name,
+}
