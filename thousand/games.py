@@ -118,6 +118,7 @@ class Game(abc.ABC, Generic[StateT, ObservationT, ActionT, RulesT, RecordT]):
     state_type: type[StateT]
     rules_type: type[RulesT]
     observation_type: type[ObservationT]
+    record_type: type[RecordT]
     action_types: tuple[type, ...]
     unit: str
     """What one whole play is called: a match (Thousand) or a game (1000?)."""
@@ -244,6 +245,7 @@ class ThousandGame(Game[GameState, Observation, Action, Rules, Record]):
     state_type = GameState
     rules_type = Rules
     observation_type = Observation
+    record_type = Record
     action_types = ACTION_TYPES
     unit, units = "match", "matches"
     observe = Observation.of_player
@@ -351,6 +353,7 @@ class BluffGame(Game[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, 
     state_type = bluff.State
     rules_type = bluff.Rules
     observation_type = bluff.Observation
+    record_type = bluff.Record
     action_types = BLUFF_ACTION_TYPES
     unit, units = "game", "games"
     observe = bluff.Observation.of_player
@@ -455,7 +458,7 @@ GAMES: tuple[AnyGame, ...] = (THOUSAND, BLUFF)
 _BY_TYPE: dict[type, AnyGame] = {
     kind: game
     for game in GAMES
-    for kind in (game.state_type, game.rules_type, game.observation_type)
+    for kind in (game.state_type, game.rules_type, game.observation_type, game.record_type)
 }
 
 
@@ -468,7 +471,7 @@ def _game_by_type(value: object) -> AnyGame | None:
 
 
 def game_of(value: object) -> AnyGame:
-    """The game that ``value`` (rules, an observation or a state) belongs to."""
+    """The game that ``value`` (rules, an observation, a state or a record) belongs to."""
     game = _game_by_type(value)
     if game is None:
         raise RulesError(
@@ -478,14 +481,15 @@ def game_of(value: object) -> AnyGame:
 
 
 def per_game(table: Mapping[AnyGame, T], value: object, what: str) -> T:
-    """The entry of ``table`` for the game of ``value`` (rules, an observation or a state):
-    what a part of the project does differently in each game, kept in a table keyed by the
-    game, so that a game it was not written for gets an error rather than another's branch.
+    """The entry of ``table`` for the game ``value`` is, or belongs to (rules, an observation, a
+    state or a record): what a part of the project does differently in each game, kept in a
+    table keyed by the game, so that a game it was not written for gets an error rather than
+    another's branch.
 
     Raises:
         RulesError: the table has nothing for that game; ``what`` names what is missing.
     """
-    game = game_of(value)
+    game = value if isinstance(value, (ThousandGame, BluffGame)) else game_of(value)
     try:
         return table[game]
     except KeyError:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import html
 import itertools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
 import attrs
@@ -47,6 +47,7 @@ from thousand import (
     spectator,
 )
 from thousand.bluff import spectator as bluff_spectator
+from thousand.games import BLUFF, THOUSAND, AnyGame, game_of, per_game
 from thousand.rules import Redeal
 from thousand.scoring import meld_points
 from thousand.seating import seating
@@ -98,9 +99,8 @@ def frames(record: Record | bluff.Record, names: Sequence[str] | None = None) ->
         ValueError: ``names`` does not name every seat.
     """
     seats = _names(record, names)
-    if isinstance(record, Record):
-        return _thousand_frames(record, seats)
-    return _bluff_frames(record, seats)
+    framed: Callable[[Any, list[str]], list[Frame]] = per_game(_FRAMES, record, "replay")
+    return framed(record, seats)
 
 
 def html_page(
@@ -118,13 +118,9 @@ def html_page(
     """
     seats = _names(record, names)
     steps = frames(record, seats)
-    if isinstance(record, Record):
-        game = "Thousand"
-        cards = [[face(card), card.suit in (Suit.HEARTS, Suit.DIAMONDS)] for card in DECK]
-    else:
-        game = "1000?"
-        cards = [[bluff_face(card), False] for card in record.rules.kinds.cards]
-    heading = title if title is not None else f"{game}: {', '.join(seats)}"
+    game = game_of(record)
+    cards = per_game(_CARD_FACES, game, "replay")(record)
+    heading = title if title is not None else f"{game.title}: {', '.join(seats)}"
     labels = seats if names is not None else seat_labels(record, seats)
     data = {
         "names": seats,
@@ -640,3 +636,23 @@ _TEMPLATE = """<!DOCTYPE html>
 </body>
 </html>
 """
+
+
+def _thousand_faces(record: Record) -> list[list[Any]]:
+    return [[face(card), card.suit in (Suit.HEARTS, Suit.DIAMONDS)] for card in DECK]
+
+
+def _bluff_faces(record: bluff.Record) -> list[list[Any]]:
+    return [[bluff_face(card), False] for card in record.rules.kinds.cards]
+
+
+_FRAMES: dict[AnyGame, Callable[[Any, list[str]], list[Frame]]] = {
+    THOUSAND: _thousand_frames,
+    BLUFF: _bluff_frames,
+}
+"""How each game's record becomes frames."""
+_CARD_FACES: dict[AnyGame, Callable[[Any], list[list[Any]]]] = {
+    THOUSAND: _thousand_faces,
+    BLUFF: _bluff_faces,
+}
+"""Each game's cards as the page draws them: the face, and whether it is red."""

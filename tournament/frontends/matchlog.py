@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from thousand import MatchResult, Outcome, bluff, spectator
 from thousand.bluff import spectator as bluff_spectator
+from thousand.games import BLUFF, THOUSAND, AnyGame, per_game
 from thousand.record import Record
 from tournament.frontends.narration import held
 from tournament.text import printable, table_lines
@@ -16,10 +18,7 @@ __all__ = ["match_log", "standings_lines"]
 def match_log(outcome: Outcome) -> list[str]:
     """The whole match, deal by deal and action by action, then the standings."""
     names = [printable(name) for name in outcome.players]
-    if isinstance(outcome.record, Record):
-        lines = _thousand_lines(outcome.record, names)
-    else:
-        lines = _bluff_lines(outcome.record, names)
+    lines = per_game(_LINES, outcome.record, "match log")(outcome.record, names)
     return [*lines, "", *standings_lines(outcome)]
 
 
@@ -111,3 +110,10 @@ def _who(seat: int, names: Sequence[str]) -> str:
 
 def _cards(cards: Sequence[object]) -> str:
     return " ".join(str(card) for card in cards) or "nothing"
+
+
+_LINES: dict[AnyGame, Callable[[Any, list[str]], list[str]]] = {
+    THOUSAND: _thousand_lines,
+    BLUFF: _bluff_lines,
+}
+"""How each game's match is told, deal by deal or turn by turn."""

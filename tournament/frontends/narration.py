@@ -12,7 +12,8 @@ from __future__ import annotations
 import itertools
 import textwrap
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from thousand import (
     Bid,
@@ -36,7 +37,7 @@ from thousand import (
     spectator,
 )
 from thousand.bluff import spectator as bluff_spectator
-from thousand.games import ordinal
+from thousand.games import BLUFF, THOUSAND, AnyGame, ordinal, per_game
 from thousand.redeals import ThrowIn
 from thousand.rules import BoltCounting, Redeal, Rules
 from thousand.scoring import meld_points
@@ -836,13 +837,25 @@ def seat_labels(record: Record | bluff.Record, names: Sequence[str]) -> list[str
 
 def header(record: Record | bluff.Record, names: Sequence[str]) -> str:
     """The line that names the game, its rules and its players (``names`` by seat)."""
-    players = joined(list(names))
-    if isinstance(record, bluff.Record):
-        return f"1000? for {record.rules.players} players: {players}"
+    return per_game(_HEADERS, record, "narration")(record, joined(list(names)))
+
+
+def _thousand_header(record: Record, players: str) -> str:
     preset = record.rules.preset_name()
     rules = f"{preset} rules" if preset is not None else "house rules"
     kind = "a single deal" if record.single_deal else f"a match to {record.rules.target}"
     return f"Thousand ({rules}), {kind}: {players}"
+
+
+def _bluff_header(record: bluff.Record, players: str) -> str:
+    return f"1000? for {record.rules.players} players: {players}"
+
+
+_HEADERS: dict[AnyGame, Callable[[Any, str], str]] = {
+    THOUSAND: _thousand_header,
+    BLUFF: _bluff_header,
+}
+"""The line that names each game's record and its players."""
 
 
 def _seat_label(seat: int, name: str, recorded: str) -> str:

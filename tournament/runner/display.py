@@ -13,9 +13,7 @@ from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from thousand import Rules
 from thousand.games import game_named
-from thousand.seating import seating
 from tournament.runner.ladder import (
     Ladder,
     Rung,
@@ -385,14 +383,15 @@ def seat_roles(config: Config) -> list[str]:
     """What each seat of the tournament's tables does in the first deal (seat 0 deals it). At
     a Thousand table of four one seat sits the deal out, and the bidding goes round the other
     three from the forehand, so the seats after the sitter move up a place."""
+    players = config.players
     rules = config.rules_value()
-    if not isinstance(rules, Rules) or rules.sitter_of(0) < 0:
-        return [seat_role(config.game, seat, config.players) for seat in range(config.players)]
-    deal = seating(rules, 0)
-    roles = [""] * config.players
-    for place, seat in enumerate(deal.active):
+    dealt = game_named(config.game).handle(lambda game: game.seats_dealt(game.own_rules(rules), 0))
+    if len(dealt) == players:
+        return [seat_role(config.game, seat, players) for seat in range(players)]
+    roles = ["dealer, sits out" if seat == 0 else "sits out" for seat in range(players)]
+    clockwise = [seat for seat in (*range(1, players), 0) if seat in dealt]
+    for place, seat in enumerate(clockwise):
         roles[seat] = "dealer" if seat == 0 else ("forehand", "second hand", "third hand")[place]
-    roles[deal.sitter] = "dealer, sits out" if deal.sitter == 0 else "sits out"
     return roles
 
 
