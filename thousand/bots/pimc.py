@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from thousand.bots.auction_value import AuctionValues
-from thousand.bots.search import BluffSearch, Budget, Search, SearchPlayer, playout
+from thousand.bots.search import Budget, Search, SearchPlayer, playout
 
 __all__ = ["PimcPlayer"]
 
@@ -72,7 +72,7 @@ class PimcPlayer(SearchPlayer):
     def budget_for(self, game: Search, observation: Any) -> Budget:
         """The budget a decision is searched with: 1000?'s, a Thousand decision that shapes the
         deal's, or a card's."""
-        if isinstance(game, BluffSearch):
+        if game.whole_game:
             return self.bluff_budget
         return self.deal_budget if game.shapes_deal(observation) else self.budget
 

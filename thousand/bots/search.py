@@ -55,6 +55,9 @@ class Search:
 
     playout_limit = 1000
     """A playout stops after this many actions (a Thousand deal always ends well before)."""
+    whole_game = False
+    """Whether every decision is searched with the budget of a whole game (1000?, a game of one
+    deal), rather than a deal's or a card's."""
 
     def worlds(self, observation: Any) -> Callable[[random.Random], Any]:
         """A sampler of full states consistent with ``observation``."""
@@ -194,6 +197,8 @@ class BluffSearch(Search):
     """1000?: a win, plus the cards the others still hold against one's own (a seventh of a win
     per card of a hand of seven), against the others' average; a playout cut short goes to the
     fewest cards in hand, as an adjudicated game does."""
+
+    whole_game = True
 
     playout_limit = BLUFF_PLAYOUT
 

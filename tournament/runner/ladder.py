@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -146,12 +146,24 @@ def scale_title(game: str, rules: str, players: int) -> str:
 def rules_name(game: str, rules: dict[str, Any]) -> str | None:
     """The preset these rules (as JSON data) are, ``standard`` for 1000?'s own rules with any
     number of players, or ``None`` for house rules (which have no ladder)."""
-    if game == THOUSAND.key:
-        return Rules.from_dict(rules).preset_name()
-    if game == BLUFF.key:
-        own = bluff.Rules.from_dict(rules)
-        return STANDARD if own == bluff.Rules(players=own.players) else None
-    return None
+    named = _RULES_NAMES.get(game)
+    return None if named is None else named(rules)
+
+
+def _preset_name(rules: dict[str, Any]) -> str | None:
+    return Rules.from_dict(rules).preset_name()
+
+
+def _standard_name(rules: dict[str, Any]) -> str | None:
+    own = bluff.Rules.from_dict(rules)
+    return STANDARD if own == bluff.Rules(players=own.players) else None
+
+
+_RULES_NAMES: dict[str, Callable[[dict[str, Any]], str | None]] = {
+    THOUSAND.key: _preset_name,
+    BLUFF.key: _standard_name,
+}
+"""Per game (by its key), how its rules are named on a ladder."""
 
 
 def load_ladders(path: Path | None = None) -> dict[str, Ladder]:

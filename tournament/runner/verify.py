@@ -11,11 +11,11 @@ import os
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 from thousand import Rules, bluff
 from thousand.errors import ThousandError
-from thousand.games import game_named
+from thousand.games import BLUFF, THOUSAND, AnyGame, game_named, per_game
 from thousand.table.faults import FaultPolicy
 from thousand.table.sandbox import Isolation
 from tournament.runner.results import STATUSES, UnitResult
@@ -187,9 +187,19 @@ def _limits(config: Config) -> tuple[tuple[int, int], int, int]:
     contracts a unit may hold, under the configuration's rules: generous bounds, which no
     play reaches, but an edit to a score that no play could give does."""
     rules = config.rules_value()
-    if isinstance(rules, bluff.Rules):
-        return (-len(rules.deck), 0), 0, 0
-    assert isinstance(rules, Rules)
+    limits: Callable[[Any, bool], Limits] = per_game(_LIMITS, rules, "checked results")
+    return limits(rules, config.single_deal)
+
+
+Limits: TypeAlias = "tuple[tuple[int, int], int, int]"
+"""The lowest and highest score of a seat, the largest contract, the most contracts."""
+
+
+def _bluff_limits(rules: bluff.Rules, single_deal: bool) -> Limits:
+    return (-len(rules.deck), 0), 0, 0
+
+
+def _thousand_limits(rules: Rules, single_deal: bool) -> Limits:
     marriages = rules.ace_marriage + 100 + 80 + 60 + 40
     contract = max(rules.opening_bid, rules.cap_base + marriages)
     deal = (
@@ -201,10 +211,16 @@ def _limits(config: Config) -> tuple[tuple[int, int], int, int]:
         + rules.sitter_bonus
         + max(rules.target, rules.barrel_threshold, rules.lock_threshold)
     )
-    if config.single_deal:
+    if single_deal:
         return (-2 * deal, 2 * deal), contract, 1
     match = deal * (rules.max_deals + 1)
     return (-match, match), contract, rules.max_deals
+
+
+_LIMITS: dict[AnyGame, Callable[[Any, bool], Limits]] = {
+    THOUSAND: _thousand_limits,
+    BLUFF: _bluff_limits,
+}
 
 
 def _object(data: Any, what: str) -> dict[str, Any]:
