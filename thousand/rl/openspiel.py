@@ -37,7 +37,7 @@ from thousand import bluff
 from thousand.cards import DECK
 from thousand.engine import new_deal
 from thousand.errors import RulesError
-from thousand.games import game_of
+from thousand.games import BLUFF, THOUSAND, AnyGame, game_of, per_game
 from thousand.layout import Layout
 from thousand.marriages import MARRIAGE_POINTS, highest_ceiling
 from thousand.rl.codec import ActionCodec, action_number
@@ -107,38 +107,73 @@ def _bluff_type() -> Any:
 
 class _Spec:
     """What every state of one game shares, never copied: the rules, the action numbering, the
-    encoder and the cards to deal (as chance outcomes)."""
+    encoder and the cards to deal (as chance outcomes); and what differs from game to game."""
 
-    def __init__(self, rules: AnyRules, codec: ActionCodec, deck: tuple[int, ...]) -> None:
+    deck: tuple[int, ...]
+    """The cards dealt, as chance outcomes."""
+    outcomes: int
+    """How many different chance outcomes there are."""
+    bounds: tuple[float, float]
+    """The lowest and highest return of a seat."""
+    longest: int
+    """The most actions a game can take, chance outcomes included."""
+
+    def __init__(self, rules: Any) -> None:
         self.rules = rules
         self.game: Any = game_of(rules)
-        self.codec = codec
+        self.codec = ActionCodec.for_rules(rules)
         self.encoder = ObservationEncoder.for_rules(rules)
-        self.deck = deck
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Spec:
         return self
 
     def card(self, number: int) -> str:
         """The text of the card dealt as chance outcome ``number``."""
-        if isinstance(self.rules, bluff.Rules):
-            return str(self.rules.kinds.cards[number])
-        return str(DECK[number])
+        raise NotImplementedError
 
     def deal_layout(self, dealt: Sequence[int]) -> Any:
-        """The layout of a complete deal, cards in the order dealt: each seat's hand in turn
-        (at a table of four, each seat taking part; the seat sitting out gets an empty hand),
-        then the talon (Thousand) or the draw pile, its first card drawn first (1000?)."""
+        """The layout of a complete deal, cards in the order dealt."""
+        raise NotImplementedError
+
+    def start(self, dealt: Sequence[int]) -> Any:
+        """The engine's first state after the deal ``dealt``, seat 0 dealing."""
+        raise NotImplementedError
+
+    def deals_before(self, engine: Any) -> int:
+        """The deals scored before ``engine``, a state already dealt (a Thousand deal taken
+        from a match ends with that deal)."""
+        return 0
+
+    def over(self, engine: Any, deal: int) -> bool:
+        """Whether the game is over, ``deal`` deals having been scored before it began."""
+        return bool(engine.is_over)
+
+    def returns(self, engine: Any, deal: int) -> list[float]:
+        """Per seat, what the game that is over gave it."""
+        raise NotImplementedError
+
+
+class _ThousandSpec(_Spec):
+    """A single Thousand deal: its returns are the deal's scores."""
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules)
+        self.deck = tuple(card.index for card in DECK)
+        self.outcomes = len(DECK)
+        self.bounds = _deal_score_bounds(rules)
+        bids = (highest_ceiling(rules) - rules.opening_bid) // rules.bid_step + 1
+        # The deal, the auction (every bid higher than the last, every seat passing once),
+        # taking, giving or discarding, the contract, a concession and every trick.
+        self.longest = len(DECK) + bids + rules.players + 8 + len(DECK)
+
+    def card(self, number: int) -> str:
+        return str(DECK[number])
+
+    def deal_layout(self, dealt: Sequence[int]) -> Layout:
+        """Each seat's hand in turn (at a table of four, each seat taking part; the seat
+        sitting out gets an empty hand), then the talon."""
         rules = self.rules
         size = rules.hand_size
-        players = rules.players
-        if isinstance(rules, bluff.Rules):
-            hands = [dealt[seat * size : (seat + 1) * size] for seat in range(players)]
-            kinds = rules.kinds.cards
-            return bluff.Layout(
-                hands=[[kinds[kind] for kind in hand] for hand in hands],
-                draw_pile=[kinds[kind] for kind in dealt[players * size :]],
-            )
         active = rules.active_players
         hands = [dealt[seat * size : (seat + 1) * size] for seat in range(active)]
         rest = dealt[active * size :]
@@ -151,45 +186,75 @@ class _Spec:
             talon=[[DECK[index] for index in pile] for pile in piles],
         )
 
-    def start(self, dealt: Sequence[int]) -> Any:
-        """The engine's first state after the deal ``dealt``, seat 0 dealing."""
-        if isinstance(self.rules, bluff.Rules):
-            # Reshuffles of the discards follow a seed taken from the deal itself.
-            digest = hashlib.sha256(",".join(map(str, dealt)).encode()).digest()
-            seed = int.from_bytes(digest[:8], "big") >> 1
-            return bluff.new_game(self.rules, seed=seed, layout=self.deal_layout(dealt))
+    def start(self, dealt: Sequence[int]) -> GameState:
         return new_deal(self.rules, seed=0, layout=self.deal_layout(dealt), dealer=DEALER)
+
+    def deals_before(self, engine: GameState) -> int:
+        return len(engine.deals)
+
+    def over(self, engine: GameState, deal: int) -> bool:
+        return len(engine.deals) > deal
+
+    def returns(self, engine: GameState, deal: int) -> list[float]:
+        return [float(score) for score in engine.deals[deal].deal_scores]
+
+
+class _BluffSpec(_Spec):
+    """A game of 1000?: its returns are minus the cards left in each hand."""
+
+    def __init__(self, rules: bluff.Rules) -> None:
+        super().__init__(rules)
+        self.deck = tuple(rules.kinds.number[card] for card in rules.deck)
+        self.outcomes = len(rules.kinds.cards)
+        self.bounds = (-float(len(rules.deck)), 0.0)
+        self.longest = len(rules.deck) + rules.max_turns
+
+    def card(self, number: int) -> str:
+        return str(self.rules.kinds.cards[number])
+
+    def deal_layout(self, dealt: Sequence[int]) -> bluff.Layout:
+        """Each seat's hand in turn, then the draw pile, its first card drawn first."""
+        rules = self.rules
+        size = rules.hand_size
+        players = rules.players
+        hands = [dealt[seat * size : (seat + 1) * size] for seat in range(players)]
+        kinds = rules.kinds.cards
+        return bluff.Layout(
+            hands=[[kinds[kind] for kind in hand] for hand in hands],
+            draw_pile=[kinds[kind] for kind in dealt[players * size :]],
+        )
+
+    def start(self, dealt: Sequence[int]) -> bluff.State:
+        # Reshuffles of the discards follow a seed taken from the deal itself.
+        digest = hashlib.sha256(",".join(map(str, dealt)).encode()).digest()
+        seed = int.from_bytes(digest[:8], "big") >> 1
+        return bluff.new_game(self.rules, seed=seed, layout=self.deal_layout(dealt))
+
+    def returns(self, engine: bluff.State, deal: int) -> list[float]:
+        return [-float(len(hand)) for hand in engine.hand_kinds]
+
+
+_SPECS: dict[AnyGame, Callable[[Any], _Spec]] = {THOUSAND: _ThousandSpec, BLUFF: _BluffSpec}
+"""How each game is played as an OpenSpiel game."""
 
 
 class SpielGame(pyspiel.Game):  # type: ignore[misc]
     """One game's rules as an OpenSpiel game: a single Thousand deal, or a game of 1000?."""
 
     def __init__(self, rules: AnyRules, game_type: Any, params: dict[str, Any]) -> None:
-        codec = ActionCodec.for_rules(rules)
-        if isinstance(rules, bluff.Rules):
-            deck = tuple(rules.kinds.number[card] for card in rules.deck)
-            outcomes = len(rules.kinds.cards)
-            low, high = -float(len(rules.deck)), 0.0
-            length = len(rules.deck) + rules.max_turns
-        else:
-            deck = tuple(card.index for card in DECK)
-            outcomes = len(DECK)
-            low, high = _deal_score_bounds(rules)
-            bids = (highest_ceiling(rules) - rules.opening_bid) // rules.bid_step + 1
-            # The deal, the auction (every bid higher than the last, every seat passing once),
-            # taking, giving or discarding, the contract, a concession and every trick.
-            length = len(DECK) + bids + rules.players + 8 + len(DECK)
+        spec = per_game(_SPECS, rules, "OpenSpiel game")(rules)
+        low, high = spec.bounds
         info = pyspiel.GameInfo(
-            num_distinct_actions=codec.size,
-            max_chance_outcomes=outcomes,
+            num_distinct_actions=spec.codec.size,
+            max_chance_outcomes=spec.outcomes,
             num_players=rules.players,
             min_utility=low,
             max_utility=high,
             utility_sum=None,
-            max_game_length=length,
+            max_game_length=spec.longest,
         )
         super().__init__(game_type, info, params)
-        self.spec = _Spec(rules, codec, deck)
+        self.spec = spec
 
     def new_initial_state(self) -> SpielState:
         """The state before the first card is dealt."""
@@ -241,16 +306,6 @@ class _Kept:
         return self
 
 
-def _over(engine: Any, deal: int) -> bool:
-    """Whether the game is over (a Thousand deal: once it is scored, ``deal`` deals having been
-    scored before it)."""
-    if engine is None:
-        return False
-    if isinstance(engine, GameState):
-        return len(engine.deals) > deal
-    return bool(engine.is_over)
-
-
 class SpielState(pyspiel.State):  # type: ignore[misc]
     """A state of a :class:`SpielGame`: the cards dealt so far, then the engine's state."""
 
@@ -260,28 +315,32 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         self._spec = spec if spec is not None else game.spec
         self._dealt: list[int] = [] if engine is None else list(self._spec.deck)
         self._kept = _Kept(engine)
-        # A Thousand deal taken from a match ends with that deal.
-        self._deal = len(engine.deals) if isinstance(engine, GameState) else 0
+        self._deal = 0 if engine is None else self._spec.deals_before(engine)
 
     @property
     def engine(self) -> Any:
         """The engine's state, ``None`` while the cards are being dealt."""
         return self._kept.value
 
+    def _over(self) -> bool:
+        """Whether the game is over."""
+        engine = self.engine
+        return engine is not None and self._spec.over(engine, self._deal)
+
     def current_player(self) -> int:
         engine = self.engine
         if engine is None:
             return int(pyspiel.PlayerId.CHANCE)
-        if _over(engine, self._deal):
+        if self._over():
             return int(pyspiel.PlayerId.TERMINAL)
         return int(engine.player)
 
     def is_terminal(self) -> bool:
-        return _over(self.engine, self._deal)
+        return self._over()
 
     def _legal_actions(self, player: int) -> list[int]:
         engine = self.engine
-        if _over(engine, self._deal) or player != engine.player:
+        if self._over() or player != engine.player:
             return []
         index = self._spec.codec.index
         return sorted(index(action) for action in engine.legal_actions())
@@ -318,12 +377,9 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         """Per seat, the deal's scores (Thousand) or minus the cards left in hand (1000?), once
         the game is over; zeros before."""
-        engine = self.engine
-        if not _over(engine, self._deal):
+        if not self._over():
             return [0.0] * self._spec.rules.players
-        if isinstance(engine, GameState):
-            return [float(score) for score in engine.deals[self._deal].deal_scores]
-        return [-float(len(hand)) for hand in engine.hand_kinds]
+        return self._spec.returns(self.engine, self._deal)
 
     def observation_of(self, seat: int) -> Any:
         """What ``seat`` sees, ``None`` while the cards are being dealt."""
@@ -391,13 +447,26 @@ class SeatObserver:
 
 def spiel_game(rules: AnyRules) -> SpielGame:
     """The OpenSpiel game of ``rules`` (a single deal for Thousand), registered or not."""
-    if isinstance(rules, bluff.Rules):
-        return SpielGame(rules, _bluff_type(), {"players": rules.players})
+    made: Callable[[Any], SpielGame] = per_game(_GAMES_OF, rules, "OpenSpiel game")
+    return made(rules)
+
+
+def _bluff_game(rules: bluff.Rules) -> SpielGame:
+    return SpielGame(rules, _bluff_type(), {"players": rules.players})
+
+
+def _thousand_game(rules: Rules) -> SpielGame:
     name = next(
         (key for key, preset in THOUSAND_PRESETS.items() if preset == rules.preset_name()), None
     )
     game_type = _thousand_type(name) if name is not None else _custom_type(rules)
     return SpielGame(rules, game_type, {})
+
+
+_GAMES_OF: dict[AnyGame, Callable[[Any], SpielGame]] = {
+    THOUSAND: _thousand_game,
+    BLUFF: _bluff_game,
+}
 
 
 def _custom_type(rules: Rules) -> Any:
