@@ -803,9 +803,8 @@ def replay_lines(
     if viewer is not None:
         opening.append(f"As seen by {voice.names[viewer]}: the cards others held stay hidden.")
     opening.append("")
-    if isinstance(record, Record):
-        return _fit([*opening, *_thousand_story(record, voice)])
-    return _fit([*opening, *_bluff_story(record, voice)])
+    story: Callable[[Any, _Voice], list[str]] = per_game(_STORIES, record, "narration")
+    return _fit([*opening, *story(record, voice)])
 
 
 def replay_names(record: Record | bluff.Record, viewer: int | None = None) -> list[str]:
@@ -886,3 +885,10 @@ def _bluff_story(record: bluff.Record, voice: _Voice) -> list[str]:
     if final.result is None:
         lines.extend(["", *_bluff_stop(final)])
     return lines
+
+
+_STORIES: dict[AnyGame, Callable[[Any, _Voice], list[str]]] = {
+    THOUSAND: _thousand_story,
+    BLUFF: _bluff_story,
+}
+"""How each game's record is told, as seen by a voice."""
