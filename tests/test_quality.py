@@ -285,3 +285,38 @@ def test_the_runner_and_the_front_ends_stand_apart(part: str, other: str) -> Non
     for path in (ROOT / "tournament" / part).glob("*.py"):
         for name in project_imports(path):
             assert not name.startswith(forbidden), (path.name, name)
+
+
+GAME_TYPES = {"Rules", "GameState", "State", "Observation", "Record", "Layout"}
+"""The names of what makes a game a game: rules, states, observations, records, layouts."""
+GAME_NAMES = {"bluff", "1000?"}
+"""1000?'s key and name. ("thousand" is the package's and the program's name as well as the
+game's, so its text cannot tell which is meant; the game objects carry every game's words.)"""
+OUTSIDE_THE_GAMES = sorted(
+    [
+        *(ROOT / "thousand").glob("*/**/*.py"),
+        *(ROOT / "tournament").rglob("*.py"),
+    ]
+)
+"""Every module but the games' own: 1000?'s package, and the Thousand engine's modules at the
+top of the library (``games.py``, where each game is described, among them)."""
+
+
+@pytest.mark.parametrize(
+    "path",
+    [path for path in OUTSIDE_THE_GAMES if "bluff" not in path.relative_to(ROOT).parts],
+    ids=lambda path: path.relative_to(ROOT).as_posix(),
+)
+def test_no_part_outside_the_games_tells_a_game_by_its_types_or_name(path: Path) -> None:
+    """What a part does differently in each game comes from the game object or a table keyed
+    by it (:func:`thousand.games.per_game`), never from testing whose rules, state,
+    observation, record or layout a value is, nor from a game's name written out: a third game
+    would then get an error, not another game's branch."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance":
+            kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+            for kind in kinds:
+                name = kind.attr if isinstance(kind, ast.Attribute) else getattr(kind, "id", "")
+                assert name not in GAME_TYPES, (node.lineno, ast.unparse(node))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            assert node.value.lower() not in GAME_NAMES, (node.lineno, node.value)

@@ -31,6 +31,7 @@ except ImportError as missing:  # pragma: no cover - the plain install
         "python -m pip install numpy gymnasium pettingzoo open_spiel"
     ) from None
 
+from thousand.games import BLUFF
 from thousand.rl.codec import ActionCodec
 from thousand.rl.encoding import ENCODING_VERSION, ObservationEncoder
 from thousand.rl.environments import SeatEnv, TableEnv
@@ -57,7 +58,7 @@ GYM_IDS: dict[str, dict[str, Any]] = {
     "thousand/Polish2pDeal-v0": {"rules": "polish-2p", "single_deal": True},
     "thousand/Russian4Deal-v0": {"rules": "russian-4", "single_deal": True},
     "thousand/Polish4Deal-v0": {"rules": "polish-4", "single_deal": True},
-    **{f"thousand/Bluff{n}-v0": {"rules": "bluff", "players": n} for n in range(2, 7)},
+    **{f"thousand/Bluff{n}-v0": {"rules": BLUFF.key, "players": n} for n in range(2, 7)},
 }
 """The registered Gymnasium ids and the arguments of :class:`SeatEnv` each stands for."""
 

@@ -102,7 +102,7 @@ BLUFF_TYPE_PLAYERS = (2, 6)
 
 
 def _bluff_type() -> Any:
-    return _game_type(BLUFF_NAME, "1000?", BLUFF_TYPE_PLAYERS, {"players": 4})
+    return _game_type(BLUFF_NAME, BLUFF.title, BLUFF_TYPE_PLAYERS, {"players": 4})
 
 
 class _Spec:
