@@ -205,6 +205,8 @@ _PATTERN_POINTS = tuple(
     sum(_RANK_POINTS[rank] for rank in range(6) if pattern >> rank & 1) for pattern in range(64)
 )
 """The points of each suit's 6-bit pattern of cards."""
+DECK_POINTS = sum(card.points for card in DECK)
+"""The card points of the whole deck, 120: what the tricks of a deal hold in all."""
 
 
 def format_cards(mask: int) -> str:

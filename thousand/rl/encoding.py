@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from thousand import bluff
-from thousand.cards import DECK
+from thousand.cards import DECK, DECK_POINTS
 from thousand.games import BLUFF, THOUSAND, AnyGame, per_game
 from thousand.marriages import highest_ceiling
 from thousand.observation import Observation
@@ -45,7 +45,7 @@ Vector = npt.NDArray[np.float32]
 CARDS = len(DECK)
 PHASES = tuple(Phase)
 BLUFF_PHASES = tuple(bluff.Phase)
-DEAL_POINTS = 120
+DEAL_POINTS = DECK_POINTS
 """The card points of a Thousand deck: what ``points_taken`` is divided by."""
 
 

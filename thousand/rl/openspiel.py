@@ -34,7 +34,7 @@ from open_spiel.python.algorithms import ismcts as spiel_ismcts
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
 from thousand import bluff
-from thousand.cards import DECK
+from thousand.cards import DECK, DECK_POINTS
 from thousand.engine import new_deal
 from thousand.errors import RulesError
 from thousand.games import BLUFF, THOUSAND, AnyGame, game_of, per_game
@@ -287,7 +287,7 @@ def _deal_score_bounds(rules: Rules) -> tuple[float, float]:
     bolt's penalty), and making it, taking every card point and marriage in defence (rounded
     up), or the largest bonus for sitting out."""
     highest = highest_ceiling(rules)
-    defence = 120 + sum(MARRIAGE_POINTS) + rules.ace_marriage + rules.rounding
+    defence = DECK_POINTS + sum(MARRIAGE_POINTS) + rules.ace_marriage + rules.rounding
     sitting = highest_sitter_bonus(rules)
     lowest = highest + (rules.bolt_penalty if rules.bolts else 0)
     return -float(lowest), float(max(highest, defence, sitting))

@@ -14,8 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeAlias
 
 from thousand import Rules, bluff
+from thousand.cards import DECK_POINTS
 from thousand.errors import ThousandError
 from thousand.games import BLUFF, THOUSAND, AnyGame, game_named, per_game
+from thousand.marriages import MARRIAGE_POINTS, highest_ceiling
 from thousand.table.faults import FaultPolicy
 from thousand.table.sandbox import Isolation
 from tournament.runner.results import STATUSES, UnitResult
@@ -200,11 +202,11 @@ def _bluff_limits(rules: bluff.Rules, single_deal: bool) -> Limits:
 
 
 def _thousand_limits(rules: Rules, single_deal: bool) -> Limits:
-    marriages = rules.ace_marriage + 100 + 80 + 60 + 40
-    contract = max(rules.opening_bid, rules.cap_base + marriages)
+    marriages = rules.ace_marriage + sum(MARRIAGE_POINTS)
+    contract = max(rules.opening_bid, highest_ceiling(rules))
     deal = (
         contract
-        + 120
+        + DECK_POINTS
         + marriages
         + rules.barrel_penalty
         + rules.bolt_penalty
