@@ -61,22 +61,25 @@ def merged(observation: dict[str, Any], message: dict[str, Any]) -> dict[str, An
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda rules: f"{game_of(rules).name}-{rules.players}")
 def test_merged_updates_give_every_observation_back(rules: Rules | bluff.Rules) -> None:
-    """Over a whole match, for every seat: each update merged into the bot's last observation
+    """Over whole matches, for every seat: each update merged into the bot's last observation
     equals the whole observation, JSON for JSON, and the updates are a fraction of the whole."""
     whole_bytes = update_bytes = 0
-    for seen in observations(rules, 0):
-        held: dict[str, Any] = {}
-        told: dict[str, Any] | None = None
-        for observation in seen:
-            data = observation.to_dict(with_rules=False)
-            message = (
-                {"type": "act", "observation": data} if told is None else update_message(told, data)
-            )
-            held = merged(held, json.loads(json.dumps(message)))
-            assert held == data
-            told = data
-            whole_bytes += len(json.dumps(data))
-            update_bytes += len(json.dumps(message))
+    for seed in range(3):
+        for seen in observations(rules, seed):
+            held: dict[str, Any] = {}
+            told: dict[str, Any] | None = None
+            for observation in seen:
+                data = observation.to_dict(with_rules=False)
+                message = (
+                    {"type": "act", "observation": data}
+                    if told is None
+                    else update_message(told, data)
+                )
+                held = merged(held, json.loads(json.dumps(message)))
+                assert held == data
+                told = data
+                whole_bytes += len(json.dumps(data))
+                update_bytes += len(json.dumps(message))
     assert update_bytes < whole_bytes / 2
 
 
