@@ -13,7 +13,7 @@ from __future__ import annotations
 import abc
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar, cast
 
 from thousand import bluff
 from thousand.actions import ACTION_TYPES, Action, parse_action
@@ -489,7 +489,7 @@ def per_game(table: Mapping[AnyGame, T], value: object, what: str) -> T:
     Raises:
         RulesError: the table has nothing for that game; ``what`` names what is missing.
     """
-    game = value if isinstance(value, (ThousandGame, BluffGame)) else game_of(value)
+    game = cast("AnyGame", value) if isinstance(value, Game) else game_of(value)
     try:
         return table[game]
     except KeyError:

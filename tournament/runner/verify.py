@@ -184,17 +184,17 @@ def saved_anchor(data: Any, names: Sequence[str]) -> Anchor | None:
     return tuple((name, float(rating)) for name, rating in kept.items())
 
 
-def _limits(config: Config) -> tuple[tuple[int, int], int, int]:
+Limits: TypeAlias = "tuple[tuple[int, int], int, int]"
+"""The lowest and highest score of a seat, the largest contract, the most contracts."""
+
+
+def _limits(config: Config) -> Limits:
     """The lowest and highest score a unit may give a seat, the largest contract and the most
     contracts a unit may hold, under the configuration's rules: generous bounds, which no
     play reaches, but an edit to a score that no play could give does."""
     rules = config.rules_value()
     limits: Callable[[Any, bool], Limits] = per_game(_LIMITS, rules, "checked results")
     return limits(rules, config.single_deal)
-
-
-Limits: TypeAlias = "tuple[tuple[int, int], int, int]"
-"""The lowest and highest score of a seat, the largest contract, the most contracts."""
 
 
 def _bluff_limits(rules: bluff.Rules, single_deal: bool) -> Limits:
