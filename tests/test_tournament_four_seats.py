@@ -196,8 +196,11 @@ def test_a_resumed_four_seat_tournament_is_the_uninterrupted_one(
     tmp_path: Path, format: str
 ) -> None:
     """Stopped part way (its journal cut short), a four-seat tournament resumed ends with the
-    same journal lines and the same summary as one played without a break."""
+    same journal lines and the same summary as one played without a break. (Its matches stop
+    at 30 deals: whole matches of random play would run to the preset's 400.)"""
     config = four_seat_config(per_table=2 if format == "deals" else 24, format=format)
+    short = attrs.evolve(Rules.preset("russian-4"), max_deals=30)
+    config = attrs.evolve(config, rules=short.to_dict())
     whole = tmp_path / "whole"
     run_tournament(config, out=whole)
     lines = (whole / "journal.jsonl").read_bytes().splitlines(keepends=True)
@@ -220,14 +223,17 @@ def test_a_resumed_four_seat_tournament_is_the_uninterrupted_one(
 
 def test_four_seat_matches_keep_records_that_replay_to_their_scores(tmp_path: Path) -> None:
     """In the games format each unit is a whole match at four seats; its record replays to the
-    scores the journal holds."""
+    scores the journal holds. (The matches stop at 30 deals: a match of random play would run
+    to the preset's 400.)"""
+    rules = tmp_path / "short.json"
+    rules.write_text(json.dumps({"preset": "polish-4", "max_deals": 30}))
     out = tmp_path / "out"
-    arguments = ["tournament", *RANDOMS, "--rules", "polish-4", "--games", "24", "--seed", "5"]
+    arguments = ["tournament", *RANDOMS, "--rules", str(rules), "--games", "24", "--seed", "5"]
     result = runner.invoke(app, [*arguments, "--workers", "1", "--records", "--out", str(out)])
     assert result.exit_code == 0, result.output
     for unit in journal_results(out)[:6]:
         record = thousand.load_record(out / "records" / f"{unit.unit}.json")
-        assert record.rules == Rules.preset("polish-4")
+        assert record.rules == attrs.evolve(Rules.preset("polish-4"), max_deals=30)
         final = thousand.replay(record)
         assert isinstance(final.result, thousand.MatchResult)
         assert tuple(final.result.scores) == unit.scores

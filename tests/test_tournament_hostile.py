@@ -309,7 +309,8 @@ def test_the_real_program_stopped_by_ctrl_c_resumes_with_the_command_it_prints(
     """Ctrl-C (SIGINT to the program and its workers) ends the real program with exit 130 and
     a last line giving the resume command, which finishes the tournament as if never stopped."""
     out = tmp_path / "kept"
-    arguments = ["random", "random", "random", "--deals", "1000", "--seed", "8", "--workers", "2"]
+    # 600 units: enough that the tournament is still playing when its first line is journaled.
+    arguments = ["random", "random", "random", "--deals", "100", "--seed", "8", "--workers", "2"]
     process = subprocess.Popen(
         [*installed_command(), "tournament", *arguments, "--out", str(out)],
         stdout=subprocess.PIPE,
@@ -331,7 +332,7 @@ def test_the_real_program_stopped_by_ctrl_c_resumes_with_the_command_it_prints(
     assert process.returncode == 130, stderr
     assert stdout == ""
     last = stderr.splitlines()[-1]
-    assert re.fullmatch(r"stopped after \d+ of 6000 units; continue with: .*", last), stderr
+    assert re.fullmatch(r"stopped after \d+ of 600 units; continue with: .*", last), stderr
     command = last.split("continue with: ")[1]
     assert command == f"thousand tournament --resume {out}"
     resumed = run_installed(*shlex.split(command)[1:])
