@@ -257,9 +257,9 @@ def journal_results(folder: Path) -> dict[str, Any]:
 @pytest.mark.skipif(not LINUX, reason="finding processes by command line reads /proc")
 def test_a_mixed_tournament_leaves_normal_games_as_a_clean_run_does(tmp_path: Path) -> None:
     """Hostile bots (one rewrites greedy wherever it runs, one ignores its time limit, one
-    leaves a daemon behind every match) play a tournament with normal bots. It completes, the
-    games among normal bots only are exactly those of a run where the hostile bots behave, and
-    no process is left."""
+    leaves a daemon behind every match) play a tournament with normal bots, at tables of two
+    (30 units, where tables of three would make 120). It completes, the games among normal bots
+    only are exactly those of a run where the hostile bots behave, and no process is left."""
     daemon = hostile(tmp_path, "daemon", after=1)
     # Copies of the bots' files, so that the processes looked for at the end are this test's.
     cheats, python_bots = (tmp_path / CHEATS.name, tmp_path / PYTHON_BOTS.name)
@@ -276,7 +276,8 @@ def test_a_mixed_tournament_leaves_normal_games_as_a_clean_run_does(tmp_path: Pa
         hostile(tmp_path, "ok").spec,
     ]
     normal = ["greedy", "random", f"{python_bots}:Cautious"]
-    common = ["--deals", "1", "--time-limit", "0.2", "--workers", "2", "--isolate=process"]
+    common = ["--deals", "1", "--players", "2", "--time-limit", "0.2", "--workers", "2"]
+    common.append("--isolate=process")
     tournament(*mixed, *normal, *common, "--out", str(tmp_path / "mixed"))
     tournament(*behaving, *normal, *common, "--out", str(tmp_path / "clean"))
     mixed_units = journal_results(tmp_path / "mixed")
