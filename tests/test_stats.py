@@ -267,13 +267,13 @@ def test_bootstrap_edge_cases() -> None:
 
 @pytest.mark.slow
 def test_rating_intervals_cover_the_true_ratings() -> None:
-    """Over 60 simulated tournaments (4 entrants of known strength, 3 per table, 135 units
+    """Over 40 simulated tournaments (4 entrants of known strength, 3 per table, 180 units
     each), the 95% rating intervals hold the true Elo ratings about 95% of the time."""
     logs = [0.6, 0.2, -0.2, -0.6]
     truth = elo(logs)
     rng = random.Random(2024)
     covered = total = 0
-    for tournament in range(60):
+    for tournament in range(40):
         results = simulated(rng, logs, seats=3, groups=60, per_group=3)
         summary = summarize(results, list("abcd"), format="deals", seed=tournament, resamples=200)
         for standing in summary.standings:
