@@ -1556,5 +1556,5 @@ class ThousandMachine(RuleBasedStateMachine):
             assert observed_cards(state.observation(seat)) <= visible_cards(state, seat)
 
 
-ThousandMachine.TestCase.settings = settings(max_examples=scaled(1.5), stateful_step_count=80)
+ThousandMachine.TestCase.settings = settings(max_examples=scaled(1), stateful_step_count=80)
 TestThousandMachine = pytest.mark.slow(ThousandMachine.TestCase)
