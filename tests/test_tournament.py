@@ -446,7 +446,7 @@ class ReversedBackend:
     [
         pytest.param(
             thousand_config(
-                ["greedy", "random", f"{PYTHON_BOTS}:Flaky", f"{PYTHON_BOTS}:Cautious"], deals=8
+                ["greedy", "random", f"{PYTHON_BOTS}:Flaky", f"{PYTHON_BOTS}:Cautious"], deals=4
             ),
             id="thousand-deals",
         ),
@@ -472,7 +472,7 @@ def test_results_do_not_depend_on_the_workers(tmp_path: Path, config: Config) ->
 
 # A large tournament, played once for the crash test and the statistics ------------------------
 
-BIG_DEALS = 800
+BIG_DEALS = 400
 BIG_SEED = 11
 BIG_ARGUMENTS = ["greedy", "random", "random", "--deals", str(BIG_DEALS), "--seed", str(BIG_SEED)]
 
@@ -716,13 +716,13 @@ def test_hostile_bots_are_charged_with_their_faults(tmp_path: Path, on_fault: st
     flaky = f"{PYTHON_BOTS}:Flaky"
     illegal = hostile_spec(tmp_path, "illegal", after=1)
     out = tmp_path / "out"
-    arguments = ["tournament", flaky, illegal, "greedy", "random", "--deals", "2"]
+    arguments = ["tournament", flaky, illegal, "greedy", "random", "--deals", "1"]
     arguments += ["--workers", "2", "--on-fault", on_fault, "--out", str(out)]
     # The program writes its pids into tmp_path, which a sandboxed bot could not.
     result = runner.invoke(app, [*arguments, "--isolate=process"])
     assert result.exit_code == 0, result.output
     document = summary_of(out)
-    units = 3 * 2 * 6
+    units = 3 * 1 * 6
     flaky_faults = standing(document, flaky)["faults"]
     illegal_faults = standing(document, illegal)["faults"]
     assert flaky_faults["error"] > 0
@@ -733,7 +733,7 @@ def test_hostile_bots_are_charged_with_their_faults(tmp_path: Path, on_fault: st
         assert standing(document, name)["faults"] == {"illegal": 0, "error": 0, "timeout": 0}
     assert {row["units"] for row in document["standings"]} == {units}
     journal = journal_results(out)
-    assert len(journal) == 4 * 2 * 6
+    assert len(journal) == 4 * 1 * 6
     flaky_errors = sum(
         result.faults[seat][2]
         for result in journal
