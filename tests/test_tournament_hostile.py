@@ -240,15 +240,16 @@ def test_ctrl_c_says_how_far_it_got_and_how_to_resume(tmp_path: Path) -> None:
     """Interrupted, the tournament says how many units it finished and the command that goes
     on, exits 130, and that command finishes it as if it had never been stopped."""
     out = tmp_path / "kept run"
-    arguments = ["tournament", stopper(tmp_path), "greedy", "random", "--deals", "20"]
+    # 30 units: the stopper's 100th decision comes about a third of the way through.
+    arguments = ["tournament", stopper(tmp_path), "greedy", "random", "--deals", "5"]
     arguments += ["--seed", "3", "--workers", "1", "--no-isolate"]
     result = runner.invoke(app, [*arguments, "--out", str(out)])
     assert result.exit_code == 130, result.output
     lines = len((out / "journal.jsonl").read_text(encoding="utf-8").splitlines())
-    assert 0 < lines < 120
+    assert 0 < lines < 30
     command = f"thousand tournament --resume '{out}'"
     assert without_progress(result.stderr) == (
-        f"stopped after {lines} of 120 units; continue with: {command}\n"
+        f"stopped after {lines} of 30 units; continue with: {command}\n"
     )
     resumed = runner.invoke(app, shlex.split(command)[1:])
     assert resumed.exit_code == 0, resumed.output
