@@ -686,7 +686,9 @@ class BluffMachine(RuleBasedStateMachine):
                     assert shown.card == real.card
 
 
+# Half the profile's examples: the machine deep-copies the state at every step, and was the
+# slowest of these tests by three times.
 BluffMachine.TestCase.settings = settings(
-    max_examples=scaled(1), stateful_step_count=80, deadline=None
+    max_examples=scaled(0.5), stateful_step_count=80, deadline=None
 )
 test_bluff_machine = pytest.mark.slow(BluffMachine.TestCase)

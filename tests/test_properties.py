@@ -1556,5 +1556,6 @@ class ThousandMachine(RuleBasedStateMachine):
             assert observed_cards(state.observation(seat)) <= visible_cards(state, seat)
 
 
+# The profile's examples, not more: the machine deep-copies the state at every step.
 ThousandMachine.TestCase.settings = settings(max_examples=scaled(1), stateful_step_count=80)
 TestThousandMachine = pytest.mark.slow(ThousandMachine.TestCase)
