@@ -33,23 +33,23 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import thousand
 from thousand import SeatedPlayer
 from thousand.bots.greedy import GreedyPlayer
+from thousand.games import AnyObservation
 
 SPEC = f"{__file__}:RandomCopy"
 
 
-class RandomCopy(SeatedPlayer):
+class RandomCopy(SeatedPlayer[AnyObservation]):
     """Plays a random legal action, like the built-in ``random``, after ``think`` seconds."""
 
     def __init__(self, think: float = 0.0) -> None:
         super().__init__()
         self.think = think
 
-    def act(self, observation: Any) -> object:
+    def act(self, observation: AnyObservation) -> object:
         """A random legal action."""
         if self.think:
             time.sleep(self.think)

@@ -26,7 +26,7 @@ from tournament.runner.run import run_tournament
 from tournament.runner.setup import Options, configure
 
 
-class FirstLegal(thousand.SeatedPlayer):
+class FirstLegal(thousand.SeatedPlayer[Observation]):
     """Always takes the first legal action: passes when it may, plays its lowest card."""
 
     def act(self, observation: Observation) -> object:

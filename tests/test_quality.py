@@ -9,6 +9,7 @@ import ast
 import fnmatch
 import graphlib
 import importlib
+import re
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator
@@ -320,3 +321,54 @@ def test_no_part_outside_the_games_tells_a_game_by_its_types_or_name(path: Path)
                 assert name not in GAME_TYPES, (node.lineno, ast.unparse(node))
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             assert node.value.lower() not in GAME_NAMES, (node.lineno, node.value)
+
+
+SEEN_NAMES = {"state", "states", "world", "observation", "observations", "seen", "view", "where"}
+"""Names that hold a game's state or a seat's observation wherever they appear."""
+GENERIC_OVER_GAMES = ("Match[", "Search[", "Game[", "Player[", "SeatedPlayer[", "Reader[")
+"""The generic types whose parameters are a game's state, observation or action types."""
+
+
+def _any_typed(path: Path) -> Iterator[str]:
+    """Every annotation in ``path`` that gives a state or an observation the type ``Any``."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        annotated: list[tuple[str, ast.expr | None]] = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = node.args
+            for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
+                annotated.append((argument.arg, argument.annotation))
+            annotated.append(("", node.returns))
+        elif isinstance(node, ast.AnnAssign):
+            annotated.append((ast.unparse(node.target).split(".")[-1], node.annotation))
+        elif isinstance(node, ast.Assign):
+            annotated.append(("", node.value))
+        for name, annotation in annotated:
+            if annotation is None:
+                continue
+            text = ast.unparse(annotation)
+            if not re.search(r"\bAny\b", text):
+                continue
+            if name.strip("_") in SEEN_NAMES or any(kind in text for kind in GENERIC_OVER_GAMES):
+                yield f"line {node.lineno}: {name or '->'} {text}"
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "thousand").rglob("*.py")), ids=lambda p: p.relative_to(ROOT).as_posix()
+)
+def test_no_state_or_observation_is_typed_any(path: Path) -> None:
+    """States and observations keep their games' types through the library, the bots and the
+    table (a bot's ``act`` is generic in the observation it takes), so that the type checker
+    sees what reaches a seat."""
+    assert list(_any_typed(path)) == []
+
+
+def test_the_check_for_any_finds_it(tmp_path: Path) -> None:
+    """The check above catches a state or an observation typed ``Any`` in each of its forms."""
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "def act(self, observation: Any) -> object: ...\n"
+        "def step(match: Match[Any, Any, Any, Any, Any]) -> None: ...\n"
+        "state: Any = None\n"
+        "def fine(data: dict[str, Any], observation: Observation) -> Any: ...\n"
+    )
+    assert [line.split(":")[0] for line in _any_typed(sample)] == ["line 1", "line 2", "line 3"]

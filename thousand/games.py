@@ -24,7 +24,7 @@ from thousand.determinise import Determiniser
 from thousand.engine import new_deal, new_match
 from thousand.errors import LayoutError, RecordError, RulesError
 from thousand.layout import Layout
-from thousand.observation import Observation
+from thousand.observation import Observation, observe
 from thousand.record import Record, replay
 from thousand.results import DealResult, MatchResult
 from thousand.rules import Rules
@@ -285,7 +285,7 @@ class ThousandGame(Game[GameState, Observation, Action, Rules, Record]):
         return parse_action(text)
 
     def seen_from(self, state: GameState, seat: int) -> Observation:
-        return Observation.seen_from(state, seat)
+        return observe(state, seat)
 
     def actions_played(self, state: GameState) -> int:
         return sum(len(deal.actions) for deal in state.deals) + len(state.actions)
@@ -395,7 +395,7 @@ class BluffGame(Game[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, 
         return bluff.parse_action(text)
 
     def seen_from(self, state: bluff.State, seat: int) -> bluff.Observation:
-        return bluff.Observation.seen_from(state, seat)
+        return bluff.observe(state, seat)
 
     def actions_played(self, state: bluff.State) -> int:
         return state.turns

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from thousand.cards import ACES_MASK, MARRIAGE_MASKS, points_of
-from thousand.marriages import MARRIAGE_POINTS
+from thousand.cards import ACES_MASK, points_of
+from thousand.marriages import MARRIAGE_POINTS, SUIT_MARRIAGES, marriages_value
 from thousand.rules import (
     BarrelCapacity,
     BarrelFallPenalty,
@@ -71,10 +71,7 @@ def sitter_bonus(rules: Rules, talon: int) -> int:
     if not rules.sitter_bonus:
         return 0
     bonus = rules.sitter_bonus * (talon & ACES_MASK).bit_count()
-    for points, pair in zip(MARRIAGE_POINTS, MARRIAGE_MASKS, strict=True):
-        if talon & pair == pair:
-            bonus += points
-    return bonus
+    return bonus + marriages_value(SUIT_MARRIAGES, talon)
 
 
 def deal_scores(state: GameState, points: Sequence[int], conceded: bool) -> tuple[int, ...]:

@@ -40,7 +40,7 @@ from thousand.rules import Redeal, Rules
 from thousand.scoring import above_lock, points_won, sitter_bonus
 from thousand.state import ACES, GameState, Phase
 from thousand.talon import shown_talon
-from thousand.tricks import trick_winner, tricks_won
+from thousand.tricks import trick_complete, trick_winner, tricks_won
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -329,7 +329,7 @@ def opening(state: GameState) -> tuple[DealEnd, ...]:
 
 def _completed(view: Spectator, seat: int, action: Action, trump: int) -> Trick | None:
     """The trick ``action`` by ``seat`` completes at the table ``view``, else ``None``."""
-    if not isinstance(action, Play) or len(view.trick) + 1 != view.rules.active_players:
+    if not isinstance(action, Play) or not trick_complete(view.rules, len(view.trick) + 1):
         return None
     trick = (*view.trick, (seat, action.card))
     winner = trick[trick_winner(tuple(card.index for _, card in trick), trump)][0]

@@ -37,9 +37,9 @@ from thousand import bluff
 from thousand.cards import DECK, DECK_POINTS
 from thousand.engine import new_deal
 from thousand.errors import RulesError
-from thousand.games import BLUFF, THOUSAND, AnyGame, game_of, per_game
+from thousand.games import BLUFF, THOUSAND, AnyGame, AnyObservation, game_of, per_game
 from thousand.layout import Layout
-from thousand.marriages import MARRIAGE_POINTS, highest_ceiling
+from thousand.marriages import every_marriage, highest_ceiling
 from thousand.rl.codec import ActionCodec, action_number
 from thousand.rl.encoding import ObservationEncoder, highest_sitter_bonus
 from thousand.rules import Rules
@@ -287,7 +287,7 @@ def _deal_score_bounds(rules: Rules) -> tuple[float, float]:
     bolt's penalty), and making it, taking every card point and marriage in defence (rounded
     up), or the largest bonus for sitting out."""
     highest = highest_ceiling(rules)
-    defence = DECK_POINTS + sum(MARRIAGE_POINTS) + rules.ace_marriage + rules.rounding
+    defence = DECK_POINTS + every_marriage(rules) + rules.rounding
     sitting = highest_sitter_bonus(rules)
     lowest = highest + (rules.bolt_penalty if rules.bolts else 0)
     return -float(lowest), float(max(highest, defence, sitting))
@@ -419,7 +419,7 @@ class SeatObserver:
     """One seat's view for OpenSpiel: ``tensor`` is the seat's encoded observation (named
     parts in ``dict``), ``string_from`` its observation written out as JSON."""
 
-    def __init__(self, encoder: ObservationEncoder, *, history: bool) -> None:
+    def __init__(self, encoder: ObservationEncoder[Any], *, history: bool) -> None:
         self._encoder = encoder
         self._history = history
         self.tensor = np.zeros(encoder.size, dtype=np.float32)
@@ -541,7 +541,7 @@ class OpenSpielPlayer:
         self._rng = rng
         self._rules = None
 
-    def act(self, observation: Any) -> object:
+    def act(self, observation: AnyObservation) -> object:
         """The bot's choice, for the observing seat."""
         rules = observation.rules
         if self._game is None or rules != self._rules:

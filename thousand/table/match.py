@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, cast, overload
 
 import attrs
 
@@ -228,8 +228,8 @@ def start_match(
     on_fault: FaultPolicy | str = FaultPolicy.FORFEIT,
     skip_forced: Sequence[bool] = (),
     clock: Callable[[], float] | None = None,
-    watch: Callable[[Any], object] | None = None,
-) -> Match[Any, Any, Any, Any, Any]:
+    watch: Callable[[GameState], object] | Callable[[bluff.State], object] | None = None,
+) -> AnyMatch:
     """A match of either game, at its start, to be stepped (see :class:`Match`).
 
     Args:
@@ -259,7 +259,7 @@ def start_match(
         return Match(
             game, own, state, seed=seed, names=names, time_limit=time_limit,
             time_quota=time_quota, on_fault=on_fault, skip_forced=skip_forced, clock=clock,
-            watch=watch,
+            watch=_watching(watch),
         )  # fmt: skip
 
     return game.handle(started)
@@ -273,8 +273,8 @@ def resume_match(
     on_fault: FaultPolicy | str = FaultPolicy.FORFEIT,
     skip_forced: Sequence[bool] = (),
     clock: Callable[[], float] | None = None,
-    watch: Callable[[Any], object] | None = None,
-) -> Match[Any, Any, Any, Any, Any]:
+    watch: Callable[[GameState], object] | Callable[[bluff.State], object] | None = None,
+) -> AnyMatch:
     """The match a record (of a match not over, such as one saved when play stopped) left off,
     its seats named as the record names them, to be stepped on (see :func:`start_match`).
 
@@ -289,10 +289,25 @@ def resume_match(
         return Match(
             game, own, state, seed=record.seed, names=record.players or None,
             time_limit=time_limit, time_quota=time_quota, on_fault=on_fault,
-            skip_forced=skip_forced, clock=clock, watch=watch,
+            skip_forced=skip_forced, clock=clock, watch=_watching(watch),
         )  # fmt: skip
 
     return game.handle(resumed)
+
+
+def _watching(
+    watch: Callable[[GameState], object] | Callable[[bluff.State], object] | None,
+) -> Callable[[AnyState], object] | None:
+    """A watcher given with a game's rules or record (the overloads pair them), as the match of
+    that game takes it: it is only ever shown that game's states."""
+    return cast("Callable[[AnyState], object] | None", watch)
+
+
+AnyMatch: TypeAlias = (
+    "Match[GameState, Observation, Action, Rules, Record]"
+    " | Match[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, bluff.Record]"
+)
+"""A match of either game."""
 
 
 class Match(Generic[S, O, A, R, Rec]):

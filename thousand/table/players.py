@@ -21,30 +21,43 @@ A player that stops the match on its user's behalf raises :class:`StopMatch`.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Generic, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 from thousand.errors import ThousandError
 
 if TYPE_CHECKING:
     from thousand import bluff
+    from thousand.observation import Observation
     from thousand.rules import Rules
     from thousand.table.match import Fault, Outcome
 
-__all__ = ["Player", "PlayerError", "SeatedPlayer", "StopMatch"]
+__all__ = ["AnyPlayer", "Player", "PlayerError", "SeatedPlayer", "StopMatch"]
+
+ObservationT = TypeVar("ObservationT")
+ObservationT_contra = TypeVar("ObservationT_contra", contravariant=True)
 
 
 @runtime_checkable
-class Player(Protocol):
-    """A bot: given an observation, return one of ``observation.legal_actions``."""
+class Player(Protocol[ObservationT_contra]):
+    """A bot: given an observation, return one of ``observation.legal_actions``.
 
-    def act(self, observation: Any) -> object:
+    The type parameter is the observation it takes: ``Player[thousand.Observation]`` plays
+    Thousand, ``Player[thousand.bluff.Observation]`` plays 1000?, and a bot of both games takes
+    either (``Player[thousand.games.AnyObservation]``)."""
+
+    def act(self, observation: ObservationT_contra) -> object:
         """Choose an action for the observing seat, whose turn it is."""
         ...
 
 
-class SeatedPlayer:
+AnyPlayer: TypeAlias = "Player[Observation] | Player[bluff.Observation]"
+"""A bot of either game, or of both: what a table seats."""
+
+
+class SeatedPlayer(Generic[ObservationT]):
     """A convenient base for bots: keeps the seat, rules and generator given at the start of a
-    match (``self.seat``, ``self.rules``, ``self.rng``) and does nothing at the end."""
+    match (``self.seat``, ``self.rules``, ``self.rng``) and does nothing at the end. The type
+    parameter is the observation the bot takes, as for :class:`Player`."""
 
     skip_forced: bool = False
     """Whether the driver plays a decision with a single legal action without asking."""
@@ -62,7 +75,7 @@ class SeatedPlayer:
     def end(self, outcome: Outcome | None) -> None:
         """Called when the match is over; nothing to do by default."""
 
-    def act(self, observation: Any) -> object:
+    def act(self, observation: ObservationT) -> object:
         """Choose an action; subclasses decide."""
         raise NotImplementedError
 

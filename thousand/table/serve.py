@@ -28,7 +28,7 @@ from thousand.games import RulesT as R
 from thousand.games import StateT as S
 from thousand.table.external import PROTOCOL
 from thousand.table.match import Outcome, describe_failure
-from thousand.table.players import SeatedPlayer
+from thousand.table.players import Player, SeatedPlayer
 from thousand.table.specs import load_player
 from thousand.table.tracebacks import formatted
 
@@ -93,7 +93,8 @@ def _serve(
         version, internal, gauss = hello["random_state"]
         rng.setstate((version, tuple(internal), gauss))
     try:
-        player: Any = make()
+        # The spec names a bot of this game: it is handed this game's observations.
+        player = cast("Player[O]", make())
         start = getattr(player, "start", None)
         if start is not None:
             start(int(hello["seat"]), rules, rng)
@@ -112,9 +113,9 @@ def _serve(
     }
     forced = getattr(player, "skip_forced", False) is not True
     _send(outgoing, {**ready, "outcome": end is not None, "forced": forced})
-    observation: Any = None
+    observation: O | None = None
     history: list[Any] = []
-    reader = knowledge.Reader(cast("type[View]", game.observation_type), rules)
+    reader = knowledge.Reader(game.observation_type, rules)
     for line in incoming:
         message = load_json(line, ThousandError, "the driver's message is")
         if message["type"] == "end":
@@ -131,7 +132,7 @@ def _serve(
             if "history" in update:
                 history = history[: message["history_kept"]] + update["history"]
                 update["history"] = history
-            observation = observation.updated(update)
+            observation = cast("O", observation.updated(update))  # a view of the same type
         else:
             history = message["observation"]["history"]
             observation = game.observation_from_dict(message["observation"], rules)
