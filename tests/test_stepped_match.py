@@ -328,7 +328,7 @@ def test_listeners_are_told_each_action_as_their_seat_sees_it(
                 seen = game.seen_from(match.state, viewer).history
             tail = [(step.seat, step.action) for step in steps[len(steps) - len(seen) :]]
             # A card played face down in 1000? is turned up when challenged, after it was told.
-            now_hidden = [(actor, game.seen_action(action, actor, viewer)) for actor, action in seen]
+            now_hidden = [(who, game.seen_action(action, who, viewer)) for who, action in seen]
             assert tail == now_hidden, viewer
         answer = "nonsense" if seat == 0 and len(told[None]) % 7 == 3 else None
         if answer is None:
