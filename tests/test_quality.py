@@ -21,7 +21,7 @@ import thousand
 
 ROOT = Path(__file__).resolve().parent.parent
 PHASES = {"bidding", "talon", "tricks", "scoring"}
-PLAYING = ("thousand.table", "thousand.serve", "thousand.bots", "thousand.rl")
+PLAYING = ("thousand.table", "thousand.serve", "thousand.bots", "thousand.rl", "thousand.frontends")
 """The driver, the players, the bots and the learning environments: above both engines, which
 never import them."""
 STATE_AND_DISPATCHER = {
@@ -236,13 +236,14 @@ def test_root_functions_keep_their_modules_names() -> None:
 
 
 def test_typer_only_in_the_command_line() -> None:
-    """Only tournament/cli.py imports typer."""
-    users = [
-        path.name
-        for path in (ROOT / "tournament").rglob("*.py")
+    """Only the command line, the package tournament/cli, imports typer; the library never."""
+    users = {
+        path.relative_to(ROOT).parent.as_posix()
+        for top in ("thousand", "tournament")
+        for path in (ROOT / top).rglob("*.py")
         if any(name.split(".")[0] == "typer" for name in imported_modules(path))
-    ]
-    assert users == ["cli.py"]
+    }
+    assert users == {"tournament/cli"}
 
 
 def test_every_package_is_shipped() -> None:
@@ -276,16 +277,44 @@ def test_the_shared_values_know_neither_game(path: Path) -> None:
         assert name.startswith(("thousand.errors", "thousand.common")), (path.name, name)
 
 
+RUNNER = ROOT / "tournament" / "runner"
+FRONT_ENDS = ROOT / "thousand" / "frontends"
+
+
 @pytest.mark.parametrize(
-    ("part", "other"), [("runner", "frontends"), ("frontends", "runner")], ids=lambda p: p
+    ("part", "forbidden"),
+    [(RUNNER, "thousand.frontends"), (FRONT_ENDS, "tournament")],
+    ids=["runner", "front-ends"],
 )
-def test_the_runner_and_the_front_ends_stand_apart(part: str, other: str) -> None:
+def test_the_runner_and_the_front_ends_stand_apart(part: Path, forbidden: str) -> None:
     """The tournament runner never imports the table front-ends nor the command line, and the
-    front-ends never import the runner: each can change without the other."""
-    forbidden = (f"tournament.{other}", "tournament.cli", "tournament.checkbot")
-    for path in (ROOT / "tournament" / part).glob("*.py"):
+    front-ends (in the library, for any host: the command line, a server) never import the
+    tournament: each can change without the other."""
+    refused = (forbidden, "tournament.cli", "tournament.checkbot")
+    for path in part.glob("*.py"):
         for name in project_imports(path):
-            assert not name.startswith(forbidden), (path.name, name)
+            assert not name.startswith(refused), (path.name, name)
+
+
+ENGINE_INTERNALS = tuple(
+    f"thousand.{name}"
+    for name in (
+        "state", "engine", "bidding", "talon", "tricks", "scoring", "redeals", "layout",
+        "inference", "sampling", "determinise", "bluff.state", "bluff.engine", "bluff.climb",
+        "bluff.challenge", "bluff.pile", "bluff.tracking", "bluff.determinise",
+    )
+)  # fmt: skip
+"""What happens inside the engines: states, the dispatchers and their phase modules, and the
+search's deductions. What a front-end shows comes from the views (observations, spectators,
+records), the rules and the games."""
+
+
+@pytest.mark.parametrize("path", sorted(FRONT_ENDS.glob("*.py")), ids=lambda path: path.name)
+def test_the_front_ends_never_reach_into_the_engines(path: Path) -> None:
+    for name in project_imports(path):
+        assert not any(
+            name == internal or name.startswith(internal + ".") for internal in ENGINE_INTERNALS
+        ), (path.name, name)
 
 
 GAME_TYPES = {"Rules", "GameState", "State", "Observation", "Record", "Layout"}
@@ -325,6 +354,8 @@ def test_no_part_outside_the_games_tells_a_game_by_its_types_or_name(path: Path)
 
 SEEN_NAMES = {"state", "states", "world", "observation", "observations", "seen", "view", "where"}
 """Names that hold a game's state or a seat's observation wherever they appear."""
+JSON_DATA = ("dict[", "list[", "Mapping[")
+"""Annotations of JSON data, which holds text and numbers, never a state or an observation."""
 GENERIC_OVER_GAMES = ("Match[", "Search[", "Game[", "Player[", "SeatedPlayer[", "Reader[")
 """The generic types whose parameters are a game's state, observation or action types."""
 
@@ -346,7 +377,7 @@ def _any_typed(path: Path) -> Iterator[str]:
             if annotation is None:
                 continue
             text = ast.unparse(annotation)
-            if not re.search(r"\bAny\b", text):
+            if not re.search(r"\bAny\b", text) or text.startswith(JSON_DATA):
                 continue
             if name.strip("_") in SEEN_NAMES or any(kind in text for kind in GENERIC_OVER_GAMES):
                 yield f"line {node.lineno}: {name or '->'} {text}"

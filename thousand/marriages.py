@@ -5,6 +5,8 @@ from __future__ import annotations
 from thousand.cards import ACES_MASK, MARRIAGE_MASKS
 from thousand.rules import Rules
 
+ACES = 4
+"""The suit number recorded in ``melds`` for the four-ace marriage."""
 MARRIAGE_POINTS: tuple[int, ...] = (40, 60, 80, 100)
 """Marriage values indexed by suit: spades 40, clubs 60, diamonds 80, hearts 100."""
 SUIT_MARRIAGES: tuple[tuple[int, int], ...] = tuple(
@@ -38,6 +40,11 @@ def marriage_value(rules: Rules, hand: int) -> int:
 def ceiling(rules: Rules, hand: int) -> int:
     """The highest bid or contract this hand allows: the cap base plus the marriages held."""
     return rules.cap_base + marriage_value(rules, hand)
+
+
+def meld_points(rules: Rules, suit: int) -> int:
+    """What a declared marriage of ``suit`` scores (suit ``ACES``: the four-ace marriage)."""
+    return rules.ace_marriage if suit == ACES else MARRIAGE_POINTS[suit]
 
 
 def every_marriage(rules: Rules) -> int:

@@ -21,8 +21,9 @@ from thousand.cards import Card, Suit, cards_of, points_of
 from thousand.common.history import entries_after, history_tuple
 from thousand.common.knowledge import ACTIONS, HISTORY, RULES, VALUE, parts
 from thousand.common.view import View, check_seat, field
+from thousand.marriages import ACES
 from thousand.rules import Rules
-from thousand.state import ACES, GameState, Phase, trick_seats
+from thousand.state import GameState, Phase, trick_seats
 from thousand.talon import shown_talon
 from thousand.tricks import trick_winner
 

@@ -32,13 +32,14 @@ import attrs
 from thousand.actions import Action, Play
 from thousand.cards import Card, Suit
 from thousand.engine import start_of_deal
+from thousand.marriages import ACES
 from thousand.observation import Trick
 from thousand.record import Record, replay
 from thousand.redeals import ThrowIn
 from thousand.results import DealResult, MatchResult
-from thousand.rules import Redeal, Rules
-from thousand.scoring import above_lock, points_won, sitter_bonus
-from thousand.state import ACES, GameState, Phase
+from thousand.rules import Redeal, Rules, above_lock
+from thousand.scoring import points_won, sitter_bonus
+from thousand.state import GameState, Phase
 from thousand.talon import shown_talon
 from thousand.tricks import trick_complete, trick_winner, tricks_won
 

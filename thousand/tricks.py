@@ -5,6 +5,7 @@ from __future__ import annotations
 from thousand.actions import Action, Play
 from thousand.cards import ACES_MASK, DECK, MARRIAGE_MASKS, SUIT_MASKS, Rank, Suit, indices
 from thousand.common.state_base import fast_updater
+from thousand.marriages import ACES
 from thousand.rules import MarriageDeclaration, Rules
 
 _PLAIN = tuple(Play(card) for card in DECK)
@@ -259,7 +260,7 @@ def why_illegal(state: GameState, action: Action) -> str:
 
 
 # Loading the state loads the dispatcher, which reads this module's functions: they exist by now.
-from thousand.state import ACES, GameState  # noqa: E402
+from thousand.state import GameState  # noqa: E402
 
 _next_card = fast_updater(
     GameState, "player", "hand_masks", "trick_cards", "melds", "trump_suit", "history"

@@ -31,8 +31,8 @@ from thousand.cards import (
 from thousand.inference import deduce
 from thousand.marriages import MARRIAGE_POINTS
 from thousand.observation import Observation
-from thousand.rules import Concession, Rules, SetAside
-from thousand.scoring import above_lock, concession_share
+from thousand.rules import Concession, Rules, SetAside, above_lock
+from thousand.scoring import concession_share
 from thousand.state import GameState, Phase
 from thousand.tricks import above, beats
 

@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 
 from thousand.common.files import make_folder
+from thousand.common.text import printable
 from thousand.table.sandbox import Isolation
 from tournament.runner.display import (
     about_line,
@@ -49,7 +50,6 @@ from tournament.runner.schedule import Config
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome
 from tournament.runner.summary import Anchor, Summary, summarize
 from tournament.runner.verify import saved_anchor
-from tournament.text import printable
 
 __all__ = [
     "PLOTS",

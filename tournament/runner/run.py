@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from thousand.common.text import printable
 from thousand.table.botlogs import log_folder
 from thousand.table.external import BotLimits
 from thousand.table.isolation import stop_loaders
@@ -32,7 +33,6 @@ from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome, Verd
 from tournament.runner.store import ResultStore
 from tournament.runner.summary import Anchor, Summary, summarize
 from tournament.runner.units import BotLogs, check_entrants
-from tournament.text import printable
 
 __all__ = ["Progress", "run_tournament", "summary_document"]
 

@@ -31,16 +31,16 @@ from thousand import (
     parse_action,
 )
 from thousand.actions import Action, whole_number
-from thousand.games import BLUFF, THOUSAND, AnyGame, AnyObservation, game_observed
-from thousand.table.players import StopMatch
-from tournament.frontends.faces import bluff_face, face, faces
-from tournament.frontends.screen import (
+from thousand.frontends.faces import bluff_face, face, faces
+from thousand.frontends.screen import (
     action_text,
     bluff_action_text,
     bluff_table,
     menu_lines,
     thousand_table,
 )
+from thousand.games import BLUFF, THOUSAND, AnyGame, AnyObservation, game_observed
+from thousand.table.players import StopMatch
 
 __all__ = ["Hint", "TerminalPlayer", "bluff_answer", "thousand_answer"]
 
