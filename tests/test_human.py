@@ -15,7 +15,7 @@ from thousand.frontends.faces import RED, face, labelled
 from thousand.frontends.human import Hint, TerminalPlayer, bluff_answer, thousand_answer
 from thousand.frontends.screen import menu_lines, thousand_table
 from thousand.frontends.terminal_game import seat_names
-from thousand.table.players import StopMatch
+from thousand.players import StopMatch
 
 RUSSIAN = Rules.preset("russian")
 NAMES = ["you", "greedy", "pimc"]

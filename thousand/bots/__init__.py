@@ -5,7 +5,7 @@ from thousand.bots.greedy import GreedyPlayer
 from thousand.bots.ismcts import IsmctsPlayer
 from thousand.bots.pimc import PimcPlayer
 from thousand.bots.random_player import RandomPlayer
-from thousand.table.players import AnyPlayer
+from thousand.players import AnyPlayer
 
 __all__ = ["BUILTIN", "GreedyPlayer", "IsmctsPlayer", "PimcPlayer", "RandomPlayer"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from thousand.bots.search import search_for
 from thousand.games import AnyObservation
-from thousand.table.players import SeatedPlayer
+from thousand.players import SeatedPlayer
 
 __all__ = ["GreedyPlayer"]
 

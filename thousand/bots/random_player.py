@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from thousand.games import AnyObservation
-from thousand.table.players import SeatedPlayer
+from thousand.players import SeatedPlayer
 
 __all__ = ["RandomPlayer"]
 

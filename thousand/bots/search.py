@@ -24,9 +24,9 @@ from thousand.games import ActionT as A
 from thousand.games import ObservationT as O
 from thousand.games import StateT as S
 from thousand.observation import Observation
+from thousand.players import SeatedPlayer
 from thousand.rules import Rules
 from thousand.state import GameState, Phase
-from thousand.table.players import SeatedPlayer
 
 __all__ = [
     "BluffSearch",

@@ -40,7 +40,7 @@ from thousand.frontends.screen import (
     thousand_table,
 )
 from thousand.games import BLUFF, THOUSAND, AnyGame, AnyObservation, game_observed
-from thousand.table.players import StopMatch
+from thousand.players import StopMatch
 
 __all__ = ["Hint", "TerminalPlayer", "bluff_answer", "thousand_answer"]
 

@@ -36,6 +36,7 @@ from thousand.games import RulesT as R
 from thousand.games import StateT as S
 from thousand.marriages import highest_ceiling
 from thousand.observation import Observation
+from thousand.players import AnyPlayer, Player
 from thousand.record import Record
 from thousand.rl.codec import ActionCodec
 from thousand.rl.encoding import ObservationEncoder
@@ -43,7 +44,6 @@ from thousand.rules import Rules
 from thousand.state import GameState
 from thousand.table.faults import FaultPolicy
 from thousand.table.match import Match
-from thousand.table.players import AnyPlayer, Player
 from thousand.table.specs import load_player
 
 __all__ = ["SeatEnv", "TableEnv", "rules_named"]

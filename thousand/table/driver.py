@@ -35,10 +35,10 @@ from thousand.games import RecordT as Rec
 from thousand.games import RulesT as R
 from thousand.games import StateT as S
 from thousand.layout import Layout
+from thousand.players import AnyPlayer, Player
 from thousand.table.faults import FaultPolicy, Status
 from thousand.table.interrupts import Interrupts, noting_interrupts
 from thousand.table.match import Fault, Match, Outcome
-from thousand.table.players import AnyPlayer, Player
 from thousand.table.sandbox import Isolation, SandboxOptions
 from thousand.table.specs import PlayerFactory, authors_code_here, load_player
 

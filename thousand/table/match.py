@@ -44,9 +44,9 @@ from thousand.games import RecordT as Rec
 from thousand.games import RulesT as R
 from thousand.games import StateT as S
 from thousand.layout import Layout
+from thousand.players import PlayerError
 from thousand.table.faults import FaultPolicy, Status
 from thousand.table.interrupts import Interrupts
-from thousand.table.players import PlayerError
 from thousand.table.tracebacks import bot_traceback
 
 if TYPE_CHECKING:

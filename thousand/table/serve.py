@@ -26,9 +26,9 @@ from thousand.games import ObservationT as O
 from thousand.games import RecordT as Rec
 from thousand.games import RulesT as R
 from thousand.games import StateT as S
+from thousand.players import Player, SeatedPlayer
 from thousand.table.external import PROTOCOL
 from thousand.table.match import Outcome, describe_failure
-from thousand.table.players import Player, SeatedPlayer
 from thousand.table.specs import load_player
 from thousand.table.tracebacks import formatted
 

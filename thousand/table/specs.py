@@ -42,8 +42,8 @@ import attrs
 
 from thousand.bots import BUILTIN
 from thousand.errors import BotFailure, BotSpecError
+from thousand.players import AnyPlayer
 from thousand.table.interrupts import noting_interrupts
-from thousand.table.players import AnyPlayer
 from thousand.table.sandbox import Isolation, SandboxOptions, require_sandbox
 
 if TYPE_CHECKING:

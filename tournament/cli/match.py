@@ -11,8 +11,8 @@ import typer
 from thousand.common.files import write_file
 from thousand.common.text import printable_lines
 from thousand.errors import ThousandError
+from thousand.players import PlayerError
 from thousand.table.faults import FaultPolicy
-from thousand.table.players import PlayerError
 from thousand.table.sandbox import Isolation
 from tournament.cli.app import (
     app,

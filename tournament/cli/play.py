@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from thousand.errors import ThousandError
-from thousand.table.players import PlayerError
+from thousand.players import PlayerError
 from thousand.table.sandbox import Isolation
 from tournament.cli.app import (
     app,
