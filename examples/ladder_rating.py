@@ -22,8 +22,8 @@ from pathlib import Path
 import thousand
 from thousand import Observation
 from tournament.runner.ladder import reference_interval, reference_scale
+from tournament.runner.options import Options, configure
 from tournament.runner.run import run_tournament
-from tournament.runner.setup import Options, configure
 
 
 class FirstLegal(thousand.SeatedPlayer[Observation]):

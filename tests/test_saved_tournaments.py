@@ -63,3 +63,14 @@ def test_the_records_a_saved_tournament_kept_replay_to_its_journal(tmp_path: Pat
         final = replay(record)
         assert final.result is not None
         assert tuple(final.result.deal_scores) == result.scores
+
+
+def test_the_names_of_moved_modules_import_from_where_they_were() -> None:
+    """Programs written against the earlier layout still import what they used."""
+    from thousand import players
+    from thousand.table.players import Player, SeatedPlayer
+    from tournament.runner import options
+    from tournament.runner.setup import Options, configure
+
+    assert (Player, SeatedPlayer) == (players.Player, players.SeatedPlayer)
+    assert (Options, configure) == (options.Options, options.configure)

@@ -12,8 +12,8 @@ import attrs
 import pytest
 
 from tournament.runner.ratings import bootstrap, elo, plackett_luce
-from tournament.runner.results import STATUSES, UnitResult
 from tournament.runner.summary import MIN_GROUPS, Summary, Tally, summarize
+from tournament.runner.unit_results import STATUSES, UnitResult
 
 # Helpers
 

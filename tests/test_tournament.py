@@ -31,14 +31,14 @@ from thousand import Rules, bluff
 from thousand.table.sandbox import Isolation
 from tournament.cli import app
 from tournament.runner.backends import InlineBackend
+from tournament.runner.balanced_seatings import seatings
 from tournament.runner.journal import Journal, TournamentDirError
 from tournament.runner.ladder import reference_scale
-from tournament.runner.results import UnitResult
+from tournament.runner.options import Options, configure
 from tournament.runner.run import run_tournament
 from tournament.runner.schedule import Config, Entrant, Unit, derive_seed, entrants_of
-from tournament.runner.seatings import seatings
-from tournament.runner.setup import Options, configure
 from tournament.runner.store import MemoryStore
+from tournament.runner.unit_results import UnitResult
 from tournament.runner.units import BotLogs, Played
 
 ROOT = Path(__file__).resolve().parent.parent

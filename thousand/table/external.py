@@ -106,7 +106,7 @@ _ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 def serve_command(spec: str) -> list[str]:
     """The command that runs the Python bot ``spec`` in its own process (``--isolate``)."""
-    return [sys.executable, "-m", "thousand.table.serve", spec]
+    return [sys.executable, "-m", "thousand.serve", spec]
 
 
 class BotProcess(Protocol):

@@ -424,7 +424,7 @@ def supported_games(spec: str) -> list[str]:
 
 def game_name_or_fail(game: str) -> str:
     """The game named by ``--game``, or a one-line error."""
-    from tournament.runner.setup import game_name
+    from tournament.runner.options import game_name
 
     try:
         return game_name(game)

@@ -62,7 +62,7 @@ def check_bot_command(
     from thousand import load_player
     from tournament.checkbot import GAMES as CHECK_GAMES
     from tournament.checkbot import check_bot, traceback_lines
-    from tournament.runner.setup import game_name, sandbox_for
+    from tournament.runner.options import game_name, sandbox_for
 
     try:
         limits = bot_limits(bot_log_limit)

@@ -124,9 +124,9 @@ def ladder(
         measured_ladder,
         save_ladder,
     )
+    from tournament.runner.options import Options, configure
     from tournament.runner.progress import ProgressDisplay
     from tournament.runner.run import run_tournament
-    from tournament.runner.setup import Options, configure
 
     if bot is None and not calibrate and resume is not None:
         # A kept rating says itself which it was: a bot's gauntlet, or a calibration.

@@ -82,7 +82,7 @@ def match(
     from thousand import play
     from thousand.frontends.matchlog import match_log
     from thousand.table.external import SEED_BITS
-    from tournament.runner.setup import game_name, rules_for, sandbox_for
+    from tournament.runner.options import game_name, rules_for, sandbox_for
 
     if record is not None:
         check_folder(record, "the record")

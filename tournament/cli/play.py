@@ -86,7 +86,7 @@ def play_command(
     from thousand import load_player
     from thousand.frontends.matchlog import standings_lines as final_standings
     from thousand.frontends.terminal_game import play_at_terminal
-    from tournament.runner.setup import rules_for, sandbox_for
+    from tournament.runner.options import rules_for, sandbox_for
 
     name = game_name_or_fail(game)
     try:

@@ -26,7 +26,7 @@ def rules(
     from thousand import Rules, bluff
     from thousand.games import BLUFF
     from tournament.rules_text import bluff_lines, thousand_lines
-    from tournament.runner.setup import load_rules
+    from tournament.runner.options import load_rules
 
     with_bluff = preset is None or preset == BLUFF.name
     try:

@@ -179,9 +179,9 @@ def tournament(
     A bot's options follow its name, as in "pimc(steps=4000)"."""
     from tournament.runner.display import print_standings
     from tournament.runner.journal import Journal
+    from tournament.runner.options import Options, configure
     from tournament.runner.progress import ProgressDisplay
     from tournament.runner.run import run_tournament, summary_document
-    from tournament.runner.setup import Options, configure
 
     shown = ProgressDisplay()
     with reported(shown, resume or out, "tournament"), bot_logs(log_dir, resume or out) as logs:

@@ -44,7 +44,7 @@ def train_bidding(
     from thousand import Rules
     from thousand.bots.auction_value import AuctionValues
     from thousand.bots.search import train_bidding as fit
-    from tournament.runner.setup import load_rules
+    from tournament.runner.options import load_rules
 
     check_folder(out, "the models")
     try:

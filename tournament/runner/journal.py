@@ -26,8 +26,8 @@ from typing import Any
 from thousand.common.config import decode_json
 from thousand.common.files import PARTIAL, append_to, make_folder, write_file
 from thousand.table.sandbox import Isolation
-from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config
+from tournament.runner.unit_results import UnitResult
 from tournament.runner.verify import UnitCheck, config_from_dict
 
 __all__ = ["CONFIG", "JOURNAL", "Journal", "TournamentDirError", "read_results"]

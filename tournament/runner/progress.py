@@ -27,10 +27,10 @@ from rich.table import Table
 from rich.text import Text
 
 from thousand.common.text import printable
-from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config
 from tournament.runner.sprt import Verdict
 from tournament.runner.summary import MIN_GROUPS
+from tournament.runner.unit_results import UnitResult
 
 __all__ = ["Leader", "LeaderTally", "ProgressDisplay"]
 

@@ -44,11 +44,11 @@ from tournament.runner.journal import (
     write_text,
 )
 from tournament.runner.ladder import anchored_ladder
-from tournament.runner.results import UnitResult
 from tournament.runner.run import SUMMARY, summary_document
 from tournament.runner.schedule import Config
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome
 from tournament.runner.summary import Anchor, Summary, summarize
+from tournament.runner.unit_results import UnitResult
 from tournament.runner.verify import saved_anchor
 
 __all__ = [

@@ -27,11 +27,11 @@ from tournament.runner.backends import (
     batches,
 )
 from tournament.runner.journal import Journal, TournamentDirError, check_resumable, write_text
-from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config, Unit
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome, Verdict
 from tournament.runner.store import ResultStore
 from tournament.runner.summary import Anchor, Summary, summarize
+from tournament.runner.unit_results import UnitResult
 from tournament.runner.units import BotLogs, check_entrants
 
 __all__ = ["Progress", "run_tournament", "summary_document"]

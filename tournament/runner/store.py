@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol
 
-from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config
+from tournament.runner.unit_results import UnitResult
 
 __all__ = ["MemoryStore", "ResultStore"]
 

@@ -26,8 +26,8 @@ from tournament.runner.ratings import (
     interval,
     resample_draws,
 )
-from tournament.runner.results import STATUSES, UnitResult
 from tournament.runner.sprt import SprtOutcome
+from tournament.runner.unit_results import STATUSES, UnitResult
 
 __all__ = [
     "ANCHOR_LIMIT",

@@ -20,10 +20,10 @@ from thousand.games import BLUFF, THOUSAND, AnyGame, game_named, per_game
 from thousand.marriages import every_marriage, highest_ceiling
 from thousand.table.faults import FaultPolicy
 from thousand.table.sandbox import Isolation
-from tournament.runner.results import STATUSES, UnitResult
+from tournament.runner.balanced_seatings import seatings
 from tournament.runner.schedule import FORMATS, GAMES, Config, entrants_of
-from tournament.runner.seatings import seatings
 from tournament.runner.summary import Anchor, check_anchor_rating
+from tournament.runner.unit_results import STATUSES, UnitResult
 
 __all__ = ["UnitCheck", "checked_anchor", "config_from_dict", "saved_anchor"]
 

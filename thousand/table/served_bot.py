@@ -1,4 +1,4 @@
-"""Serve a Python bot over the external bot protocol: ``python -m thousand.table.serve SPEC``.
+"""Serve a Python bot over the external bot protocol: ``python -m thousand.table.served_bot SPEC``.
 
 A Python bot served this way is an external program like any other. Isolated bots
 (:mod:`thousand.table.isolation`) are served by the same code. The bot receives the same
@@ -187,11 +187,7 @@ def _send(outgoing: IO[str], message: dict[str, Any]) -> None:
 def main() -> None:
     """Serve the bot named on the command line over stdin and stdout."""
     if len(sys.argv) != 2:
-        sys.exit("usage: python -m thousand.table.serve SPEC")
+        sys.exit("usage: python -m thousand.serve SPEC")
     protocol_output = sys.stdout
     sys.stdout = sys.stderr  # a bot's own prints go to the log, not into the protocol
     serve(sys.argv[1], sys.stdin, protocol_output)
-
-
-if __name__ == "__main__":
-    main()
