@@ -357,11 +357,16 @@ def test_no_part_outside_the_games_tells_a_game_by_its_types_or_name(path: Path)
             assert node.value.lower() not in GAME_NAMES, (node.lineno, node.value)
 
 
-SEEN_NAMES = {"state", "states", "world", "observation", "observations", "seen", "view", "where"}
+SEEN_NAMES = {
+    "state", "states", "world", "engine", "observation", "observations", "seen", "view", "where",
+}  # fmt: skip
 """Names that hold a game's state or a seat's observation wherever they appear."""
 JSON_DATA = ("dict[", "list[", "Mapping[")
 """Annotations of JSON data, which holds text and numbers, never a state or an observation."""
-GENERIC_OVER_GAMES = ("Match[", "Search[", "Game[", "Player[", "SeatedPlayer[", "Reader[")
+GENERIC_OVER_GAMES = (
+    "Match[", "Search[", "Game[", "Player[", "SeatedPlayer[", "Reader[", "ObservationEncoder[",
+    "Table[", "_Spec[",
+)  # fmt: skip
 """The generic types whose parameters are a game's state, observation or action types."""
 
 
