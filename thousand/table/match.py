@@ -357,6 +357,13 @@ class Match(Generic[S, O, A, R, Rec]):
     included: the host shows a seat only :meth:`observation`.
     """
 
+    __slots__ = (
+        "_awaited", "_listeners", "_observation", "_observe", "_posed", "_substitute_rng",
+        "_timed", "clock", "decisions", "faults", "forfeited", "game", "gone", "interrupts",
+        "names", "policy", "rules", "seated", "seed", "skips_forced", "state", "substitutions",
+        "think_time", "time_limit", "time_quota", "watch",
+    )  # fmt: skip
+
     def __init__(
         self,
         game: Game[S, O, A, R, Rec],
