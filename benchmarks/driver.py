@@ -2,8 +2,11 @@
 
 1. Random bots through ``thousand.play`` against the engine's raw loop (``legal_actions`` ->
    ``rng.choice`` -> ``apply``, as in ``benchmarks/engine.py``), taking turns every 100 ms so
-   that both see the same machine (``interleave.py``); prints each side's decisions/s and the
-   driver's share, medians of ``--rounds``.
+   that both see the same machine (``interleave.py``). Each side's decisions are timed apart
+   from the rest of a match (the engine's dealing; the driver's seating and starting the
+   players, and its outcome and record): prints each side's decisions/s while deciding, the
+   driver's share of the engine's, and what the rest costs per match (milliseconds, and the
+   share of the whole the driver keeps with it), medians of ``--rounds``.
 2. Whole matches in which every seat is an external random bot speaking the JSON-lines protocol
    (``examples/external_bot.py`` in a process of its own per seat); prints decisions/s.
 
@@ -13,15 +16,18 @@
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-from engine import games, played
+from engine import Start, games
 from interleave import Meter, interleaved
 
+import thousand.table.driver
 from thousand import Rules, bluff, play
 from thousand.bots import RandomPlayer
 
@@ -34,14 +40,48 @@ def rules_for(name: str) -> Rules | bluff.Rules:
     return Rules.preset(name)
 
 
-def driven(rules: Rules | bluff.Rules, first_seed: int) -> Iterator[int]:
-    """Matches of random bots played by the driver, seeded from ``first_seed`` on: yields each
-    match's decisions."""
+def deciding(start: Start, first_seed: int) -> Iterator[tuple[int, float]]:
+    """The engine's raw loop over random games seeded from ``first_seed`` on: yields each
+    game's decisions and the seconds they took (its dealing left out)."""
+    rng = random.Random(first_seed)
+    choice = rng.choice
+    clock = time.perf_counter
     seed = first_seed
     while True:
-        players = [RandomPlayer() for _ in range(rules.players)]
-        yield sum(play(players, rules, seed=seed).decisions)
+        state = start(seed)
+        decisions = 0
+        began = clock()
+        while not state.is_over:
+            state = state.apply(choice(state.legal_actions()))
+            decisions += 1
+        yield decisions, clock() - began
         seed += 1
+
+
+def driven(rules: Rules | bluff.Rules, first_seed: int) -> Iterator[tuple[int, float]]:
+    """Matches of random bots played by the driver, seeded from ``first_seed`` on: yields each
+    match's decisions and the seconds its loop of decisions took."""
+    seed = first_seed
+    spent = [0.0]
+    stepping = thousand.table.driver._play
+
+    def timed(*arguments: Any) -> None:
+        began = time.perf_counter()
+        try:
+            stepping(*arguments)
+        finally:
+            spent[0] += time.perf_counter() - began
+
+    thousand.table.driver._play = timed  # type: ignore[assignment]
+    try:
+        while True:
+            players = [RandomPlayer() for _ in range(rules.players)]
+            spent[0] = 0.0
+            decisions = sum(play(players, rules, seed=seed).decisions)
+            yield decisions, spent[0]
+            seed += 1
+    finally:
+        thousand.table.driver._play = stepping
 
 
 def external_speed(rules: Rules | bluff.Rules, seconds: float) -> tuple[float, float, float]:
@@ -70,21 +110,27 @@ def main() -> None:
     parser.add_argument("--game", action="append", choices=sorted(table), help="games to measure")
     args = parser.parse_args()
     names = args.game or ["russian", "polish", "polish-2p", "1000?-4"]
-    print(f"{'game':<10} {'engine/s':>10} {'driver/s':>10} {'share':>7}")
+    print(
+        f"{'game':<10} {'engine/s':>10} {'driver/s':>10} {'share':>7}"
+        f" {'setup ms':>9} {'overall':>8}"
+    )
     for name in names:
         rules = rules_for(name)
         start = table[name][0]
-        shares, raws, driven_speeds = [], [], []
+        shares, raws, driven_speeds, setups, whole = [], [], [], [], []
         for number in range(args.rounds):
             first = 1000 * number
-            engine, driver = Meter(played(start, first)), Meter(driven(rules, first))
+            engine, driver = Meter(deciding(start, first)), Meter(driven(rules, first))
             interleaved([engine, driver], args.seconds)
-            raws.append(engine.speed)
-            driven_speeds.append(driver.speed)
-            shares.append(driver.speed / engine.speed)
+            raws.append(engine.deciding_speed)
+            driven_speeds.append(driver.deciding_speed)
+            shares.append(driver.deciding_speed / engine.deciding_speed)
+            setups.append(driver.setup_seconds * 1000)
+            whole.append(driver.speed / engine.speed)
         print(
             f"{name:<10} {statistics.median(raws):>10,.0f}"
             f" {statistics.median(driven_speeds):>10,.0f} {statistics.median(shares):>7.1%}"
+            f" {statistics.median(setups):>9.2f} {statistics.median(whole):>8.1%}"
         )
     print("\nexternal random bots in every seat")
     print(f"{'game':<10} {'in play/s':>10} {'overall/s':>10} {'ms/match':>9}")

@@ -15,21 +15,30 @@ from collections.abc import Iterator
 
 class Meter:
     """A loop that yields the decisions of each unit of work it finishes (a deal, a game), timed
-    over every slice it is given."""
+    over every slice it is given. A loop that times its decisions apart from the rest of each
+    unit (dealing, starting the players, the outcome) yields ``(decisions, seconds deciding)``
+    instead, and :attr:`deciding_speed` leaves that rest out."""
 
-    def __init__(self, units: Iterator[int]) -> None:
+    def __init__(self, units: Iterator[int | tuple[int, float]]) -> None:
         self.units = units
         self.decisions = 0
         self.finished = 0
         self.seconds = 0.0
+        self.deciding = 0.0
 
     def run(self, seconds: float) -> None:
         """Play whole units until at least ``seconds`` have passed."""
         units = self.units
         decisions = finished = 0
+        deciding = 0.0
         began = time.perf_counter()
         while True:
-            decisions += next(units)
+            unit: int | tuple[int, float] = next(units)
+            if isinstance(unit, tuple):
+                decisions += unit[0]
+                deciding += unit[1]
+            else:
+                decisions += unit
             finished += 1
             elapsed = time.perf_counter() - began
             if elapsed >= seconds:
@@ -37,11 +46,22 @@ class Meter:
         self.decisions += decisions
         self.finished += finished
         self.seconds += elapsed
+        self.deciding += deciding
 
     @property
     def speed(self) -> float:
         """Decisions per second over every slice so far."""
         return self.decisions / self.seconds
+
+    @property
+    def deciding_speed(self) -> float:
+        """Decisions per second of deciding alone, for a loop that times it apart."""
+        return self.decisions / self.deciding
+
+    @property
+    def setup_seconds(self) -> float:
+        """Seconds per unit outside its decisions, for a loop that times them apart."""
+        return (self.seconds - self.deciding) / self.finished
 
     @property
     def units_per_second(self) -> float:

@@ -66,10 +66,10 @@ import attrs
 
 from tournament.runner.backends import DEFAULT_BATCH, Backend, ProcessBackend, batches
 from tournament.runner.journal import Journal
+from tournament.runner.options import Options, configure
 from tournament.runner.ray_backend import RayBackend
 from tournament.runner.run import run_tournament
 from tournament.runner.schedule import Config, Unit
-from tournament.runner.setup import Options, configure
 from tournament.runner.units import BotLogs, Played, play_batch
 
 BOTS = ("random", "random", "random")

@@ -22,11 +22,11 @@ from pathlib import Path
 import thousand
 from thousand import Observation
 from tournament.runner.ladder import reference_interval, reference_scale
+from tournament.runner.options import Options, configure
 from tournament.runner.run import run_tournament
-from tournament.runner.setup import Options, configure
 
 
-class FirstLegal(thousand.SeatedPlayer):
+class FirstLegal(thousand.SeatedPlayer[Observation]):
     """Always takes the first legal action: passes when it may, plays its lowest card."""
 
     def act(self, observation: Observation) -> object:

@@ -21,7 +21,7 @@ import thousand
 from thousand import GameState, Observation, Rules
 
 
-class Sampler(thousand.SeatedPlayer):
+class Sampler(thousand.SeatedPlayer[Observation]):
     """Tries every legal action in a few sampled deals, played out at random."""
 
     def __init__(self, worlds: int = 8) -> None:
@@ -57,7 +57,7 @@ def main() -> None:
     others: list[int] = []
     for deal in range(args.deals):
         seat = deal % 3
-        players: list[thousand.Player | str] = ["random", "random", "random"]
+        players: list[thousand.Player[Observation] | str] = ["random", "random", "random"]
         players[seat] = Sampler(args.worlds)
         outcome = thousand.play(players, rules, seed=deal, single_deal=True)
         own.append(outcome.scores[seat])

@@ -15,8 +15,8 @@ from tests.test_cli import run_installed
 from tests.test_external import RUSSIAN, hostile
 from thousand import BotLimits
 from tournament.cli import app
+from tournament.runner.options import Options, configure
 from tournament.runner.run import run_tournament
-from tournament.runner.setup import Options, configure
 
 runner = CliRunner()
 KIB = 1 << 10

@@ -34,8 +34,8 @@ from thousand import (
     parse_action,
 )
 from thousand.bots import GreedyPlayer, RandomPlayer
+from thousand.players import StopMatch
 from thousand.table.driver import player_seed
-from thousand.table.players import StopMatch
 
 from .strategies import PRESET_NAMES, VARIANTS, deals, playouts, presets, scaled, seeded_playout
 

@@ -20,9 +20,9 @@ import pytest
 
 from tests.test_cli import run_installed
 from tournament.runner.backends import ProcessBackend, batches
+from tournament.runner.options import Options, configure
 from tournament.runner.run import run_tournament
 from tournament.runner.schedule import Config, Unit, derive_seed
-from tournament.runner.setup import Options, configure
 from tournament.runner.summary import Summary, summarize
 from tournament.runner.units import BotLogs
 

@@ -29,8 +29,8 @@ from thousand import (
     parse_action,
 )
 from thousand.common.config import MAX_DEPTH
+from thousand.frontends.human import Hint, bluff_answer, thousand_answer
 from thousand.games import record_from_json
-from tournament.frontends.human import Hint, bluff_answer, thousand_answer
 
 # Digits that str.isdigit() accepts and int() rejects or reads: superscripts, circled digits,
 # Arabic-Indic and full-width digits.

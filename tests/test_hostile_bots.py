@@ -17,7 +17,7 @@ from thousand.actions import Bid
 from thousand.common.state_base import same_value
 from tournament.cli import app
 from tournament.runner.journal import Journal
-from tournament.runner.results import STATUSES, UnitResult
+from tournament.runner.unit_results import STATUSES, UnitResult
 
 from .bots.cheating_bots import EqualBid, EqualBluffPlay, EqualPlay, EqualsAll
 from .test_cli import run_installed

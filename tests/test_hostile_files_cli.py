@@ -14,11 +14,11 @@ from typer.testing import CliRunner
 import thousand
 from tests.test_cli import run_installed
 from thousand import Rules
+from thousand.common.text import printable, table_lines
+from thousand.frontends.matchlog import match_log
+from thousand.frontends.narration import replay_lines
+from thousand.frontends.terminal_game import seat_names
 from tournament.cli import app
-from tournament.frontends.matchlog import match_log
-from tournament.frontends.narration import replay_lines
-from tournament.frontends.terminal_game import seat_names
-from tournament.text import printable, table_lines
 
 runner = CliRunner()
 

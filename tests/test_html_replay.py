@@ -18,10 +18,9 @@ import pytest
 import thousand
 from tests.browser import browser_page, chromium, file_url, watch_errors  # noqa: F401
 from thousand import RecordError, Rules, bluff
-from thousand.rules import Redeal
-from tournament.frontends.faces import bluff_face, face, sorted_hand
-from tournament.frontends.html_replay import Frame, frames, html_page
-from tournament.frontends.narration import (
+from thousand.frontends.faces import bluff_face, face, sorted_hand
+from thousand.frontends.html_replay import Frame, frames, html_page
+from thousand.frontends.narration import (
     WIDTH,
     bluff_event,
     bluff_start,
@@ -29,6 +28,7 @@ from tournament.frontends.narration import (
     thousand_event,
     thousand_start,
 )
+from thousand.rules import Redeal
 
 AnyRecord = thousand.Record | bluff.Record
 

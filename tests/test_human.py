@@ -11,11 +11,11 @@ import pytest
 import thousand
 from tests.support import play
 from thousand import Bid, Card, Contract, Give, Layout, Pass, Play, Rules, bluff
-from thousand.table.players import StopMatch
-from tournament.frontends.faces import RED, face, labelled
-from tournament.frontends.human import Hint, TerminalPlayer, bluff_answer, thousand_answer
-from tournament.frontends.screen import menu_lines, thousand_table
-from tournament.frontends.terminal_game import seat_names
+from thousand.frontends.faces import RED, face, labelled
+from thousand.frontends.human import Hint, TerminalPlayer, bluff_answer, thousand_answer
+from thousand.frontends.screen import menu_lines, thousand_table
+from thousand.frontends.terminal_game import seat_names
+from thousand.players import StopMatch
 
 RUSSIAN = Rules.preset("russian")
 NAMES = ["you", "greedy", "pimc"]

@@ -219,7 +219,7 @@ def seen(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 
     monkeypatch.setattr("tournament.runner.run.run_tournament", tournament)
     monkeypatch.setattr(thousand, "play", played)
-    monkeypatch.setattr("tournament.frontends.terminal_game.play", played)
+    monkeypatch.setattr("thousand.frontends.terminal_game.play", played)
     monkeypatch.setattr("tournament.checkbot.check_bot", played)
     return found
 

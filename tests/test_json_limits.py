@@ -20,7 +20,7 @@ from thousand.bots.auction_value import AuctionValues
 from thousand.common import config
 from thousand.errors import ModelError
 from thousand.record import Record
-from thousand.table.serve import serve_player
+from thousand.table.served_bot import serve_player
 from tournament.cli import app
 from tournament.runner.ladder import load_ladders
 

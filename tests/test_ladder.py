@@ -29,8 +29,8 @@ from tournament.runner.ladder import (
     rung_difference,
     save_ladder,
 )
+from tournament.runner.options import Options, configure
 from tournament.runner.run import run_tournament
-from tournament.runner.setup import Options, configure
 
 runner = CliRunner()
 CAUTIOUS = "tests/bots/python_bots.py:Cautious"

@@ -1,4 +1,4 @@
-"""Games told in words (tournament.frontends.narration): every recorded game replays into text
+"""Games told in words (thousand.frontends.narration): every recorded game replays into text
 whose last lines state the library's result; a player's view never shows a card that player
 did not see; the lines of the auction, the exchange, the tricks and the end of a deal read as
 expected."""
@@ -29,8 +29,7 @@ from thousand import (
 )
 from thousand.actions import Discard, Give
 from thousand.actions import Play as ThousandPlay
-from thousand.rules import Redeal
-from tournament.frontends.narration import (
+from thousand.frontends.narration import (
     bluff_event,
     bluff_start,
     held,
@@ -38,6 +37,7 @@ from tournament.frontends.narration import (
     thousand_event,
     thousand_start,
 )
+from thousand.rules import Redeal
 
 NAMES = ("Anna", "Boris", "Clara", "Dora", "Emil", "Fay")
 THOUSAND_FACE = re.compile(r"(?:10|[9JQKA])[♠♣♦♥]")

@@ -24,8 +24,8 @@ from thousand import bluff  # noqa: E402
 from thousand.cards import Card  # noqa: E402
 from thousand.rl.codec import ActionCodec  # noqa: E402
 from thousand.rl.openspiel import GAME_NAMES, register_games  # noqa: E402
+from tournament.runner.options import Options, configure  # noqa: E402
 from tournament.runner.run import run_tournament  # noqa: E402
-from tournament.runner.setup import Options, configure  # noqa: E402
 
 register_games()
 

@@ -15,12 +15,12 @@ from typer.testing import CliRunner
 from tests.test_stats import unit
 from tournament.cli import app
 from tournament.runner.display import print_standings, standings_lines
+from tournament.runner.options import Options, configure
 from tournament.runner.progress import LeaderTally, ProgressDisplay
-from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config, Entrant
-from tournament.runner.setup import Options, configure
 from tournament.runner.sprt import Verdict
 from tournament.runner.summary import summarize
+from tournament.runner.unit_results import UnitResult
 
 PROGRESS_LINE = re.compile(
     r"\d+% \d+/\d+ (deals|matches|games), \d+:\d\d elapsed(, [\d,]+ \w+/s)?(, ETA [\d:]+)?"

@@ -9,6 +9,7 @@ import ast
 import fnmatch
 import graphlib
 import importlib
+import re
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator
@@ -20,7 +21,14 @@ import thousand
 
 ROOT = Path(__file__).resolve().parent.parent
 PHASES = {"bidding", "talon", "tricks", "scoring"}
-PLAYING = ("thousand.table", "thousand.serve", "thousand.bots", "thousand.rl")
+PLAYING = (
+    "thousand.table",
+    "thousand.serve",
+    "thousand.players",
+    "thousand.bots",
+    "thousand.rl",
+    "thousand.frontends",
+)
 """The driver, the players, the bots and the learning environments: above both engines, which
 never import them."""
 STATE_AND_DISPATCHER = {
@@ -176,9 +184,7 @@ def test_bots_use_only_the_engines_and_the_player_protocol() -> None:
     """A bot imports no driver, spec loader or bot process: it only plays observations."""
     for path in (ROOT / "thousand" / "bots").rglob("*.py"):
         used = {name for name in imported_modules(path) if name.startswith(PLAYING)}
-        assert all(name.startswith(("thousand.bots", "thousand.table.players")) for name in used), (
-            path
-        )
+        assert all(name.startswith(("thousand.bots", "thousand.players")) for name in used), path
 
 
 def test_no_import_cycle_but_state_and_dispatcher() -> None:
@@ -235,13 +241,14 @@ def test_root_functions_keep_their_modules_names() -> None:
 
 
 def test_typer_only_in_the_command_line() -> None:
-    """Only tournament/cli.py imports typer."""
-    users = [
-        path.name
-        for path in (ROOT / "tournament").rglob("*.py")
+    """Only the command line, the package tournament/cli, imports typer; the library never."""
+    users = {
+        path.relative_to(ROOT).parent.as_posix()
+        for top in ("thousand", "tournament")
+        for path in (ROOT / top).rglob("*.py")
         if any(name.split(".")[0] == "typer" for name in imported_modules(path))
-    ]
-    assert users == ["cli.py"]
+    }
+    assert users == {"tournament/cli"}
 
 
 def test_every_package_is_shipped() -> None:
@@ -275,16 +282,44 @@ def test_the_shared_values_know_neither_game(path: Path) -> None:
         assert name.startswith(("thousand.errors", "thousand.common")), (path.name, name)
 
 
+RUNNER = ROOT / "tournament" / "runner"
+FRONT_ENDS = ROOT / "thousand" / "frontends"
+
+
 @pytest.mark.parametrize(
-    ("part", "other"), [("runner", "frontends"), ("frontends", "runner")], ids=lambda p: p
+    ("part", "forbidden"),
+    [(RUNNER, "thousand.frontends"), (FRONT_ENDS, "tournament")],
+    ids=["runner", "front-ends"],
 )
-def test_the_runner_and_the_front_ends_stand_apart(part: str, other: str) -> None:
+def test_the_runner_and_the_front_ends_stand_apart(part: Path, forbidden: str) -> None:
     """The tournament runner never imports the table front-ends nor the command line, and the
-    front-ends never import the runner: each can change without the other."""
-    forbidden = (f"tournament.{other}", "tournament.cli", "tournament.checkbot")
-    for path in (ROOT / "tournament" / part).glob("*.py"):
+    front-ends (in the library, for any host: the command line, a server) never import the
+    tournament: each can change without the other."""
+    refused = (forbidden, "tournament.cli", "tournament.checkbot")
+    for path in part.glob("*.py"):
         for name in project_imports(path):
-            assert not name.startswith(forbidden), (path.name, name)
+            assert not name.startswith(refused), (path.name, name)
+
+
+ENGINE_INTERNALS = tuple(
+    f"thousand.{name}"
+    for name in (
+        "state", "engine", "bidding", "talon", "tricks", "scoring", "redeals", "layout",
+        "inference", "sampling", "determinise", "bluff.state", "bluff.engine", "bluff.climb",
+        "bluff.challenge", "bluff.pile", "bluff.tracking", "bluff.determinise",
+    )
+)  # fmt: skip
+"""What happens inside the engines: states, the dispatchers and their phase modules, and the
+search's deductions. What a front-end shows comes from the views (observations, spectators,
+records), the rules and the games."""
+
+
+@pytest.mark.parametrize("path", sorted(FRONT_ENDS.glob("*.py")), ids=lambda path: path.name)
+def test_the_front_ends_never_reach_into_the_engines(path: Path) -> None:
+    for name in project_imports(path):
+        assert not any(
+            name == internal or name.startswith(internal + ".") for internal in ENGINE_INTERNALS
+        ), (path.name, name)
 
 
 GAME_TYPES = {"Rules", "GameState", "State", "Observation", "Record", "Layout"}
@@ -320,3 +355,61 @@ def test_no_part_outside_the_games_tells_a_game_by_its_types_or_name(path: Path)
                 assert name not in GAME_TYPES, (node.lineno, ast.unparse(node))
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             assert node.value.lower() not in GAME_NAMES, (node.lineno, node.value)
+
+
+SEEN_NAMES = {
+    "state", "states", "world", "engine", "observation", "observations", "seen", "view", "where",
+}  # fmt: skip
+"""Names that hold a game's state or a seat's observation wherever they appear."""
+JSON_DATA = ("dict[", "list[", "Mapping[")
+"""Annotations of JSON data, which holds text and numbers, never a state or an observation."""
+GENERIC_OVER_GAMES = (
+    "Match[", "Search[", "Game[", "Player[", "SeatedPlayer[", "Reader[", "ObservationEncoder[",
+    "Table[", "_Spec[",
+)  # fmt: skip
+"""The generic types whose parameters are a game's state, observation or action types."""
+
+
+def _any_typed(path: Path) -> Iterator[str]:
+    """Every annotation in ``path`` that gives a state or an observation the type ``Any``."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        annotated: list[tuple[str, ast.expr | None]] = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = node.args
+            for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
+                annotated.append((argument.arg, argument.annotation))
+            annotated.append(("", node.returns))
+        elif isinstance(node, ast.AnnAssign):
+            annotated.append((ast.unparse(node.target).split(".")[-1], node.annotation))
+        elif isinstance(node, ast.Assign):
+            annotated.append(("", node.value))
+        for name, annotation in annotated:
+            if annotation is None:
+                continue
+            text = ast.unparse(annotation)
+            if not re.search(r"\bAny\b", text) or text.startswith(JSON_DATA):
+                continue
+            if name.strip("_") in SEEN_NAMES or any(kind in text for kind in GENERIC_OVER_GAMES):
+                yield f"line {node.lineno}: {name or '->'} {text}"
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "thousand").rglob("*.py")), ids=lambda p: p.relative_to(ROOT).as_posix()
+)
+def test_no_state_or_observation_is_typed_any(path: Path) -> None:
+    """States and observations keep their games' types through the library, the bots and the
+    table (a bot's ``act`` is generic in the observation it takes), so that the type checker
+    sees what reaches a seat."""
+    assert list(_any_typed(path)) == []
+
+
+def test_the_check_for_any_finds_it(tmp_path: Path) -> None:
+    """The check above catches a state or an observation typed ``Any`` in each of its forms."""
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "def act(self, observation: Any) -> object: ...\n"
+        "def step(match: Match[Any, Any, Any, Any, Any]) -> None: ...\n"
+        "state: Any = None\n"
+        "def fine(data: dict[str, Any], observation: Observation) -> Any: ...\n"
+    )
+    assert [line.split(":")[0] for line in _any_typed(sample)] == ["line 1", "line 2", "line 3"]

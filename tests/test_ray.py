@@ -17,9 +17,9 @@ from typer.testing import CliRunner
 from tests.test_progress import without_progress
 from tournament.cli import app
 from tournament.runner.backends import Backend, InlineBackend, ProcessBackend
+from tournament.runner.options import Options, configure
 from tournament.runner.run import SUMMARY, run_tournament
 from tournament.runner.schedule import Config, Unit
-from tournament.runner.setup import Options, configure
 from tournament.runner.units import BotLogs, Played
 
 HAS_RAY = importlib.util.find_spec("ray") is not None

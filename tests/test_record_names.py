@@ -19,9 +19,9 @@ from tests.test_html_replay import embedded_data
 from tests.test_tournament import one_line_error
 from thousand import GameState, Record, RecordError, Rules, bluff, new_deal
 from thousand.common.record_io import MAX_NAME
+from thousand.frontends.html_replay import html_page
+from thousand.frontends.narration import joined, replay_lines
 from tournament.cli import app
-from tournament.frontends.html_replay import html_page
-from tournament.frontends.narration import joined, replay_lines
 
 runner = CliRunner()
 SAVED = Path(__file__).resolve().parent / "saved_records"

@@ -21,9 +21,9 @@ from tests.test_narration import (
     thousand_seen,
 )
 from thousand import Card, DealResult, MatchResult, Rules, bluff
+from thousand.frontends.narration import replay_lines
 from thousand.games import record_from_json
 from tournament.cli import app
-from tournament.frontends.narration import replay_lines
 
 runner = CliRunner()
 

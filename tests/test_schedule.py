@@ -30,9 +30,9 @@ from tests.test_cli import run_installed
 from tests.test_tournament import installed_command, journal_lines, journal_results
 from tournament.cli import app
 from tournament.runner.backends import AHEAD, Backend, ProcessBackend, batches
+from tournament.runner.options import Options, configure
 from tournament.runner.run import run_tournament
 from tournament.runner.schedule import MAX_UNITS, Unit, derive_seed
-from tournament.runner.setup import Options, configure
 from tournament.runner.sprt import Hypotheses
 from tournament.runner.units import BotLogs, Played
 

@@ -12,10 +12,10 @@ from fractions import Fraction
 import pytest
 
 from tests.test_stats import unit
+from tournament.runner.balanced_seatings import seatings
 from tournament.runner.display import seat_role
-from tournament.runner.results import UnitResult
-from tournament.runner.seatings import seatings
 from tournament.runner.summary import summarize
+from tournament.runner.unit_results import UnitResult
 
 SIZES = {2: 2, 3: 6, 4: 24, 5: 20, 6: 30}
 

@@ -9,7 +9,6 @@ from collections.abc import Callable
 
 import pytest
 
-from tournament.runner.results import UnitResult
 from tournament.runner.sprt import (
     MIN_OBSERVATIONS,
     GroupLeads,
@@ -17,6 +16,7 @@ from tournament.runner.sprt import (
     SequentialTest,
     parse_hypotheses,
 )
+from tournament.runner.unit_results import UnitResult
 
 CAP = 20_000
 """Observations a simulated test may take before it counts as inconclusive."""

@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 from thousand import Rules
 from tournament.cli import app
 from tournament.runner.journal import CONFIG, JOURNAL
+from tournament.runner.options import Options, configure
 from tournament.runner.run import run_tournament
 from tournament.runner.schedule import Config, entrants_of
-from tournament.runner.setup import Options, configure
 from tournament.runner.sprt import MIN_OBSERVATIONS, Hypotheses
 
 CAP = 300

@@ -8,11 +8,12 @@ import math
 import random
 from collections.abc import Sequence
 
+import attrs
 import pytest
 
 from tournament.runner.ratings import bootstrap, elo, plackett_luce
-from tournament.runner.results import STATUSES, UnitResult
-from tournament.runner.summary import MIN_GROUPS, Summary, summarize
+from tournament.runner.summary import MIN_GROUPS, Summary, Tally, summarize
+from tournament.runner.unit_results import STATUSES, UnitResult
 
 # Helpers
 
@@ -868,3 +869,39 @@ def test_a_figure_every_resample_agrees_on_has_no_interval() -> None:
     )
     weak = next(standing for standing in anchored.standings if standing.name == "weak")
     assert weak.rating_interval == (900.0, 900.0)
+
+
+def test_a_tally_brought_up_to_date_batch_by_batch_is_the_summary_of_all() -> None:
+    """Units added to a tally a few at a time, in any order, give the summary of them all,
+    byte for byte: also when a later batch brings a table larger than any before (the first
+    batches here hold two-seat units only, the later ones three- and four-seat units)."""
+    rng = random.Random(11)
+    four = simulated(rng, [0.3, 0.1, -0.1, -0.3], seats=4, groups=6, per_group=4)
+    four = [attrs.evolve(result, unit=f"f{result.unit}", table=7) for result in four]
+    results = [*varied_tournament(), *four]
+    whole = summarize(results, NAMES, format="deals", seed=5, resamples=60)
+    for attempt in range(4):
+        rng.shuffle(results)
+        ordered = sorted(results, key=lambda result: len(result.seating)) if attempt else results
+        tally = Tally(len(NAMES))
+        start = 0
+        while start < len(ordered):
+            size = rng.randint(1, 5)
+            tally.add(ordered[start : start + size])
+            start += size
+        assert tally.units == {result.unit for result in results}
+        summary = tally.summary(NAMES, format="deals", seed=5, resamples=60)
+        assert json.dumps(summary.to_dict()) == json.dumps(whole.to_dict())
+
+
+def test_a_batch_with_a_bad_unit_adds_nothing_to_a_tally() -> None:
+    results = varied_tournament()
+    tally = Tally(len(NAMES))
+    tally.add(results[:4])
+    before = tally.summary(NAMES, format="deals", seed=1, resamples=20)
+    with pytest.raises(ValueError, match="appears more than once"):
+        tally.add([results[5], results[0]])
+    with pytest.raises(ValueError, match="seats entrant 9"):
+        tally.add([results[5], unit("z", (9, 0), (1, 2))])
+    assert tally.units == {result.unit for result in results[:4]}
+    assert tally.summary(NAMES, format="deals", seed=1, resamples=20) == before

@@ -8,6 +8,7 @@ import asyncio
 import random
 from typing import Any
 
+import attrs
 import pytest
 
 import thousand
@@ -23,8 +24,10 @@ from thousand import (
     start_match,
 )
 from thousand.bots import RandomPlayer
+from thousand.common.history import history_tuple
 from thousand.games import game_of
 from thousand.table.driver import player_seed
+from thousand.table.match import Played
 
 RULES: list[Rules | bluff.Rules] = [
     Rules.preset("russian"),
@@ -292,3 +295,59 @@ def test_an_event_loop_holds_a_thousand_matches_at_once() -> None:
         ]
         statuses.update(fault.status for fault in outcome.faults)
     assert statuses == {Status.TIMEOUT, Status.ILLEGAL, Status.ERROR}
+
+
+RULES_CUT: list[Rules | bluff.Rules] = [
+    attrs.evolve(rules, max_deals=6) if isinstance(rules, Rules) else rules for rules in RULES
+]
+
+
+@pytest.mark.parametrize(
+    "rules", RULES_CUT, ids=lambda rules: f"{game_of(rules).name}-{rules.players}"
+)
+def test_listeners_are_told_each_action_as_their_seat_sees_it(
+    rules: Rules | bluff.Rules,
+) -> None:
+    """A listener of each seat is told every action, the substitutes' and the forced ones
+    included, with its own cards and the cards given to it in full: at every decision the tail
+    of what a seat was told is its observation's history. A spectator is told the public
+    history, which hides every card given, laid aside or played face down."""
+    skip = [seat == 1 for seat in range(rules.players)]
+    match = start_match(rules, seed=5, on_fault="substitute", skip_forced=skip)
+    told: dict[int | None, list[Any]] = {seat: [] for seat in [None, *range(rules.players)]}
+    for viewer, steps in told.items():
+        match.listen(steps.append, viewer)
+    players = seated(rules, 5)
+    game = game_of(rules)
+    seat = match.to_act
+    while seat is not None:
+        for viewer, steps in told.items():
+            if viewer is None:
+                seen = history_tuple(match.state.history)
+            else:
+                seen = game.seen_from(match.state, viewer).history
+            tail = [(step.seat, step.action) for step in steps[len(steps) - len(seen) :]]
+            # A card played face down in 1000? is turned up when challenged, after it was told.
+            now_hidden = [(who, game.seen_action(action, who, viewer)) for who, action in seen]
+            assert tail == now_hidden, viewer
+        answer = "nonsense" if seat == 0 and len(told[None]) % 7 == 3 else None
+        if answer is None:
+            answer = players[seat].act(match.observation())
+        seat = match.submit(seat, answer, elapsed=0.0)
+    final = told[None]
+    assert [step.number for step in final] == list(range(game.actions_played(match.state)))
+    played = {step.played for step in final}
+    assert {Played.ANSWER, Played.SUBSTITUTE} <= played
+    # Seat 1 skips its forced decisions; a Thousand deal gives it some (the talon taken...).
+    assert Played.FORCED in played or not game.has_deals
+    hidden = [step.action for step in final if "??" in str(step.action)]
+    assert hidden, "every game here hides some card from the onlookers"
+    for viewer in range(rules.players):
+        mine = [step for step in told[viewer] if step.seat == viewer]
+        assert all("??" not in str(step.action) for step in mine)
+
+
+def test_a_listener_of_no_such_seat_is_refused() -> None:
+    match = start_match(RUSSIAN, seed=1)
+    with pytest.raises(thousand.SeatError, match="no seat 3"):
+        match.listen(print, 3)

@@ -31,13 +31,14 @@ from thousand import Rules, bluff
 from thousand.table.sandbox import Isolation
 from tournament.cli import app
 from tournament.runner.backends import InlineBackend
+from tournament.runner.balanced_seatings import seatings
 from tournament.runner.journal import Journal, TournamentDirError
 from tournament.runner.ladder import reference_scale
-from tournament.runner.results import UnitResult
+from tournament.runner.options import Options, configure
 from tournament.runner.run import run_tournament
 from tournament.runner.schedule import Config, Entrant, Unit, derive_seed, entrants_of
-from tournament.runner.seatings import seatings
-from tournament.runner.setup import Options, configure
+from tournament.runner.store import MemoryStore
+from tournament.runner.unit_results import UnitResult
 from tournament.runner.units import BotLogs, Played
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -369,7 +370,7 @@ def test_a_torn_last_line_is_cut_off_and_its_unit_played_again(tmp_path: Path) -
     lost = json.loads(lines[17])["unit"]
 
     journal = Journal(torn, config)
-    finished = journal.read()
+    finished = journal.read_units()
     journal.close()
     assert len(finished) == 17
     assert lost not in finished
@@ -394,7 +395,7 @@ def test_a_damaged_middle_line_is_an_error(tmp_path: Path) -> None:
     damaged = b"".join(lines)
     (tmp_path / "journal.jsonl").write_bytes(damaged)
     with pytest.raises(TournamentDirError, match="line 5, is damaged"):
-        Journal(tmp_path, config).read()
+        Journal(tmp_path, config).read_units()
     with pytest.raises(TournamentDirError, match="line 5, is damaged"):
         run_tournament(config, out=tmp_path, resume=True)
     assert (tmp_path / "journal.jsonl").read_bytes() == damaged
@@ -1141,3 +1142,31 @@ def test_one_run_at_a_time_plays_a_kept_tournament(tmp_path: Path) -> None:
         first.close()
     run_tournament(config, out=tmp_path / "kept", resume=True)
     assert (tmp_path / "kept" / "summary.json").exists()
+
+
+def test_a_tournament_plays_into_a_store_of_its_own_and_goes_on_from_it(tmp_path: Path) -> None:
+    """A tournament whose results go to a store (here in memory, as a server's database would
+    hold them) summarises as the one kept in a folder, and a store holding part of the units
+    has only the rest played; a store of another tournament is refused, and a store is not
+    given with a folder."""
+    config = thousand_config(["greedy", "random", "random"], deals=2)
+    folder = run_tournament(config, out=tmp_path / "kept")
+    store = MemoryStore(config)
+    assert run_tournament(config, store=store) == folder
+    assert set(store.units) == {unit.name for unit in config.units()}
+
+    part = MemoryStore(config)
+    part.append((result, None) for result in list(store.units.values())[:5])
+    told: list[int] = []
+    summary = run_tournament(config, store=part, on_results=lambda done: told.append(len(done)))
+    assert summary == folder
+    assert told[0] == 5
+    assert sum(told) == len(config.units())
+    assert part.units == store.units
+
+    other = MemoryStore(thousand_config(["greedy", "random", "random"], deals=2, seed=9))
+    with pytest.raises(TournamentDirError, match="another configuration"):
+        run_tournament(config, store=other)
+    assert other.units == {}
+    with pytest.raises(ValueError, match="not both"):
+        run_tournament(config, store=store, out=tmp_path / "both")

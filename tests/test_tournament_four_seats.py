@@ -22,9 +22,9 @@ from thousand.rules import Samosval
 from tournament.cli import app
 from tournament.runner.display import scale_lines, seat_roles
 from tournament.runner.journal import Journal
+from tournament.runner.options import Options, configure
 from tournament.runner.run import run_tournament
 from tournament.runner.schedule import Config, Unit, entrants_of
-from tournament.runner.setup import Options, configure
 from tournament.runner.summary import summarize
 
 FOUR_SEATS = ("russian-4", "polish-4")

@@ -28,9 +28,9 @@ from tests.test_tournament import (
 )
 from tournament.cli import app
 from tournament.runner.journal import Journal, TournamentDirError
+from tournament.runner.options import Options, configure
 from tournament.runner.run import run_tournament
 from tournament.runner.schedule import Unit
-from tournament.runner.setup import Options, configure
 
 Edit = Callable[[Path], None]
 

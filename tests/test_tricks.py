@@ -11,8 +11,7 @@ from tests.support import legal_texts, play
 from tests.test_auction import assert_illegal
 from thousand import Layout, Phase, Rules, Suit
 from thousand.cards import FULL_MASK, cards_of
-from thousand.rules import Endgame
-from thousand.scoring import above_lock
+from thousand.rules import Endgame, above_lock
 from thousand.tricks import beats, following, plain_plays, playable, trick_winner
 
 RUSSIAN = Rules.preset("russian")

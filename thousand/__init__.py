@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     )
     from thousand.layout import Layout
     from thousand.observation import Observation, Trick, observe
+    from thousand.players import Player, PlayerError, SeatedPlayer
     from thousand.record import Record, RecordedDeal, dump_record, load_record, replay
     from thousand.redeals import ThrowIn
     from thousand.results import DealResult, MatchResult
@@ -77,7 +78,6 @@ if TYPE_CHECKING:
     from thousand.table.external import BotLimits, ExternalPlayer
     from thousand.table.faults import FaultPolicy, Status
     from thousand.table.match import Fault, Match, Outcome, resume_match, start_match
-    from thousand.table.players import Player, PlayerError, SeatedPlayer
     from thousand.table.specs import BotInfo, available_bots, load_player
 
 _EXPORTS: dict[str, tuple[str, ...]] = {
@@ -119,7 +119,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "engine": ("new_deal", "new_match"),
     "layout": ("Layout",),
     "observation": ("Observation", "Trick", "observe"),
-    "table.players": ("Player", "PlayerError", "SeatedPlayer"),
+    "players": ("Player", "PlayerError", "SeatedPlayer"),
     "record": ("Record", "RecordedDeal", "dump_record", "load_record", "replay"),
     "results": ("DealResult", "MatchResult"),
     "rules": (

@@ -31,6 +31,7 @@ __all__ = [
     "Play",
     "Take",
     "parse_action",
+    "seen_by",
     "whole_number",
 ]
 
@@ -129,6 +130,17 @@ ACTION_TYPES = (Pass, Bid, Take, Give, Discard, Contract, Concede, Play)
 
 MAX_DIGITS = 9
 """The longest number notation reads: no amount, seat or musik comes near a billion."""
+
+
+def seen_by(action: Action, actor: int, viewer: int | None) -> Action:
+    """``action``, taken by the seat ``actor``, as the seat ``viewer`` sees it (a spectator when
+    ``None``): a card given is seen by the giver and the receiver, a card laid aside by the
+    declarer alone; everything else is seen by everyone."""
+    if type(action) is Give:
+        return action if viewer in (actor, action.to) else Give(None, action.to)
+    if type(action) is Discard:
+        return action if viewer == actor else Discard(None)
+    return action
 
 
 def whole_number(word: str) -> int | None:

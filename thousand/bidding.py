@@ -11,12 +11,6 @@ from thousand.marriages import ceiling
 PASS = Pass()
 
 
-def forehand(dealer: int, players: int) -> int:
-    """The seat committed to the opening bid: the one left of the dealer (never the seat
-    sitting out)."""
-    return (dealer + 1) % players
-
-
 @lru_cache(maxsize=4096)
 def _bids(low: int, high: int, step: int) -> tuple[Action, ...]:
     return (PASS, *(Bid(amount) for amount in range(low, high + 1, step)))

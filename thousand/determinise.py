@@ -35,10 +35,8 @@ from typing import TYPE_CHECKING, overload
 from thousand import redeals
 from thousand.actions import Action, Bid, Discard, Give, Take
 from thousand.cards import (
-    ACES_MASK,
     DECK,
     FULL_MASK,
-    MARRIAGE_MASKS,
     Card,
     cards_of,
     indices,
@@ -48,7 +46,7 @@ from thousand.engine import start_of_deal
 from thousand.errors import IllegalActionError, NoWorldError
 from thousand.inference import deduce
 from thousand.layout import Layout
-from thousand.marriages import MARRIAGE_POINTS, ceiling
+from thousand.marriages import ceiling, marriages
 from thousand.observation import Observation
 from thousand.rules import Rules
 from thousand.sampling import NoPlacement, Placement
@@ -518,9 +516,7 @@ def _highest_bids(observation: Observation, players: int) -> tuple[int, ...]:
 def _fewest_marriages(rules: Rules, amount: int) -> list[int]:
     """The card masks of each set of marriages (the four aces among them where they count)
     that lets a hand bid ``amount``, no marriage of it to spare."""
-    groups = list(zip(MARRIAGE_POINTS, MARRIAGE_MASKS, strict=True))
-    if rules.ace_marriage:
-        groups.append((rules.ace_marriage, ACES_MASK))
+    groups = marriages(rules)
     need = amount - rules.cap_base
     found = []
     for chosen in itertools.product((False, True), repeat=len(groups)):

@@ -1,6 +1,6 @@
 """The exceptions the library raises. Errors in input (notation, actions, rules, layouts,
 records, seats, bot specs) are also ``ValueError`` subclasses; a bot's own failure is not.
-:class:`~thousand.table.players.PlayerError`, which carries one of the driver's faults, lives
+:class:`~thousand.players.PlayerError`, which carries one of the driver's faults, lives
 with the players."""
 
 from __future__ import annotations

@@ -16,19 +16,20 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar, cast
 
 from thousand import bluff
-from thousand.actions import ACTION_TYPES, Action, parse_action
+from thousand.actions import ACTION_TYPES, Action, parse_action, seen_by
 from thousand.bluff.actions import ACTION_TYPES as BLUFF_ACTION_TYPES
+from thousand.bluff.actions import seen_by as bluff_seen_by
 from thousand.bluff.record import FORMAT as BLUFF_FORMAT
 from thousand.common.config import load_json
 from thousand.determinise import Determiniser
 from thousand.engine import new_deal, new_match
 from thousand.errors import LayoutError, RecordError, RulesError
 from thousand.layout import Layout
-from thousand.observation import Observation
+from thousand.observation import Observation, observe
 from thousand.record import Record, replay
 from thousand.results import DealResult, MatchResult
 from thousand.rules import Rules
-from thousand.state import GameState
+from thousand.state import GameState, Phase
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -178,6 +179,11 @@ class Game(abc.ABC, Generic[StateT, ObservationT, ActionT, RulesT, RecordT]):
         """The action written as ``text``; raises ``ValueError`` when it is none."""
 
     @abc.abstractmethod
+    def seen_action(self, action: ActionT, actor: int, viewer: int | None) -> ActionT:
+        """``action``, taken by the seat ``actor``, as the seat ``viewer`` sees it, or a
+        spectator when ``viewer`` is ``None``: the cards it may not see hidden."""
+
+    @abc.abstractmethod
     def seen_from(self, state: StateT, seat: int) -> ObservationT:
         """:attr:`observe` for a seat that is checked to exist."""
 
@@ -284,11 +290,16 @@ class ThousandGame(Game[GameState, Observation, Action, Rules, Record]):
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
 
+    def seen_action(self, action: Action, actor: int, viewer: int | None) -> Action:
+        return seen_by(action, actor, viewer)
+
     def seen_from(self, state: GameState, seat: int) -> Observation:
-        return Observation.seen_from(state, seat)
+        return observe(state, seat)
 
     def actions_played(self, state: GameState) -> int:
-        return sum(len(deal.actions) for deal in state.deals) + len(state.actions)
+        played = sum(len(deal.actions) for deal in state.deals)
+        # Once the game is over its last deal, scored, is among the deals.
+        return played if state.phase is Phase.OVER else played + len(state.actions)
 
     def result(self, state: GameState) -> DealResult | MatchResult | None:
         return state.result
@@ -394,8 +405,11 @@ class BluffGame(Game[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, 
     def parse_action(self, text: str) -> bluff.Action:
         return bluff.parse_action(text)
 
+    def seen_action(self, action: bluff.Action, actor: int, viewer: int | None) -> bluff.Action:
+        return bluff_seen_by(action, actor, viewer)
+
     def seen_from(self, state: bluff.State, seat: int) -> bluff.Observation:
-        return bluff.Observation.seen_from(state, seat)
+        return bluff.observe(state, seat)
 
     def actions_played(self, state: bluff.State) -> int:
         return state.turns

@@ -16,7 +16,7 @@ import attrs
 from thousand.cards import ACES_MASK, MARRIAGE_MASKS, Rank
 from thousand.observation import Observation
 from thousand.rules import MarriageDeclaration, Rules
-from thousand.tricks import following, trick_winner
+from thousand.tricks import following, trick_complete, trick_winner, trump_after
 
 __all__ = ["Deductions", "deduce"]
 
@@ -54,8 +54,8 @@ def deduce(observation: Observation) -> Deductions:
     for actor, action in observation.card_plays:
         index = action.card.index
         if not trick:
+            trump = trump_after(action, trump)
             if action.marriage:
-                trump = index // 6
                 declared[actor] |= MARRIAGE_MASKS[trump]
             elif action.aces:
                 declared[actor] |= ACES_MASK
@@ -70,7 +70,7 @@ def deduce(observation: Observation) -> Deductions:
         played_by[actor] |= 1 << index
         trick.append(index)
         seats.append(actor)
-        if len(trick) == rules.active_players:
+        if trick_complete(rules, len(trick)):
             if automatic:
                 won[seats[trick_winner(tuple(trick), trump)]] = True
             trick = []

@@ -20,9 +20,10 @@ from thousand.actions import Action, Discard, Give, Play, parse_action
 from thousand.cards import Card, Suit, cards_of, points_of
 from thousand.common.history import entries_after, history_tuple
 from thousand.common.knowledge import ACTIONS, HISTORY, RULES, VALUE, parts
-from thousand.common.view import View, field
+from thousand.common.view import View, check_seat, field
+from thousand.marriages import ACES
 from thousand.rules import Rules
-from thousand.state import ACES, GameState, Phase, trick_seats
+from thousand.state import GameState, Phase, trick_seats
 from thousand.talon import shown_talon
 from thousand.tricks import trick_winner
 
@@ -446,8 +447,9 @@ def _suit(text: Any) -> Suit:
 
 
 def observe(state: GameState, seat: int) -> Observation:
-    """The observation of ``seat`` in ``state``."""
-    return Observation.seen_from(state, seat)
+    """The observation of ``seat`` in ``state``; raises ``SeatError`` when there is no such seat."""
+    check_seat(state.rules.players, seat)
+    return Observation.of_player(state, seat)
 
 
 (

@@ -43,6 +43,7 @@ __all__ = [
     "SetAside",
     "Settlement",
     "Sitter",
+    "above_lock",
 ]
 
 
@@ -419,3 +420,9 @@ _PRESETS["polish"] = dict(
 _PRESETS["polish-2p"] = dict(_PRESETS["polish"], players=2)
 _PRESETS["russian-4"] = dict(players=4, sitter=Sitter.RIGHT_OF_DEALER, sitter_bonus=40)
 _PRESETS["polish-4"] = dict(_PRESETS["polish"], players=4, sitter=Sitter.DEALER, sitter_bonus=50)
+
+
+def above_lock(rules: Rules, score: int) -> bool:
+    """Whether a seat with this match score is locked: under the lock endgame, above its
+    threshold only the seat's own contracts score."""
+    return rules.endgame is Endgame.LOCK and score > rules.lock_threshold

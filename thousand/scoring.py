@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from thousand.cards import ACES_MASK, MARRIAGE_MASKS, points_of
-from thousand.marriages import MARRIAGE_POINTS
+from thousand.cards import ACES_MASK, points_of
+from thousand.marriages import SUIT_MARRIAGES, marriages_value, meld_points
 from thousand.rules import (
     BarrelCapacity,
     BarrelFallPenalty,
@@ -21,8 +21,9 @@ from thousand.rules import (
     Samosval,
     SetAside,
     Settlement,
+    above_lock,
 )
-from thousand.state import ACES, GameState
+from thousand.state import GameState
 
 
 def round_defence(points: int, step: int) -> int:
@@ -34,11 +35,6 @@ def round_defence(points: int, step: int) -> int:
 def concession_share(bid: int) -> int:
     """What each opponent scores when the declarer concedes: half the bid, up to a multiple of 5."""
     return -(-bid // 10) * 5
-
-
-def meld_points(rules: Rules, suit: int) -> int:
-    """What a declared marriage of ``suit`` scores (suit ``ACES``: the four-ace marriage)."""
-    return rules.ace_marriage if suit == ACES else MARRIAGE_POINTS[suit]
 
 
 def points_won(state: GameState) -> tuple[int, ...]:
@@ -71,10 +67,7 @@ def sitter_bonus(rules: Rules, talon: int) -> int:
     if not rules.sitter_bonus:
         return 0
     bonus = rules.sitter_bonus * (talon & ACES_MASK).bit_count()
-    for points, pair in zip(MARRIAGE_POINTS, MARRIAGE_MASKS, strict=True):
-        if talon & pair == pair:
-            bonus += points
-    return bonus
+    return bonus + marriages_value(SUIT_MARRIAGES, talon)
 
 
 def deal_scores(state: GameState, points: Sequence[int], conceded: bool) -> tuple[int, ...]:
@@ -181,12 +174,6 @@ def _samosval(
         tuple(0 if dropped else score for score, dropped in zip(scores, hit, strict=True)),
         tuple(None if dropped else used for used, dropped in zip(barrel, hit, strict=True)),
     )
-
-
-def above_lock(rules: Rules, score: int) -> bool:
-    """Whether a seat with this match score is locked: under the lock endgame, above its
-    threshold only the seat's own contracts score."""
-    return rules.endgame is Endgame.LOCK and score > rules.lock_threshold
 
 
 def _barrel(

@@ -21,6 +21,11 @@ class Seating(NamedTuple):
     turn: tuple[int, ...]
     """Per seat, the next seat taking part clockwise (the sitter's entry too)."""
 
+    @property
+    def forehand(self) -> int:
+        """The seat left of the dealer, committed to the opening bid: the first taking part."""
+        return self.active[0]
+
 
 def seating(rules: Rules, dealer: int) -> Seating:
     """The seating of the deal ``dealer`` deals under ``rules``: the forehand is always the seat

@@ -32,15 +32,16 @@ import attrs
 from thousand.actions import Action, Play
 from thousand.cards import Card, Suit
 from thousand.engine import start_of_deal
+from thousand.marriages import ACES
 from thousand.observation import Trick
 from thousand.record import Record, replay
 from thousand.redeals import ThrowIn
 from thousand.results import DealResult, MatchResult
-from thousand.rules import Redeal, Rules
-from thousand.scoring import above_lock, points_won, sitter_bonus
-from thousand.state import ACES, GameState, Phase
+from thousand.rules import Redeal, Rules, above_lock
+from thousand.scoring import points_won, sitter_bonus
+from thousand.state import GameState, Phase
 from thousand.talon import shown_talon
-from thousand.tricks import trick_winner, tricks_won
+from thousand.tricks import trick_complete, trick_winner, tricks_won
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -329,7 +330,7 @@ def opening(state: GameState) -> tuple[DealEnd, ...]:
 
 def _completed(view: Spectator, seat: int, action: Action, trump: int) -> Trick | None:
     """The trick ``action`` by ``seat`` completes at the table ``view``, else ``None``."""
-    if not isinstance(action, Play) or len(view.trick) + 1 != view.rules.active_players:
+    if not isinstance(action, Play) or not trick_complete(view.rules, len(view.trick) + 1):
         return None
     trick = (*view.trick, (seat, action.card))
     winner = trick[trick_winner(tuple(card.index for _, card in trick), trump)][0]

@@ -28,8 +28,6 @@ __all__ = ["DealContext", "GameState", "Origin", "Phase"]
 
 NOBODY = -1
 """The ``player`` of a finished game, the ``trump_suit`` before any marriage."""
-ACES = 4
-"""The suit number recorded in ``melds`` for the four-ace marriage."""
 
 
 class Phase(enum.Enum):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from thousand.actions import Action, Play
 from thousand.cards import ACES_MASK, DECK, MARRIAGE_MASKS, SUIT_MASKS, Rank, Suit, indices
 from thousand.common.state_base import fast_updater
+from thousand.marriages import ACES
 from thousand.rules import MarriageDeclaration, Rules
 
 _PLAIN = tuple(Play(card) for card in DECK)
@@ -160,10 +161,32 @@ _BEATEN_BY: tuple[tuple[int, ...], ...] = tuple(
 :func:`beats` says beat it."""
 
 
+def trick_complete(rules: Rules, cards: int) -> bool:
+    """Whether a trick of ``cards`` cards is complete: one card from each seat in play."""
+    return cards == rules.active_players
+
+
+def tricks_in(rules: Rules, cards: int) -> int:
+    """How many whole tricks ``cards`` cards played (or taken) in a deal make."""
+    return cards // rules.active_players
+
+
+def trick_starts(rules: Rules, plays: int) -> range:
+    """Where each whole trick begins among a deal's first ``plays`` card plays."""
+    size = rules.active_players
+    return range(0, plays // size * size, size)
+
+
+def trump_after(action: Play, trump: int) -> int:
+    """The trump suit number once ``action`` is played: a declared marriage makes its own suit
+    trump (the four aces change nothing)."""
+    return action.card.index // 6 if action.marriage else trump
+
+
 def tricks_won(state: GameState) -> tuple[int, ...]:
     """How many tricks each seat has won this deal."""
-    trick_size = state.rules.active_players
-    return tuple(mask.bit_count() // trick_size for mask in state.taken_masks)
+    rules = state.rules
+    return tuple(tricks_in(rules, mask.bit_count()) for mask in state.taken_masks)
 
 
 def play(state: GameState, action: Play) -> GameState:
@@ -176,7 +199,7 @@ def play(state: GameState, action: Play) -> GameState:
     melds = state.melds
     trump = state.trump_suit
     if action.marriage:
-        trump = index // 6
+        trump = trump_after(action, trump)
         melds = (*melds, (seat, trump))
     elif action.aces:
         melds = (*melds, (seat, ACES))
@@ -237,7 +260,7 @@ def why_illegal(state: GameState, action: Action) -> str:
 
 
 # Loading the state loads the dispatcher, which reads this module's functions: they exist by now.
-from thousand.state import ACES, GameState  # noqa: E402
+from thousand.state import GameState  # noqa: E402
 
 _next_card = fast_updater(
     GameState, "player", "hand_masks", "trick_cards", "melds", "trump_suit", "history"

@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterator
 import attrs
 
 from thousand import BotLimits, Fault, Outcome, Rules, bluff, play
+from thousand.common.text import printable_lines
 from thousand.games import BLUFF, THOUSAND, game_named
 from thousand.table.sandbox import Isolation, SandboxOptions
-from tournament.text import printable_lines
 
 __all__ = ["GAMES", "CheckReport", "check_bot", "traceback_lines"]
 

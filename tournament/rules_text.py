@@ -11,8 +11,8 @@ from typing import Any
 import attrs
 
 from thousand import Rules, bluff
+from thousand.common.text import table_lines
 from thousand.games import BLUFF
-from tournament.text import table_lines
 
 __all__ = ["bluff_lines", "deck_summary", "thousand_lines"]
 

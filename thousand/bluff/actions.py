@@ -17,7 +17,7 @@ from thousand.actions import HIDDEN, Pass
 from thousand.bluff.cards import Card
 from thousand.errors import InvalidActionError, NotationError
 
-__all__ = ["Action", "Believe", "Challenge", "Hide", "Pass", "Play", "parse_action"]
+__all__ = ["Action", "Believe", "Challenge", "Hide", "Pass", "Play", "parse_action", "seen_by"]
 
 
 @attrs.frozen
@@ -62,6 +62,14 @@ Action: TypeAlias = Play | Hide | Pass | Believe | Challenge
 ACTION_TYPES = (Play, Hide, Pass, Believe, Challenge)
 
 _FORMS = "play CARD, hide CARD, pass, believe, challenge"
+
+
+def seen_by(action: Action, actor: int, viewer: int | None) -> Action:
+    """``action``, taken by the seat ``actor``, as the seat ``viewer`` sees it (a spectator when
+    ``None``): a card played face down is seen by its player alone."""
+    if type(action) is Hide and viewer != actor:
+        return Hide(None)
+    return action
 
 
 def _card(word: str, text: str) -> Card:

@@ -15,7 +15,7 @@ from thousand.bluff.cards import Card
 from thousand.bluff.rules import Rules
 from thousand.bluff.state import Phase, State, TableCard
 from thousand.common.knowledge import HISTORY, RULES, VALUE, parts
-from thousand.common.view import View, field
+from thousand.common.view import View, check_seat, field
 
 __all__ = ["Observation", "observe"]
 
@@ -272,8 +272,9 @@ _HAND_SIZES_AT: dict[int, Callable[[tuple[tuple[int, ...], ...]], tuple[int, ...
 
 
 def observe(state: State, seat: int) -> Observation:
-    """The observation of ``seat`` in ``state``."""
-    return Observation.seen_from(state, seat)
+    """The observation of ``seat`` in ``state``; raises ``SeatError`` when there is no such seat."""
+    check_seat(state.rules.players, seat)
+    return Observation.of_player(state, seat)
 
 
 Observation.PARTS = parts(

@@ -5,11 +5,11 @@ from thousand.bots.greedy import GreedyPlayer
 from thousand.bots.ismcts import IsmctsPlayer
 from thousand.bots.pimc import PimcPlayer
 from thousand.bots.random_player import RandomPlayer
-from thousand.table.players import Player
+from thousand.players import AnyPlayer
 
 __all__ = ["BUILTIN", "GreedyPlayer", "IsmctsPlayer", "PimcPlayer", "RandomPlayer"]
 
-BUILTIN: dict[str, type[Player]] = {
+BUILTIN: dict[str, type[AnyPlayer]] = {
     "random": RandomPlayer,
     "greedy": GreedyPlayer,
     "pimc": PimcPlayer,

@@ -27,11 +27,11 @@ import attrs
 
 from thousand.actions import Bid, Pass
 from thousand.bots import thousand_strategy
-from thousand.cards import ACES_MASK, MARRIAGE_MASKS, mask_of
+from thousand.cards import ACES_MASK, mask_of
 from thousand.common.config import decode_json
 from thousand.engine import new_deal
 from thousand.errors import ModelError, NoWorldError
-from thousand.marriages import MARRIAGE_POINTS
+from thousand.marriages import SUIT_MARRIAGES, marriages_value
 from thousand.observation import Observation
 from thousand.rules import Rules
 from thousand.state import Phase
@@ -82,9 +82,7 @@ def features(observation: Observation, amount: int) -> tuple[float, ...]:
     hand = mask_of(observation.hand)
     margin = (thousand_strategy.bidding_estimate(rules, hand) - amount) / 10
     stakes = amount / 100 - 1
-    marriages = sum(
-        MARRIAGE_POINTS[suit] for suit, pair in enumerate(MARRIAGE_MASKS) if hand & pair == pair
-    )
+    marriages = marriages_value(SUIT_MARRIAGES, hand)
     passes = bids = 0
     for actor, action in observation.history:
         if isinstance(action, Pass):

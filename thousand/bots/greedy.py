@@ -9,20 +9,19 @@ start, so the same seed gives the same decisions.
 
 from __future__ import annotations
 
-from typing import Any
-
 from thousand.bots.search import search_for
-from thousand.table.players import SeatedPlayer
+from thousand.games import AnyObservation
+from thousand.players import SeatedPlayer
 
 __all__ = ["GreedyPlayer"]
 
 
-class GreedyPlayer(SeatedPlayer):
+class GreedyPlayer(SeatedPlayer[AnyObservation]):
     """Plays either game by rules of thumb; tells the game from the observation it is given."""
 
     skip_forced = True
     """A decision with one legal action draws nothing from its generator: it need not be asked."""
 
-    def act(self, observation: Any) -> object:
+    def act(self, observation: AnyObservation) -> object:
         """One of ``observation.legal_actions``, chosen by the strategy of the observed game."""
-        return search_for(observation).greedy(observation, self.rng)
+        return search_for(observation).greedy_choice(observation, self.rng)

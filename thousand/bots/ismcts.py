@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 from thousand.bots.search import Budget, Search, SearchPlayer, playout
+from thousand.games import ActionT as A
+from thousand.games import ObservationT as O
+from thousand.games import StateT as S
 
 __all__ = ["IsmctsPlayer"]
 
@@ -29,7 +31,7 @@ class _Node:
 
     def __init__(self, player: int) -> None:
         self.player = player
-        self.children: dict[Any, _Node] = {}
+        self.children: dict[object, _Node] = {}
         self.visits = 0
         self.available = 0
         self.total = 0.0
@@ -51,7 +53,7 @@ class IsmctsPlayer(SearchPlayer):
         self.budget = Budget(steps, seconds)
         self.exploration = exploration
 
-    def search(self, game: Search, observation: Any, choices: Sequence[Any]) -> object:
+    def search(self, game: Search[S, O, A], observation: O, choices: Sequence[A]) -> A:
         """The root action tried most often."""
         sample = game.worlds(observation)
         rng = self.rng
@@ -104,6 +106,6 @@ class IsmctsPlayer(SearchPlayer):
         return max(choices, key=lambda action: _visits(root, action))
 
 
-def _visits(root: _Node, action: Any) -> int:
+def _visits(root: _Node, action: object) -> int:
     child = root.children.get(action)
     return child.visits if child is not None else -1

@@ -19,10 +19,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from thousand.bots.auction_value import AuctionValues
 from thousand.bots.search import Budget, Search, SearchPlayer, playout
+from thousand.games import ActionT as A
+from thousand.games import ObservationT as O
+from thousand.games import StateT as S
 
 __all__ = ["PimcPlayer"]
 
@@ -69,14 +71,14 @@ class PimcPlayer(SearchPlayer):
         self.deal_budget = Budget(deal_steps, deal_seconds)
         self.bidding = None if bidding is None else AuctionValues.load(Path(bidding))
 
-    def budget_for(self, game: Search, observation: Any) -> Budget:
+    def budget_for(self, game: Search[S, O, A], observation: O) -> Budget:
         """The budget a decision is searched with: 1000?'s, a Thousand decision that shapes the
         deal's, or a card's."""
         if game.whole_game:
             return self.bluff_budget
         return self.deal_budget if game.shapes_deal(observation) else self.budget
 
-    def search(self, game: Search, observation: Any, choices: Sequence[Any]) -> object:
+    def search(self, game: Search[S, O, A], observation: O, choices: Sequence[A]) -> A:
         """The candidate action with the best average playout over sampled worlds."""
         sample = game.worlds(observation)
         seat = observation.seat

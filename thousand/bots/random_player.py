@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from thousand.table.players import SeatedPlayer
+from thousand.games import AnyObservation
+from thousand.players import SeatedPlayer
 
 __all__ = ["RandomPlayer"]
 
 
-class RandomPlayer(SeatedPlayer):
+class RandomPlayer(SeatedPlayer[AnyObservation]):
     """Plays a uniformly random legal action, in either game."""
 
-    def act(self, observation: Any) -> object:
+    def act(self, observation: AnyObservation) -> object:
         """Any of the legal actions, each as likely."""
         return self.rng.choice(observation.legal_actions)

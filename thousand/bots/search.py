@@ -10,20 +10,23 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import Generic, cast
 
 import attrs
 
 from thousand import bluff
-from thousand.actions import Bid, Pass
+from thousand.actions import Action, Bid, Pass
 from thousand.bots import auction_value, bluff_strategy, thousand_strategy
 from thousand.determinise import Determiniser
 from thousand.errors import NoWorldError
-from thousand.games import BLUFF, THOUSAND, AnyGame, game_observed
+from thousand.games import BLUFF, THOUSAND, AnyGame, AnyObservation, game_observed
+from thousand.games import ActionT as A
+from thousand.games import ObservationT as O
+from thousand.games import StateT as S
 from thousand.observation import Observation
+from thousand.players import SeatedPlayer
 from thousand.rules import Rules
 from thousand.state import GameState, Phase
-from thousand.table.players import SeatedPlayer
 
 __all__ = [
     "BluffSearch",
@@ -49,9 +52,11 @@ SHAPING = frozenset((Phase.AUCTION, Phase.EXCHANGE, Phase.CONTRACT))
 aside, and the contract or concession."""
 
 
-class Search:
+class Search(Generic[S, O, A]):
     """How the bots treat one game: sampling worlds, playing them out, valuing the end, and the
-    greedy strategy."""
+    greedy strategy; generic in the game's state, observation and action."""
+
+    observation_type: type[O]
 
     playout_limit = 1000
     """A playout stops after this many actions (a Thousand deal always ends well before)."""
@@ -59,49 +64,77 @@ class Search:
     """Whether every decision is searched with the budget of a whole game (1000?, a game of one
     deal), rather than a deal's or a card's."""
 
-    def worlds(self, observation: Any) -> Callable[[random.Random], Any]:
+    def worlds(self, observation: O) -> Callable[[random.Random], S]:
         """A sampler of full states consistent with ``observation``."""
         raise NotImplementedError
 
-    def choices(self, where: Any, legal: Sequence[Any]) -> Sequence[Any]:
+    def choices(self, where: O | S, legal: Sequence[A]) -> Sequence[A]:
         """The actions worth searching among ``legal`` in ``where`` (an observation or a state;
         all unless some are not worth the budget)."""
         return legal
 
-    def policy(self, state: Any, rng: random.Random, seat: int) -> Any:
+    def policy(self, state: S, rng: random.Random, seat: int) -> A:
         """The playout policy's action in ``state``, for a search made by ``seat``."""
         raise NotImplementedError
 
-    def greedy(self, observation: Any, rng: random.Random) -> Any:
+    def greedy(self, observation: O, rng: random.Random) -> A:
         """The greedy strategy's action (also for an observation no world could be drawn for)."""
         raise NotImplementedError
 
-    def values(self, state: Any, start: Any) -> tuple[float, ...]:
+    def values(self, state: S, start: O) -> tuple[float, ...]:
         """What the end of a playout is worth to each seat, about -1 to 1."""
         raise NotImplementedError
 
-    def weight(self, world: Any, start: Any) -> float:
+    def weight(self, world: S, start: O) -> float:
         """How likely the other seats were to act as they did had ``world`` been true, up to a
         constant (1 when their actions say nothing of their cards)."""
         return 1.0
 
-    def shapes_deal(self, observation: Any) -> bool:
+    def shapes_deal(self, observation: O) -> bool:
         """Whether the decision is one of the few that shape a whole deal (the search bots give
         those a larger budget)."""
         return False
 
     def prior(
-        self, observation: Any, choices: Sequence[Any], model: Any
+        self, observation: O, choices: Sequence[A], model: auction_value.AuctionValues | None
     ) -> tuple[tuple[float, ...], float] | None:
         """A learned estimate of each choice's value (up to a constant), and how many sampled
         worlds it is worth; ``None`` where there is none. ``model`` is the bot's set of models,
         ``None`` for the shipped one."""
         return None
 
+    def observed(self, observation: object) -> O:
+        """``observation``, checked to be of this game."""
+        if not isinstance(observation, self.observation_type):
+            raise TypeError(f"expected a {self.observation_type.__qualname__}")
+        return observation
 
-class ThousandSearch(Search):
+    def legal(self, observation: O) -> tuple[A, ...]:
+        """The observer's legal actions, as this game's actions."""
+        return cast("tuple[A, ...]", observation.legal_actions)
+
+    def decide(self, player: SearchPlayer, observation: object) -> A:
+        """``player``'s choice for ``observation`` among the actions worth searching: a lone
+        one at once, else by its search, or as greedy plays when no world can be drawn."""
+        seen = self.observed(observation)
+        choices = self.choices(seen, self.legal(seen))
+        if len(choices) == 1:
+            return choices[0]
+        try:
+            return player.search(self, seen, choices)
+        except NoWorldError:
+            return self.greedy(seen, player.rng)
+
+    def greedy_choice(self, observation: object, rng: random.Random) -> A:
+        """:meth:`greedy` for an observation checked to be of this game."""
+        return self.greedy(self.observed(observation), rng)
+
+
+class ThousandSearch(Search[GameState, Observation, Action]):
     """Thousand: the world is the rest of the deal; a seat values its score gain against the
     others' average gain (in hundreds of points)."""
+
+    observation_type = Observation
 
     def worlds(self, observation: Observation) -> Callable[[random.Random], GameState]:
         determiniser = Determiniser(observation)
@@ -135,14 +168,14 @@ class ThousandSearch(Search):
 
         return lambda rng: determiniser.sample(rng, likelihood if auction else None)
 
-    def choices(self, where: Any, legal: Sequence[Any]) -> Sequence[Any]:
+    def choices(self, where: Observation | GameState, legal: Sequence[Action]) -> Sequence[Action]:
         # In the auction, raising by one step now or passing are the real choices: a higher
         # bid can be made on a later turn. Both musiki are unseen, so either is as good.
         if where.phase is Phase.AUCTION:
             return legal[:2]
         return legal[:1] if where.phase is Phase.MUSIK else legal
 
-    def greedy(self, observation: Observation, rng: random.Random) -> Any:
+    def greedy(self, observation: Observation, rng: random.Random) -> Action:
         return thousand_strategy.choose(observation, rng)
 
     def shapes_deal(self, observation: Observation) -> bool:
@@ -151,7 +184,7 @@ class ThousandSearch(Search):
     def prior(
         self,
         observation: Observation,
-        choices: Sequence[Any],
+        choices: Sequence[Action],
         model: auction_value.AuctionValues | None,
     ) -> tuple[tuple[float, ...], float] | None:
         # The model knows a seat off the barrel and below the lock choosing between a pass and
@@ -163,10 +196,12 @@ class ThousandSearch(Search):
         fitted = (model or auction_value.shipped()).for_rules(observation.rules)
         if fitted is None:
             return None
-        return (0.0, fitted.advantage(observation, choices[1].amount)), fitted.worlds
+        raise_to = choices[1]
+        assert isinstance(raise_to, Bid)
+        return (0.0, fitted.advantage(observation, raise_to.amount)), fitted.worlds
 
     def outcomes(
-        self, observation: Observation, choices: Sequence[Any], rng: random.Random
+        self, observation: Observation, choices: Sequence[Action], rng: random.Random
     ) -> tuple[float, ...]:
         """Each choice played out in one world sampled for ``observation``, valued for the
         observer (how the bidding models are trained)."""
@@ -177,7 +212,7 @@ class ThousandSearch(Search):
             for choice in choices
         )
 
-    def policy(self, state: GameState, rng: random.Random, seat: int) -> Any:
+    def policy(self, state: GameState, rng: random.Random, seat: int) -> Action:
         # A sampled deal is played out with every hand in view. The searching seat's bid is the
         # one being tried: in the playout it bids no higher.
         if state.phase is Phase.PLAY:
@@ -193,11 +228,12 @@ class ThousandSearch(Search):
         return _against_average(gains, 100.0)
 
 
-class BluffSearch(Search):
+class BluffSearch(Search[bluff.State, bluff.Observation, bluff.Action]):
     """1000?: a win, plus the cards the others still hold against one's own (a seventh of a win
     per card of a hand of seven), against the others' average; a playout cut short goes to the
     fewest cards in hand, as an adjudicated game does."""
 
+    observation_type = bluff.Observation
     whole_game = True
 
     playout_limit = BLUFF_PLAYOUT
@@ -205,7 +241,9 @@ class BluffSearch(Search):
     def worlds(self, observation: bluff.Observation) -> Callable[[random.Random], bluff.State]:
         return BLUFF.worlds(observation)
 
-    def choices(self, where: Any, legal: Sequence[Any]) -> Sequence[Any]:
+    def choices(
+        self, where: bluff.Observation | bluff.State, legal: Sequence[bluff.Action]
+    ) -> Sequence[bluff.Action]:
         # Every card face up and the pass; face down only the cards hardest to play face up
         # later (those that go on the fewest others), since a bluff is best spent on them.
         hides = [action for action in legal if isinstance(action, bluff.Hide)]
@@ -220,10 +258,10 @@ class BluffSearch(Search):
         kept = sorted(hides, key=spare)[:BLUFF_CHOICES]
         return [action for action in legal if not isinstance(action, bluff.Hide) or action in kept]
 
-    def greedy(self, observation: bluff.Observation, rng: random.Random) -> Any:
+    def greedy(self, observation: bluff.Observation, rng: random.Random) -> bluff.Action:
         return bluff_strategy.choose(observation)
 
-    def policy(self, state: bluff.State, rng: random.Random, seat: int) -> Any:
+    def policy(self, state: bluff.State, rng: random.Random, seat: int) -> bluff.Action:
         return bluff_strategy.choose(state.observation(state.player))
 
     def weight(self, world: bluff.State, start: bluff.Observation) -> float:
@@ -269,11 +307,14 @@ class BluffSearch(Search):
 
 
 THOUSAND_SEARCH = ThousandSearch()
-SEARCHES: dict[AnyGame, Search] = {THOUSAND: THOUSAND_SEARCH, BLUFF: BluffSearch()}
+SEARCHES: dict[AnyGame, ThousandSearch | BluffSearch] = {
+    THOUSAND: THOUSAND_SEARCH,
+    BLUFF: BluffSearch(),
+}
 """Each game's treatment by the bots."""
 
 
-def search_for(observation: object) -> Search:
+def search_for(observation: object) -> ThousandSearch | BluffSearch:
     """The bots' treatment of the game ``observation`` comes from.
 
     Raises:
@@ -297,7 +338,7 @@ def _against_average(gains: Sequence[float], scale: float) -> tuple[float, ...]:
     return tuple((gain - (total - gain) / others) / scale for gain in gains)
 
 
-def playout(game: Search, state: Any, rng: random.Random, seat: int) -> tuple[Any, int]:
+def playout(game: Search[S, O, A], state: S, rng: random.Random, seat: int) -> tuple[S, int]:
     """Play ``state`` out with the playout policy of a search by ``seat``: the final (or
     cut-off) state and the number of actions taken."""
     steps = 0
@@ -349,24 +390,17 @@ class Budget:
         return self.seconds is not None
 
 
-class SearchPlayer(SeatedPlayer):
+class SearchPlayer(SeatedPlayer[AnyObservation]):
     """What both search bots do around their search: a forced action is played at once, and an
     observation no world can be drawn for (bids needing marriages so rare that sampling cannot
     find them) is played as greedy plays it."""
 
     budget: Budget
 
-    def act(self, observation: Any) -> object:
+    def act(self, observation: AnyObservation) -> object:
         """The search's choice among the actions worth searching."""
-        game = search_for(observation)
-        choices = game.choices(observation, observation.legal_actions)
-        if len(choices) == 1:
-            return choices[0]
-        try:
-            return self.search(game, observation, choices)
-        except NoWorldError:
-            return game.greedy(observation, self.rng)
+        return search_for(observation).decide(self, observation)
 
-    def search(self, game: Search, observation: Any, choices: Sequence[Any]) -> object:
+    def search(self, game: Search[S, O, A], observation: O, choices: Sequence[A]) -> A:
         """One of ``choices`` (at least two), chosen by searching sampled worlds."""
         raise NotImplementedError

@@ -18,6 +18,7 @@ from thousand.actions import Action, Bid, Concede, Contract, Discard, Give, Pass
 from thousand.cards import (
     ACES_MASK,
     DECK,
+    DECK_POINTS,
     FULL_MASK,
     MARRIAGE_MASKS,
     RANK_MASKS,
@@ -30,8 +31,8 @@ from thousand.cards import (
 from thousand.inference import deduce
 from thousand.marriages import MARRIAGE_POINTS
 from thousand.observation import Observation
-from thousand.rules import Concession, Rules, SetAside
-from thousand.scoring import above_lock, concession_share
+from thousand.rules import Concession, Rules, SetAside, above_lock
+from thousand.scoring import concession_share
 from thousand.state import GameState, Phase
 from thousand.tricks import above, beats
 
@@ -154,7 +155,7 @@ def evaluate(rules: Rules, hand: int, outside: int = 0) -> float:
     # The four aces need a trick won with another card first: a ten (sure with its ace) does it.
     if rules.ace_marriage and hand & ACES_MASK == ACES_MASK and hand & _TENS:
         melds += rules.ace_marriage
-    return min(120.0, own + capture * tricks + best_trump) + melds
+    return min(float(DECK_POINTS), own + capture * tricks + best_trump) + melds
 
 
 def bidding_estimate(rules: Rules, hand: int) -> float:
@@ -279,7 +280,7 @@ def _contract(observation: Observation, legal: Sequence[Action]) -> Action:
     choice = max((action for action in legal if isinstance(action, Contract)), key=expected)
     if Concede() in legal:
         # Playing on, each opponent takes an even share of the card points the declarer does not.
-        theirs = max(0.0, 120.0 - estimate) / (rules.active_players - 1)
+        theirs = max(0.0, DECK_POINTS - estimate) / (rules.active_players - 1)
         own = -observation.bid
         if rules.concession is Concession.FREE and observation.barrel[observation.seat] is None:
             own = 0

@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import attrs
 
@@ -27,6 +27,8 @@ from thousand.common.history import entries_after
 
 if TYPE_CHECKING:
     from thousand.common.view import View
+
+V = TypeVar("V", bound="View")
 
 __all__ = ["ACTIONS", "HISTORY", "RULES", "VALUE", "Part", "Reader", "form", "parts", "written"]
 
@@ -102,16 +104,16 @@ def written(
     return {"known": changed, "fields": dict(fields)}
 
 
-class Reader:
+class Reader(Generic[V]):
     """The bot's side: rebuilds the views of one seat in one match from the messages written
     by :func:`written`, each on top of the last."""
 
-    def __init__(self, view_type: type[View], rules: object) -> None:
+    def __init__(self, view_type: type[V], rules: object) -> None:
         self.view_type = view_type
         self.parts: list[Any] = [rules if part.kind is RULES else None for part in view_type.PARTS]
         self.read_action: Callable[[str], Any] = view_type.read_action
 
-    def read(self, body: Mapping[str, Any]) -> View:
+    def read(self, body: Mapping[str, Any]) -> V:
         """The view a message body describes (raises ``KeyError``, ``TypeError``,
         ``ValueError`` or ``IndexError`` on a malformed one)."""
         parts = self.parts

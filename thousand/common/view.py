@@ -17,7 +17,7 @@ import attrs
 from thousand.common.knowledge import Part, written
 from thousand.errors import SeatError
 
-__all__ = ["View", "field"]
+__all__ = ["View", "check_seat", "field"]
 
 V = TypeVar("V", bound="View")
 T = TypeVar("T")
@@ -52,6 +52,12 @@ class field(Generic[T]):
         return value
 
 
+def check_seat(players: int, seat: int) -> None:
+    """Raise ``SeatError`` unless ``seat`` is one of a table of ``players``."""
+    if not 0 <= seat < players:
+        raise SeatError(f"seats at this table are 0 to {players - 1}, not {seat}")
+
+
 class View:
     """A frozen value whose public fields are the subclass's :class:`field` attributes."""
 
@@ -79,20 +85,6 @@ class View:
             for name, value in vars(cls).items()
             if isinstance(value, field) and not name.startswith("_")
         )
-
-    @classmethod
-    def seen_from(cls: type[V], state: Any, seat: int) -> V:
-        """The view of ``seat`` in ``state`` (a game state)."""
-        if not 0 <= seat < state.rules.players:
-            players = state.rules.players
-            raise SeatError(f"seats at this table are 0 to {players - 1}, not {seat}")
-        return cls.of_player(state, seat)
-
-    @classmethod
-    def of_player(cls: type[V], state: Any, seat: int) -> V:
-        """:meth:`seen_from` for a seat known to exist: the subclass copies what the seat may
-        see, and nothing else, out of ``state``."""
-        raise NotImplementedError
 
     @classmethod
     def from_fields(cls: type[V], **fields: Any) -> V:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -49,9 +49,12 @@ DEAL_POINTS = DECK_POINTS
 """The card points of a Thousand deck: what ``points_taken`` is divided by."""
 
 
-class ObservationEncoder:
-    """Turns one game's observations into vectors of ``size`` numbers, laid out as
-    ``segments`` (name, length) in order."""
+ObservationT = TypeVar("ObservationT", bound="Observation | bluff.Observation")
+
+
+class ObservationEncoder(Generic[ObservationT]):
+    """Turns one game's observations (the type parameter) into vectors of ``size`` numbers,
+    laid out as ``segments`` (name, length) in order."""
 
     segments: tuple[tuple[str, int], ...]
 
@@ -64,13 +67,25 @@ class ObservationEncoder:
             start += length
         self.size = start
 
+    @overload
     @staticmethod
-    def for_rules(rules: Rules | bluff.Rules) -> ObservationEncoder:
+    def for_rules(rules: Rules) -> ObservationEncoder[Observation]: ...
+
+    @overload
+    @staticmethod
+    def for_rules(rules: bluff.Rules) -> ObservationEncoder[bluff.Observation]: ...
+
+    @staticmethod
+    def for_rules(
+        rules: Rules | bluff.Rules,
+    ) -> ObservationEncoder[Observation] | ObservationEncoder[bluff.Observation]:
         """The encoder of a Thousand or 1000? game under ``rules``."""
-        encoder: Callable[[Any], ObservationEncoder] = per_game(_ENCODERS, rules, "encoder")
+        encoder: Callable[[Any], ThousandEncoder | BluffEncoder] = per_game(
+            _ENCODERS, rules, "encoder"
+        )
         return encoder(rules)
 
-    def encode(self, observation: Any) -> Vector:
+    def encode(self, observation: ObservationT) -> Vector:
         """The observation as a vector of ``size`` float32 numbers in [0, 1]."""
         raise NotImplementedError
 
@@ -82,7 +97,7 @@ class ObservationEncoder:
         ]
 
 
-class ThousandEncoder(ObservationEncoder):
+class ThousandEncoder(ObservationEncoder[Observation]):
     """Thousand: cards as 24 flags each (spades nine first, ace of hearts last), seats relative
     to the observer, amounts divided by the highest possible bid, card points by 120, hand sizes
     by the largest hand, scores as 0.5 + score / (2 × target) clamped to [0, 1].
@@ -217,7 +232,7 @@ def highest_sitter_bonus(rules: Rules) -> int:
     )
 
 
-class BluffEncoder(ObservationEncoder):
+class BluffEncoder(ObservationEncoder[bluff.Observation]):
     """1000?: cards as counts of each distinct card of the deck, lowest first (divided by the
     copies the deck holds), seats relative to the observer, sizes divided by the deck's."""
 
@@ -294,7 +309,7 @@ class BluffEncoder(ObservationEncoder):
         return vector
 
 
-_ENCODERS: dict[AnyGame, type[ObservationEncoder]] = {
+_ENCODERS: dict[AnyGame, Callable[[Any], ThousandEncoder | BluffEncoder]] = {
     THOUSAND: ThousandEncoder,
     BLUFF: BluffEncoder,
 }

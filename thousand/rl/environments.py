@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Generic, TypeAlias, cast
 
 import gymnasium
 import numpy as np
@@ -26,13 +26,24 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from thousand import bluff
-from thousand.errors import InvalidActionError, RulesError
-from thousand.games import BLUFF, GAMES, THOUSAND, AnyGame, game_named, game_of, per_game
+from thousand.actions import Action
+from thousand.errors import IllegalActionError, InvalidActionError, RulesError
+from thousand.games import BLUFF, GAMES, THOUSAND, AnyGame, Game, game_named, game_of, per_game
+from thousand.games import ActionT as A
+from thousand.games import ObservationT as O
+from thousand.games import RecordT as Rec
+from thousand.games import RulesT as R
+from thousand.games import StateT as S
 from thousand.marriages import highest_ceiling
+from thousand.observation import Observation
+from thousand.players import AnyPlayer, Player
+from thousand.record import Record
 from thousand.rl.codec import ActionCodec
 from thousand.rl.encoding import ObservationEncoder
 from thousand.rules import Rules
-from thousand.table.players import Player
+from thousand.state import GameState
+from thousand.table.faults import FaultPolicy
+from thousand.table.match import Match
 from thousand.table.specs import load_player
 
 __all__ = ["SeatEnv", "TableEnv", "rules_named"]
@@ -62,36 +73,54 @@ def rules_named(rules: str | AnyRules, players: int | None = None) -> AnyRules:
     return chosen
 
 
-class Table:
-    """One game being played for learning: the state, the seats' scores so far, and how the
-    seats see it and act in it."""
+class Table(Generic[S, O, A, R, Rec]):
+    """One game being played for learning, as a stepped :class:`~thousand.table.match.Match`:
+    the seats' scores so far, and how the seats see it and act in it."""
 
-    def __init__(self, rules: AnyRules, *, single_deal: bool, normalise: bool) -> None:
-        self.game: Any = game_of(rules)
-        if single_deal and not self.game.has_deals:
+    def __init__(
+        self, game: Game[S, O, A, R, Rec], rules: R, *, single_deal: bool, normalise: bool
+    ) -> None:
+        if single_deal and not game.has_deals:
             dealt = " and ".join(game.title for game in GAMES if game.has_deals)
             raise RulesError(
-                f"single_deal is for {dealt}; a {self.game.title} {self.game.unit} is already"
-                " one game"
+                f"single_deal is for {dealt}; a {game.title} {game.unit} is already one game"
             )
+        self.game = game
         self.rules = rules
         self.single_deal = single_deal
         self.codec = ActionCodec.for_rules(rules)
-        self.encoder = ObservationEncoder.for_rules(rules)
+        # The encoder of this game's rules takes this game's observations.
+        either: AnyRules = rules
+        self.encoder = cast("ObservationEncoder[O]", ObservationEncoder.for_rules(either))
         self.scale = 1.0 / _reward_unit(rules, single_deal) if normalise else 1.0
-        self.state: Any = None
+        self.match: Match[S, O, A, R, Rec] | None = None
         self.scores = [0.0] * rules.players
 
     @property
     def players(self) -> int:
         return self.rules.players
 
+    @property
+    def state(self) -> S:
+        """The game's state, every card included (never shown to a seat)."""
+        return self.playing.state
+
+    @property
+    def playing(self) -> Match[S, O, A, R, Rec]:
+        """The match being played."""
+        if self.match is None:
+            raise RulesError("the environment must be reset before it is used")
+        return self.match
+
     def deal(self, seed: int, dealer: int | None = None) -> None:
         """Start a new game dealt from ``seed``, its first deal dealt by ``dealer`` (by default
         seat 0 in a single deal, a seat drawn from the seed in a match)."""
-        self.state = self.game.start(
+        state = self.game.start(
             self.rules, seed=seed, layout=None, dealer=dealer, single_deal=self.single_deal
         )
+        # A learner's illegal action never reaches the match (it is refused before), and the
+        # bots' answers are their own: a bot's fault raises.
+        self.match = Match(self.game, self.rules, state, seed=seed, on_fault=FaultPolicy.RAISE)
         self.scores = [0.0] * self.players
 
     def deal_until_played(self, seeds: random.Random, dealer: int | None = None) -> None:
@@ -99,9 +128,18 @@ class Table:
         it (one whose deals are not all thrown in)."""
         for _ in range(DEALS_TRIED):
             self.deal(seeds.getrandbits(63), dealer)
-            if not self.state.is_over:
+            if not self.playing.is_over:
                 return
         raise RulesError(f"these rules threw in {DEALS_TRIED} games in a row before any action")
+
+    def seats_dealt(self, dealer: int) -> tuple[int, ...]:
+        """The seats dealt cards when ``dealer`` deals."""
+        return self.game.seats_dealt(self.rules, dealer)
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, ``None`` once the game is over."""
+        return self.playing.to_act
 
     def observation_space(self) -> spaces.Dict:
         return spaces.Dict(
@@ -120,10 +158,43 @@ class Table:
             "action_mask": np.array(self.codec.mask(observation.legal_actions), dtype=np.int8),
         }
 
+    def action(self, index: object) -> A:
+        """The action numbered ``index``, checked to be legal for the seat to act.
+
+        Raises:
+            InvalidActionError: ``index`` is no action number of these rules.
+            IllegalActionError: the action is not legal now (the game is unchanged).
+        """
+        # The codec numbers the actions of this table's rules.
+        action = cast("A", self.codec.action(index))
+        if action not in self.state.legal_actions():
+            self.state.apply(action)  # raises the error naming the action, the seat and phase
+        return action
+
     def act(self, index: object) -> list[float]:
         """Play action number ``index`` for the seat to act; each seat's reward."""
-        action = self.codec.action(index)
-        self.state = self.state.apply(action)
+        action = self.action(index)
+        match = self.playing
+        seat = match.to_act
+        assert seat is not None
+        match.submit(seat, action, 0.0)
+        return self.rewards()
+
+    def ask(self, seat: int, player: AnyPlayer) -> list[float]:
+        """Play what ``player``, the bot of ``seat`` (whose turn it is), answers; each seat's
+        reward.
+
+        Raises:
+            PlayerError: the bot raised or answered with an illegal action.
+        """
+        match = self.playing
+        bot = cast("Player[O]", player)  # seated at this game: it is handed its observations
+        try:
+            answer = bot.act(match.observation())
+        except Exception as error:
+            match.fail(seat, error, 0.0)
+        else:
+            match.submit(seat, answer, 0.0)
         return self.rewards()
 
     def rewards(self) -> list[float]:
@@ -142,6 +213,22 @@ class Table:
             return [0.0] * self.players
         scores, _ = self.game.standings(state, None)
         return [float(score) for score in scores]
+
+
+AnyTable: TypeAlias = (
+    "Table[GameState, Observation, Action, Rules, Record]"
+    " | Table[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, bluff.Record]"
+)
+"""A game of either kind being played for learning."""
+
+
+def _table(rules: AnyRules, *, single_deal: bool, normalise: bool) -> AnyTable:
+    """The table of the game ``rules`` are for."""
+
+    def made(game: Game[S, O, A, R, Rec]) -> Table[S, O, A, R, Rec]:
+        return Table(game, game.own_rules(rules), single_deal=single_deal, normalise=normalise)
+
+    return game_of(rules).handle(made)
 
 
 def _reward_unit(rules: AnyRules, single_deal: bool) -> float:
@@ -181,7 +268,7 @@ class TableEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         chosen = rules_named(rules, players)
-        self.table = Table(chosen, single_deal=single_deal, normalise=normalise)
+        self.table = _table(chosen, single_deal=single_deal, normalise=normalise)
         self.possible_agents = [f"seat_{seat}" for seat in range(chosen.players)]
         self.agents = list(self.possible_agents)
         self.render_mode = render_mode
@@ -206,7 +293,7 @@ class TableEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.table.state.player]
+        self.agent_selection = self.possible_agents[self._to_act()]
 
     def observe(self, agent: str) -> dict[str, Any]:
         return self.table.seen_by(self.possible_agents.index(agent))
@@ -221,12 +308,16 @@ class TableEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         gained = self.table.act(action)
         self.rewards = {name: gained[seat] for seat, name in enumerate(self.possible_agents)}
-        state = self.table.state
-        if state.is_over:
+        if self.table.to_act is None:
             self.terminations = dict.fromkeys(self.agents, True)
         else:
-            self.agent_selection = self.possible_agents[state.player]
+            self.agent_selection = self.possible_agents[self._to_act()]
         self._accumulate_rewards()
+
+    def _to_act(self) -> int:
+        seat = self.table.to_act
+        assert seat is not None
+        return seat
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -252,7 +343,7 @@ class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         rules: str | AnyRules = "russian",
         *,
         seat: int = 0,
-        opponents: Sequence[str | Player] | None = None,
+        opponents: Sequence[str | AnyPlayer] | None = None,
         players: int | None = None,
         single_deal: bool = False,
         normalise: bool = False,
@@ -269,12 +360,12 @@ class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise RulesError(
                 f"{chosen.players} players need {chosen.players - 1} opponents, not {len(others)}"
             )
-        self.table = Table(chosen, single_deal=single_deal, normalise=normalise)
+        self.table = _table(chosen, single_deal=single_deal, normalise=normalise)
         self.seat = seat
         self.illegal = illegal
         self.penalty = -_reward_unit(chosen, single_deal) * self.table.scale
         self.render_mode = render_mode
-        self.opponents: dict[int, Any] = {}
+        self.opponents: dict[int, AnyPlayer] = {}
         opposing = [other for other in range(chosen.players) if other != seat]
         for other, spec in zip(opposing, others, strict=True):
             self.opponents[other] = load_player(spec)() if isinstance(spec, str) else spec
@@ -283,9 +374,7 @@ class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.dealer: int | None = None
         if single_deal:
             self.dealer = next(
-                dealer
-                for dealer in range(chosen.players)
-                if seat in self.table.game.seats_dealt(chosen, dealer)
+                dealer for dealer in range(chosen.players) if seat in self.table.seats_dealt(dealer)
             )
 
     def reset(
@@ -302,35 +391,31 @@ class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
                     start(other, table.rules, random.Random(draw.getrandbits(63)))
             self._gained = 0.0
             self._play_opponents()
-            if not table.state.is_over:
+            if table.to_act is not None:
                 return table.seen_by(self.seat), {}
         raise RulesError(f"seat {self.seat} had no decision in {DEALS_TRIED} games in a row")
 
     def step(self, action: object) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         table = self.table
         try:
-            chosen: object = table.codec.action(action)
-        except InvalidActionError as error:
-            chosen = error  # no action number: info names it as the error does
-        if chosen not in table.state.legal_actions():
+            table.action(action)
+        except (InvalidActionError, IllegalActionError) as error:
             if self.illegal == "raise":
-                table.act(action)  # raises the error naming the action (and the phase)
+                raise
+            # No action number, or not a legal one: info names it as the error does.
+            chosen = error.action if isinstance(error, IllegalActionError) else error
             info = {"illegal_action": str(chosen)}
             return table.seen_by(self.seat), self.penalty, True, False, info
         self._gained = table.act(action)[self.seat]
         self._play_opponents()
         reward, self._gained = self._gained, 0.0
-        return table.seen_by(self.seat), reward, bool(table.state.is_over), False, {}
+        return table.seen_by(self.seat), reward, table.to_act is None, False, {}
 
     def _play_opponents(self) -> None:
         """Let the bots act until it is the learner's turn or the game is over."""
         table = self.table
-        while not table.state.is_over and table.state.player != self.seat:
-            seat = table.state.player
-            observation = table.game.seen_from(table.state, seat)
-            choice = self.opponents[seat].act(observation)
-            table.state = table.state.apply(choice)
-            self._gained += table.rewards()[self.seat]
+        while (seat := table.to_act) is not None and seat != self.seat:
+            self._gained += table.ask(seat, self.opponents[seat])[self.seat]
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

@@ -26,7 +26,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Generic, Protocol, TypeAlias, cast
 
 import numpy as np
 import pyspiel
@@ -34,14 +34,22 @@ from open_spiel.python.algorithms import ismcts as spiel_ismcts
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
 from thousand import bluff
+from thousand.actions import Action
 from thousand.cards import DECK, DECK_POINTS
 from thousand.engine import new_deal
 from thousand.errors import RulesError
-from thousand.games import BLUFF, THOUSAND, AnyGame, game_of, per_game
+from thousand.games import BLUFF, THOUSAND, AnyGame, AnyObservation, Game, per_game
+from thousand.games import ActionT as A
+from thousand.games import ObservationT as O
+from thousand.games import RecordT as Rec
+from thousand.games import RulesT as R
+from thousand.games import StateT as S
 from thousand.layout import Layout
-from thousand.marriages import MARRIAGE_POINTS, highest_ceiling
+from thousand.marriages import every_marriage, highest_ceiling
+from thousand.observation import Observation
+from thousand.record import Record
 from thousand.rl.codec import ActionCodec, action_number
-from thousand.rl.encoding import ObservationEncoder, highest_sitter_bonus
+from thousand.rl.encoding import ObservationEncoder, Vector, highest_sitter_bonus
 from thousand.rules import Rules
 from thousand.state import GameState
 
@@ -105,9 +113,21 @@ def _bluff_type() -> Any:
     return _game_type(BLUFF_NAME, BLUFF.title, BLUFF_TYPE_PLAYERS, {"players": 4})
 
 
-class _Spec:
+class _Shown(Protocol):
+    """What a state shows a person: every hand, and the actions of its deal or game."""
+
+    @property
+    def hands(self) -> Sequence[Sequence[object]]: ...
+
+    @property
+    def actions(self) -> Sequence[tuple[int, object]]: ...
+
+
+class _Spec(Generic[S, O, A, R, Rec]):
     """What every state of one game shares, never copied: the rules, the action numbering, the
-    encoder and the cards to deal (as chance outcomes); and what differs from game to game."""
+    encoder and the cards to deal (as chance outcomes); and what differs from game to game. It
+    is generic in the game's types: the OpenSpiel state holds an engine's state as an
+    ``object``, which the spec checks is its game's (:meth:`own`) before it touches it."""
 
     deck: tuple[int, ...]
     """The cards dealt, as chance outcomes."""
@@ -118,46 +138,85 @@ class _Spec:
     longest: int
     """The most actions a game can take, chance outcomes included."""
 
-    def __init__(self, rules: Any) -> None:
+    def __init__(self, game: Game[S, O, A, R, Rec], rules: R) -> None:
         self.rules = rules
-        self.game: Any = game_of(rules)
+        self.game = game
         self.codec = ActionCodec.for_rules(rules)
-        self.encoder = ObservationEncoder.for_rules(rules)
+        either: AnyRules = rules
+        # The encoder of this game's rules takes this game's observations.
+        self.encoder = cast("ObservationEncoder[O]", ObservationEncoder.for_rules(either))
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Spec:
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Spec[S, O, A, R, Rec]:
         return self
+
+    def own(self, engine: object) -> S:
+        """``engine``, checked to be a state of this game."""
+        if not isinstance(engine, self.game.state_type):
+            raise TypeError(f"expected a {self.game.title} state, not {type(engine).__name__}")
+        return engine
+
+    def player(self, engine: object) -> int:
+        """The seat to act in ``engine``."""
+        return self.own(engine).player
+
+    def legal_numbers(self, engine: object) -> list[int]:
+        """The numbers of the legal actions in ``engine``, in order."""
+        index = self.codec.index
+        return sorted(index(action) for action in self.own(engine).legal_actions())
+
+    def after(self, engine: object, number: int) -> S:
+        """``engine`` after action number ``number``."""
+        # The codec numbers this game's actions.
+        return self.own(engine).apply(cast("A", self.codec.action(number)))
+
+    def observation_of(self, engine: object, seat: int) -> O:
+        """What ``seat`` sees of ``engine``."""
+        return self.game.seen_from(self.own(engine), seat)
+
+    def encoded(self, engine: object, seat: int) -> Vector:
+        """What ``seat`` sees of ``engine``, encoded."""
+        return self.encoder.encode(self.observation_of(engine, seat))
+
+    def world(self, observation: object, rng: random.Random) -> S:
+        """A full state drawn from those consistent with ``observation``."""
+        if not isinstance(observation, self.game.observation_type):
+            raise TypeError(f"expected a {self.game.title} observation")
+        return self.game.worlds(observation)(rng)
+
+    def text(self, engine: object) -> str:
+        """``engine``'s hands and actions, for people."""
+        state = cast("_Shown", self.own(engine))  # both games' states show both
+        hands = " | ".join(" ".join(map(str, hand)) or "-" for hand in state.hands)
+        actions = "; ".join(f"{seat}: {action}" for seat, action in state.actions)
+        return f"hands: {hands}\nactions: {actions}"
 
     def card(self, number: int) -> str:
         """The text of the card dealt as chance outcome ``number``."""
         raise NotImplementedError
 
-    def deal_layout(self, dealt: Sequence[int]) -> Any:
-        """The layout of a complete deal, cards in the order dealt."""
-        raise NotImplementedError
-
-    def start(self, dealt: Sequence[int]) -> Any:
+    def start(self, dealt: Sequence[int]) -> S:
         """The engine's first state after the deal ``dealt``, seat 0 dealing."""
         raise NotImplementedError
 
-    def deals_before(self, engine: Any) -> int:
+    def deals_before(self, engine: object) -> int:
         """The deals scored before ``engine``, a state already dealt (a Thousand deal taken
         from a match ends with that deal)."""
         return 0
 
-    def over(self, engine: Any, deal: int) -> bool:
+    def over(self, engine: object, deal: int) -> bool:
         """Whether the game is over, ``deal`` deals having been scored before it began."""
-        return bool(engine.is_over)
+        return bool(self.own(engine).is_over)
 
-    def returns(self, engine: Any, deal: int) -> list[float]:
+    def returns(self, engine: object, deal: int) -> list[float]:
         """Per seat, what the game that is over gave it."""
         raise NotImplementedError
 
 
-class _ThousandSpec(_Spec):
+class _ThousandSpec(_Spec[GameState, Observation, Action, Rules, Record]):
     """A single Thousand deal: its returns are the deal's scores."""
 
     def __init__(self, rules: Rules) -> None:
-        super().__init__(rules)
+        super().__init__(THOUSAND, rules)
         self.deck = tuple(card.index for card in DECK)
         self.outcomes = len(DECK)
         self.bounds = _deal_score_bounds(rules)
@@ -189,21 +248,21 @@ class _ThousandSpec(_Spec):
     def start(self, dealt: Sequence[int]) -> GameState:
         return new_deal(self.rules, seed=0, layout=self.deal_layout(dealt), dealer=DEALER)
 
-    def deals_before(self, engine: GameState) -> int:
-        return len(engine.deals)
+    def deals_before(self, engine: object) -> int:
+        return len(self.own(engine).deals)
 
-    def over(self, engine: GameState, deal: int) -> bool:
-        return len(engine.deals) > deal
+    def over(self, engine: object, deal: int) -> bool:
+        return len(self.own(engine).deals) > deal
 
-    def returns(self, engine: GameState, deal: int) -> list[float]:
-        return [float(score) for score in engine.deals[deal].deal_scores]
+    def returns(self, engine: object, deal: int) -> list[float]:
+        return [float(score) for score in self.own(engine).deals[deal].deal_scores]
 
 
-class _BluffSpec(_Spec):
+class _BluffSpec(_Spec[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, bluff.Record]):
     """A game of 1000?: its returns are minus the cards left in each hand."""
 
     def __init__(self, rules: bluff.Rules) -> None:
-        super().__init__(rules)
+        super().__init__(BLUFF, rules)
         self.deck = tuple(rules.kinds.number[card] for card in rules.deck)
         self.outcomes = len(rules.kinds.cards)
         self.bounds = (-float(len(rules.deck)), 0.0)
@@ -230,11 +289,13 @@ class _BluffSpec(_Spec):
         seed = int.from_bytes(digest[:8], "big") >> 1
         return bluff.new_game(self.rules, seed=seed, layout=self.deal_layout(dealt))
 
-    def returns(self, engine: bluff.State, deal: int) -> list[float]:
-        return [-float(len(hand)) for hand in engine.hand_kinds]
+    def returns(self, engine: object, deal: int) -> list[float]:
+        return [-float(len(hand)) for hand in self.own(engine).hand_kinds]
 
 
-_SPECS: dict[AnyGame, Callable[[Any], _Spec]] = {THOUSAND: _ThousandSpec, BLUFF: _BluffSpec}
+AnySpec: TypeAlias = "_ThousandSpec | _BluffSpec"
+"""How either game is played as an OpenSpiel game."""
+_SPECS: dict[AnyGame, Callable[[Any], AnySpec]] = {THOUSAND: _ThousandSpec, BLUFF: _BluffSpec}
 """How each game is played as an OpenSpiel game."""
 
 
@@ -260,7 +321,7 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
         """The state before the first card is dealt."""
         return SpielState(self)
 
-    def state_of(self, engine: Any) -> SpielState:
+    def state_of(self, engine: object) -> SpielState:
         """An OpenSpiel state standing for ``engine``, a state of this game already dealt (its
         deal is not replayed as chance actions)."""
         return SpielState(self, engine=engine)
@@ -287,7 +348,7 @@ def _deal_score_bounds(rules: Rules) -> tuple[float, float]:
     bolt's penalty), and making it, taking every card point and marriage in defence (rounded
     up), or the largest bonus for sitting out."""
     highest = highest_ceiling(rules)
-    defence = DECK_POINTS + sum(MARRIAGE_POINTS) + rules.ace_marriage + rules.rounding
+    defence = DECK_POINTS + every_marriage(rules) + rules.rounding
     sitting = highest_sitter_bonus(rules)
     lowest = highest + (rules.bolt_penalty if rules.bolts else 0)
     return -float(lowest), float(max(highest, defence, sitting))
@@ -299,7 +360,7 @@ class _Kept:
 
     __slots__ = ("value",)
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: object) -> None:
         self.value = value
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Kept:
@@ -309,16 +370,18 @@ class _Kept:
 class SpielState(pyspiel.State):  # type: ignore[misc]
     """A state of a :class:`SpielGame`: the cards dealt so far, then the engine's state."""
 
-    def __init__(self, game: Any, *, spec: _Spec | None = None, engine: Any = None) -> None:
+    def __init__(
+        self, game: SpielGame, *, spec: AnySpec | None = None, engine: object = None
+    ) -> None:
         super().__init__(game)
         # OpenSpiel copies a state attribute by attribute: the shared parts copy as themselves.
-        self._spec = spec if spec is not None else game.spec
+        self._spec: AnySpec = spec if spec is not None else game.spec
         self._dealt: list[int] = [] if engine is None else list(self._spec.deck)
         self._kept = _Kept(engine)
         self._deal = 0 if engine is None else self._spec.deals_before(engine)
 
     @property
-    def engine(self) -> Any:
+    def engine(self) -> object:
         """The engine's state, ``None`` while the cards are being dealt."""
         return self._kept.value
 
@@ -333,17 +396,16 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.CHANCE)
         if self._over():
             return int(pyspiel.PlayerId.TERMINAL)
-        return int(engine.player)
+        return self._spec.player(engine)
 
     def is_terminal(self) -> bool:
         return self._over()
 
     def _legal_actions(self, player: int) -> list[int]:
         engine = self.engine
-        if self._over() or player != engine.player:
+        if engine is None or self._over() or player != self._spec.player(engine):
             return []
-        index = self._spec.codec.index
-        return sorted(index(action) for action in engine.legal_actions())
+        return self._spec.legal_numbers(engine)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.engine is not None:
@@ -367,7 +429,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             if len(self._dealt) == len(self._spec.deck):
                 self._kept = _Kept(self._spec.start(self._dealt))
         else:
-            self._kept = _Kept(engine.apply(self._spec.codec.action(int(action))))
+            self._kept = _Kept(self._spec.after(engine, int(action)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -381,12 +443,19 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * self._spec.rules.players
         return self._spec.returns(self.engine, self._deal)
 
-    def observation_of(self, seat: int) -> Any:
+    def observation_of(self, seat: int) -> AnyObservation | None:
         """What ``seat`` sees, ``None`` while the cards are being dealt."""
         engine = self.engine
         if engine is None:
             return None
-        return self._spec.game.seen_from(engine, seat)
+        return self._spec.observation_of(engine, seat)
+
+    def encoded(self, seat: int) -> Vector | None:
+        """``seat``'s observation encoded, ``None`` while the cards are being dealt."""
+        engine = self.engine
+        if engine is None:
+            return None
+        return self._spec.encoded(engine, seat)
 
     def resample_from_infostate(self, player: int, sampler: Any) -> SpielState:
         """A state drawn from those ``player`` cannot tell from this one: a world sampled by the
@@ -402,7 +471,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             for card in left[: len(self._dealt)]:
                 state.apply_action(card)
             return state
-        world = self._spec.game.worlds(self.observation_of(player))(rng)
+        world = self._spec.world(self.observation_of(player), rng)
         return SpielState(self.get_game(), spec=self._spec, engine=world)
 
     def __str__(self) -> str:
@@ -410,17 +479,19 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         if engine is None:
             dealt = " ".join(self._spec.card(number) for number in self._dealt)
             return f"dealing: {dealt}" if dealt else "dealing"
-        hands = " | ".join(" ".join(map(str, hand)) or "-" for hand in engine.hands)
-        actions = "; ".join(f"{seat}: {action}" for seat, action in engine.actions)
-        return f"hands: {hands}\nactions: {actions}"
+        return self._spec.text(engine)
 
 
 class SeatObserver:
     """One seat's view for OpenSpiel: ``tensor`` is the seat's encoded observation (named
     parts in ``dict``), ``string_from`` its observation written out as JSON."""
 
-    def __init__(self, encoder: ObservationEncoder, *, history: bool) -> None:
-        self._encoder = encoder
+    def __init__(
+        self,
+        encoder: ObservationEncoder[Observation] | ObservationEncoder[bluff.Observation],
+        *,
+        history: bool,
+    ) -> None:
         self._history = history
         self.tensor = np.zeros(encoder.size, dtype=np.float32)
         self.dict = {
@@ -429,11 +500,11 @@ class SeatObserver:
         }
 
     def set_from(self, state: SpielState, player: int) -> None:
-        observation = state.observation_of(player)
-        if observation is None:
+        encoded = state.encoded(player)
+        if encoded is None:
             self.tensor.fill(0)
         else:
-            self.tensor[:] = self._encoder.encode(observation)
+            self.tensor[:] = encoded
 
     def string_from(self, state: SpielState, player: int) -> str:
         observation = state.observation_of(player)
@@ -541,7 +612,7 @@ class OpenSpielPlayer:
         self._rng = rng
         self._rules = None
 
-    def act(self, observation: Any) -> object:
+    def act(self, observation: AnyObservation) -> object:
         """The bot's choice, for the observing seat."""
         rules = observation.rules
         if self._game is None or rules != self._rules:
@@ -549,11 +620,11 @@ class OpenSpielPlayer:
             self._game = spiel_game(rules)
             self._bot = self._make_bot(self._game, self._rng)
         game = self._game
-        worlds = game.spec.game.worlds(observation)
-        state = game.state_of(worlds(self._rng))
+        spec = game.spec
+        state = game.state_of(spec.world(observation, self._rng))
         resample = getattr(self._bot, "set_resampler", None)
         if resample is not None:
-            resample(lambda _state, _player: game.state_of(worlds(self._rng)))
+            resample(lambda _state, _player: game.state_of(spec.world(observation, self._rng)))
         return game.spec.codec.action(int(self._bot.step(state)))
 
     def __repr__(self) -> str:

@@ -24,7 +24,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, cast
 
 from thousand import bluff
 from thousand.errors import BotSpecError, BotTimeout, SeatError
@@ -35,24 +35,21 @@ from thousand.games import RecordT as Rec
 from thousand.games import RulesT as R
 from thousand.games import StateT as S
 from thousand.layout import Layout
+from thousand.players import AnyPlayer, Player
 from thousand.table.faults import FaultPolicy, Status
 from thousand.table.interrupts import Interrupts, noting_interrupts
 from thousand.table.match import Fault, Match, Outcome
-from thousand.table.players import Player
 from thousand.table.sandbox import Isolation, SandboxOptions
 from thousand.table.specs import PlayerFactory, authors_code_here, load_player
 
 if TYPE_CHECKING:
     from thousand.table.external import BotLimits
 
-AnyMatch: TypeAlias = Match[Any, Any, Any, Any, Any]
-"""A match of either game, as the driver steps it."""
-
 __all__ = ["Fault", "FaultPolicy", "Outcome", "Status", "play", "player_seed"]
 
 
 def play(
-    players: Sequence[Player | str],
+    players: Sequence[AnyPlayer | str],
     rules: AnyRules,
     *,
     seed: int,
@@ -114,10 +111,10 @@ def play(
         raise SeatError(f"these rules seat {rules.players} players, but {len(players)} were given")
     policy = FaultPolicy(on_fault)
 
-    def begun(game: Game[S, O, A, R, Rec]) -> Callable[..., AnyMatch]:
+    def begun(game: Game[S, O, A, R, Rec]) -> Callable[..., Outcome]:
         own = game.own_rules(rules)
         state = game.start(own, seed=seed, layout=layout, dealer=dealer, single_deal=single_deal)
-        return functools.partial(Match, game, own, state)
+        return functools.partial(_run, Match, game, own, state)
 
     begin = game.handle(begun)  # the cards and the dealer are checked before any bot starts
     seeds = list(player_seeds) if player_seeds is not None else None
@@ -133,33 +130,54 @@ def play(
             if isinstance(bot, ExternalPlayer):
                 bot.deal = cards
         outcome: Outcome | None = None
+        own_seeds = [
+            seeds[seat] if seeds is not None else player_seed(seed, seat)
+            for seat in range(len(bots))
+        ]
+        for bot, own_seed in zip(bots, own_seeds, strict=True):
+            if isinstance(bot, ExternalPlayer):
+                bot.random_seed = own_seed
         try:
-            match = begin(
+            outcome = begin(
+                bots, own_seeds, interrupts,
                 seed=seed, names=names, time_limit=time_limit, time_quota=time_quota,
                 on_fault=policy, watch=watch,
             )  # fmt: skip
-            match.interrupts = interrupts
-            for seat, bot in enumerate(bots):
-                own_seed = seeds[seat] if seeds is not None else player_seed(seed, seat)
-                if isinstance(bot, ExternalPlayer):
-                    bot.random_seed = own_seed
-                _start(match, seat, bot, random.Random(own_seed), interrupts)
-            match.skips_forced[:] = [getattr(bot, "skip_forced", False) is True for bot in bots]
-            if time_limit is None and time_quota is None:
-                _play(match, bots, interrupts)
-            else:
-                _play_timed(match, bots, interrupts)
-            outcome = match.outcome()
             return outcome
         finally:
             for bot in bots:
                 interrupts.call_end(bot, outcome)
 
 
+def _run(
+    make: Callable[..., Match[S, O, A, R, Rec]],
+    game: Game[S, O, A, R, Rec],
+    rules: R,
+    state: S,
+    players: Sequence[AnyPlayer],
+    seeds: Sequence[int],
+    interrupts: Interrupts,
+    **options: object,
+) -> Outcome:
+    """Play a match of ``game`` from ``state`` among ``players``, each started with its seed."""
+    match = make(game, rules, state, **options)
+    match.interrupts = interrupts
+    # Each bot was seated at this match of its game: it is handed that game's observations.
+    bots = cast("list[Player[O]]", list(players))
+    for seat, bot in enumerate(bots):
+        _start(match, seat, bot, random.Random(seeds[seat]), interrupts)
+    match.skips_forced[:] = [getattr(bot, "skip_forced", False) is True for bot in bots]
+    if match.time_limit is None and match.time_quota is None:
+        _play(match, bots, interrupts)
+    else:
+        _play_timed(match, bots, interrupts)
+    return match.outcome()
+
+
 def _start(
-    match: AnyMatch,
+    match: Match[S, O, A, R, Rec],
     seat: int,
-    bot: Player,
+    bot: Player[O],
     rng: random.Random,
     interrupts: Interrupts,
 ) -> None:
@@ -175,7 +193,7 @@ def _start(
         match.fail_to_start(seat, error)
 
 
-def _play(match: AnyMatch, bots: list[Player], interrupts: Interrupts) -> None:
+def _play(match: Match[S, O, A, R, Rec], bots: list[Player[O]], interrupts: Interrupts) -> None:
     """Step the match to its end, asking each seat's player in turn and timing only its
     thinking: the usual case, and the one where the driver's own cost per decision shows most."""
     clock = time.perf_counter
@@ -200,7 +218,9 @@ def _play(match: AnyMatch, bots: list[Player], interrupts: Interrupts) -> None:
         seat = submit(seat, answer, spent)
 
 
-def _play_timed(match: AnyMatch, bots: list[Player], interrupts: Interrupts) -> None:
+def _play_timed(
+    match: Match[S, O, A, R, Rec], bots: list[Player[O]], interrupts: Interrupts
+) -> None:
     """Step the match to its end under time limits: a Python bot in the main thread of a Unix
     process is interrupted at its limit; elsewhere its time is checked when it answers."""
     alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
@@ -240,7 +260,7 @@ def _play_timed(match: AnyMatch, bots: list[Player], interrupts: Interrupts) -> 
             signal.signal(signal.SIGALRM, previous)
 
 
-def _thought(began: float, bot: Player, starts_late: bool) -> float:
+def _thought(began: float, bot: object, starts_late: bool) -> float:
     """Seconds a player spent on a decision begun at ``began``, less any wait for its process
     to start (a kept bot process's ready, which is not thinking)."""
     spent = time.perf_counter() - began
@@ -265,16 +285,16 @@ def player_seed(seed: int, seat: int) -> int:
 
 
 def _seat_players(
-    players: Sequence[Player | str],
+    players: Sequence[AnyPlayer | str],
     isolate: Isolation,
     sandbox: SandboxOptions | None,
     log_dir: str | None,
     limits: BotLimits | None,
     interrupts: Interrupts,
-) -> tuple[tuple[str, ...], list[Player]]:
+) -> tuple[tuple[str, ...], list[AnyPlayer]]:
     """Each seat's player and its name: the spec it was given by, or its class's name."""
     names: list[str] = []
-    bots: list[Player] = []
+    bots: list[AnyPlayer] = []
     try:
         for entry in players:
             if isinstance(entry, str):
@@ -306,7 +326,7 @@ def _factory(
     return load_player(spec, isolate=isolate, sandbox=sandbox, log_dir=log_dir, limits=limits)
 
 
-def _authors_code_here(entry: Player | str, isolate: Isolation) -> bool:
+def _authors_code_here(entry: AnyPlayer | str, isolate: Isolation) -> bool:
     """Whether the seat's player runs its author's code in this process, where a
     ``KeyboardInterrupt`` may be its own rather than Ctrl-C."""
     if isinstance(entry, str):
@@ -314,7 +334,7 @@ def _authors_code_here(entry: Player | str, isolate: Isolation) -> bool:
     return not type(entry).__module__.startswith("thousand.")
 
 
-def _made(make: Callable[[], Player], interrupts: Interrupts) -> Player:
+def _made(make: Callable[[], AnyPlayer], interrupts: Interrupts) -> AnyPlayer:
     """A fresh player, or when its making fails (but for a spec error or the user's interrupt),
     a stand-in that fails the same way when the match starts: the failure is the seat's fault,
     as when isolated."""

@@ -31,7 +31,7 @@ import attrs
 from thousand.common import knowledge
 from thousand.common.config import decode_json
 from thousand.errors import BotCrash, BotTimeout
-from thousand.games import AnyGame, game_of
+from thousand.games import AnyGame, AnyObservation, game_of
 from thousand.table import sessions
 from thousand.table.botlogs import BotLog, fresh_log_folder
 from thousand.table.tracebacks import RemoteTraceback, received
@@ -106,7 +106,7 @@ _ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 def serve_command(spec: str) -> list[str]:
     """The command that runs the Python bot ``spec`` in its own process (``--isolate``)."""
-    return [sys.executable, "-m", "thousand.table.serve", spec]
+    return [sys.executable, "-m", "thousand.serve", spec]
 
 
 class BotProcess(Protocol):
@@ -385,11 +385,11 @@ class ExternalPlayer:
             reason = f"could not start {self.command[0]}: {error.strerror or error}"
             raise BotCrash(reason, fatal=True) from None
 
-    def act(self, observation: Any) -> object:
+    def act(self, observation: AnyObservation) -> object:
         """Ask the program for a decision (see :meth:`act_within`)."""
         return self.act_within(observation, REPLY_TIMEOUT)
 
-    def act_within(self, observation: Any, seconds: float) -> object:
+    def act_within(self, observation: AnyObservation, seconds: float) -> object:
         """Send the observation and read the action; the text of an action that does not parse
         is returned as it is, for the driver to refuse."""
         assert self.game is not None
@@ -660,13 +660,13 @@ _PROCESS_STATE = (
 """What a player holds of its process: taken over with a kept process."""
 
 
-def update_message(told: dict[str, Any], observation: dict[str, Any]) -> dict[str, Any]:
+def update_message(told: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     """The ``act`` message that updates the observation data ``told`` (a bot's last) to
-    ``observation``: the fields that changed, and of the history the entries after the first
+    ``data``: the fields that changed, and of the history the entries after the first
     ``history_kept``, which are unchanged (see the protocol's updates)."""
     update = {
         key: value
-        for key, value in observation.items()
+        for key, value in data.items()
         if (before := told[key]) is not value and before != value
     }
     message: dict[str, Any] = {"type": "act", "update": update}
@@ -762,8 +762,8 @@ def _rules_data(rules: Rules | bluff.Rules) -> dict[str, Any]:
     return rules.to_dict()
 
 
-def _state_to_json(state: tuple[Any, ...]) -> list[Any]:
-    version, internal, gauss = state
+def _state_to_json(generator: tuple[Any, ...]) -> list[Any]:
+    version, internal, gauss = generator
     return [version, list(internal), gauss]
 
 

@@ -34,7 +34,7 @@ class FaultPolicy(enum.Enum):
     """A random legal action is played in its place and the match goes on. A player that cannot
     be asked again (its program died) is played for until the end."""
     RAISE = "raise"
-    """:class:`~thousand.table.players.PlayerError` is raised."""
+    """:class:`~thousand.players.PlayerError` is raised."""
 
     def __str__(self) -> str:
         return self.value

@@ -4,7 +4,7 @@ A bot that raises ``KeyboardInterrupt`` (or calls ``sys.exit()``) is at fault li
 raises anything else, but Ctrl-C stops the match, and both come as a ``KeyboardInterrupt``. So
 while a bot's own code is called in the main thread, the handler of SIGINT is wrapped to note that
 one arrived: a ``KeyboardInterrupt`` from a bot is then the user's when a SIGINT arrived
-meanwhile, or when it is a :class:`~thousand.table.players.StopMatch`. Where no SIGINT can raise
+meanwhile, or when it is a :class:`~thousand.players.StopMatch`. Where no SIGINT can raise
 one (in another thread, or with SIGINT ignored or left to the system) any other is the bot's;
 where the handler is not Python's to wrap, every one is the user's, as before there was any
 telling.
@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
-from thousand.table.players import StopMatch
+from thousand.players import StopMatch
 
 __all__ = ["Interrupts", "noting_interrupts"]
 

@@ -3,7 +3,7 @@
 Starting Python and importing a bot takes most of a second, too long to pay for every match of
 a tournament. So each bot spec gets one *loader* process per driver process: it imports the
 bot once, and forks a child whenever a match finds no idle one that may play it. The child
-serves the bot over the bot protocol (``thousand.table.serve``), a fresh player for each match,
+serves the bot over the bot protocol (``thousand.table.served_bot``), a fresh player for each match,
 in sessions (:mod:`thousand.table.sessions`): never the same cards twice. It starts from the
 loader's state and holds nothing of the driver's: the driver hands it three pipes and talks to
 it as to any external program, under the same limits
@@ -320,7 +320,7 @@ def _serve_loader(spec: str, channel: socket.socket, walls: dict[str, Any] | Non
             return
     else:
         import thousand.bots  # the built-in bots, which many bots build on
-    import thousand.table.serve  # noqa: F401 -- imported once here rather than in every child
+    import thousand.table.served_bot  # noqa: F401 -- imported once here rather than in every child
 
     gc.freeze()  # the children then share these objects' pages, untouched by their collector
     children: set[int] = set()
@@ -410,7 +410,7 @@ def _fork(
         if walls is None:
             prepare()
         else:
-            from thousand.table.serve import spec_maker
+            from thousand.table.served_bot import spec_maker
 
             make = spec_maker(spec)  # loaded here, walled in
         code = _serve_child(make, spec)
@@ -420,7 +420,7 @@ def _fork(
 
 def _serve_child(make: object, spec: str) -> int:
     """Serve the bot on this process's standard streams; the exit code."""
-    from thousand.table.serve import serve_player
+    from thousand.table.served_bot import serve_player
 
     incoming = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
     protocol = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8")

@@ -18,9 +18,10 @@ input or output, so one process can hold thousands at once.
 from __future__ import annotations
 
 import contextlib
+import enum
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, cast, overload
 
 import attrs
 
@@ -43,9 +44,9 @@ from thousand.games import RecordT as Rec
 from thousand.games import RulesT as R
 from thousand.games import StateT as S
 from thousand.layout import Layout
+from thousand.players import PlayerError
 from thousand.table.faults import FaultPolicy, Status
 from thousand.table.interrupts import Interrupts
-from thousand.table.players import PlayerError
 from thousand.table.tracebacks import bot_traceback
 
 if TYPE_CHECKING:
@@ -55,7 +56,42 @@ if TYPE_CHECKING:
     from thousand.rules import Rules
     from thousand.state import GameState
 
-__all__ = ["Fault", "Match", "Outcome", "describe_failure", "resume_match", "start_match"]
+__all__ = [
+    "Fault",
+    "Match",
+    "Outcome",
+    "Played",
+    "Step",
+    "describe_failure",
+    "resume_match",
+    "start_match",
+]
+
+
+class Played(enum.Enum):
+    """Who chose an action of a match."""
+
+    ANSWER = "answer"
+    """The seat itself."""
+    FORCED = "forced"
+    """The match, for a seat that skips its forced decisions: the only legal action."""
+    SUBSTITUTE = "substitute"
+    """The match, for a seat at fault or out of the match: a random legal action."""
+
+
+@attrs.frozen
+class Step(Generic[A]):
+    """One action of a match as a listener is shown it (see :meth:`Match.listen`)."""
+
+    number: int
+    """How many actions of the match came before it."""
+    seat: int
+    """The seat that took it."""
+    action: A
+    """The action, as the listener's seat (or a spectator) sees it: a card it may not see is
+    hidden (``give ?? 1``, ``discard ??``, ``hide ??``)."""
+    played: Played
+    """Who chose it."""
 
 
 @attrs.frozen
@@ -228,8 +264,8 @@ def start_match(
     on_fault: FaultPolicy | str = FaultPolicy.FORFEIT,
     skip_forced: Sequence[bool] = (),
     clock: Callable[[], float] | None = None,
-    watch: Callable[[Any], object] | None = None,
-) -> Match[Any, Any, Any, Any, Any]:
+    watch: Callable[[GameState], object] | Callable[[bluff.State], object] | None = None,
+) -> AnyMatch:
     """A match of either game, at its start, to be stepped (see :class:`Match`).
 
     Args:
@@ -259,7 +295,7 @@ def start_match(
         return Match(
             game, own, state, seed=seed, names=names, time_limit=time_limit,
             time_quota=time_quota, on_fault=on_fault, skip_forced=skip_forced, clock=clock,
-            watch=watch,
+            watch=_watching(watch),
         )  # fmt: skip
 
     return game.handle(started)
@@ -273,8 +309,8 @@ def resume_match(
     on_fault: FaultPolicy | str = FaultPolicy.FORFEIT,
     skip_forced: Sequence[bool] = (),
     clock: Callable[[], float] | None = None,
-    watch: Callable[[Any], object] | None = None,
-) -> Match[Any, Any, Any, Any, Any]:
+    watch: Callable[[GameState], object] | Callable[[bluff.State], object] | None = None,
+) -> AnyMatch:
     """The match a record (of a match not over, such as one saved when play stopped) left off,
     its seats named as the record names them, to be stepped on (see :func:`start_match`).
 
@@ -289,10 +325,25 @@ def resume_match(
         return Match(
             game, own, state, seed=record.seed, names=record.players or None,
             time_limit=time_limit, time_quota=time_quota, on_fault=on_fault,
-            skip_forced=skip_forced, clock=clock, watch=watch,
+            skip_forced=skip_forced, clock=clock, watch=_watching(watch),
         )  # fmt: skip
 
     return game.handle(resumed)
+
+
+def _watching(
+    watch: Callable[[GameState], object] | Callable[[bluff.State], object] | None,
+) -> Callable[[AnyState], object] | None:
+    """A watcher given with a game's rules or record (the overloads pair them), as the match of
+    that game takes it: it is only ever shown that game's states."""
+    return cast("Callable[[AnyState], object] | None", watch)
+
+
+AnyMatch: TypeAlias = (
+    "Match[GameState, Observation, Action, Rules, Record]"
+    " | Match[bluff.State, bluff.Observation, bluff.Action, bluff.Rules, bluff.Record]"
+)
+"""A match of either game."""
 
 
 class Match(Generic[S, O, A, R, Rec]):
@@ -305,6 +356,13 @@ class Match(Generic[S, O, A, R, Rec]):
     Made by :func:`start_match` or :func:`resume_match`. It holds the whole state, every card
     included: the host shows a seat only :meth:`observation`.
     """
+
+    __slots__ = (
+        "_awaited", "_listeners", "_observation", "_observe", "_posed", "_substitute_rng",
+        "_timed", "clock", "decisions", "faults", "forfeited", "game", "gone", "interrupts",
+        "names", "policy", "rules", "seated", "seed", "skips_forced", "state", "substitutions",
+        "think_time", "time_limit", "time_quota", "watch",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -357,8 +415,29 @@ class Match(Generic[S, O, A, R, Rec]):
         self._awaited = _UNSETTLED
         self._observation: O | None = None
         self._posed = 0.0
+        self._listeners: list[tuple[Callable[[Step[A]], object], int | None]] = []
         if self.watch is not None:
             self.watch(state)
+
+    def listen(self, listener: Callable[[Step[A]], object], seat: int | None = None) -> None:
+        """Call ``listener`` with each action played from now on, whoever chose it, as ``seat``
+        sees it (its own cards and the cards given to it in full, the others' hidden), or as a
+        spectator sees it when ``seat`` is ``None``: what a host sends a seat's player, a
+        person at the table or an onlooker.
+
+        Raises:
+            SeatError: there is no such seat.
+        """
+        if seat is not None and not 0 <= seat < len(self.gone):
+            raise SeatError(f"there is no seat {seat} at a table of {len(self.gone)}")
+        self._listeners.append((listener, seat))
+
+    def _tell(self, before: S, seat: int, action: A, played: Played) -> None:
+        """Show the listeners ``action``, played by ``seat`` in ``before``."""
+        number = self.game.actions_played(before)
+        seen = self.game.seen_action
+        for listener, viewer in self._listeners:
+            listener(Step(number, seat, seen(action, seat, viewer), played))
 
     @property
     def to_act(self) -> int | None:
@@ -423,12 +502,15 @@ class Match(Generic[S, O, A, R, Rec]):
                 return self.to_act
         else:
             self.think_time[seat] += elapsed
+        before = self.state
         try:
-            after = self.state.apply(answer)
+            after = before.apply(answer)
         except IllegalActionError:
             self._illegal(seat, answer)
             return self.to_act
         self.state = after
+        if self._listeners:
+            self._tell(before, seat, cast("A", answer), Played.ANSWER)
         if self.watch is not None:
             self.watch(after)
         self._observation = None
@@ -531,7 +613,7 @@ class Match(Generic[S, O, A, R, Rec]):
             if gone[seat]:
                 state = self._substitute(state, seat)
             elif skips[seat] and len(legal := state.legal_actions()) == 1:
-                state = self._advance(state, legal[0])
+                state = self._advance(state, legal[0], Played.FORCED)
             else:
                 break
             seat = state.player
@@ -617,19 +699,23 @@ class Match(Generic[S, O, A, R, Rec]):
         self._awaited = _UNSETTLED
         self._observation = None
 
-    def _advance(self, state: S, action: A) -> S:
-        """``state`` after ``action``, shown to the watcher if there is one."""
-        state = state.apply(action)
+    def _advance(self, state: S, action: A, played: Played) -> S:
+        """``state`` after ``action``, which the match chose for the seat to act, shown to the
+        watcher and the listeners."""
+        after = state.apply(action)
         if self.watch is not None:
-            self.watch(state)
-        return state
+            self.watch(after)
+        if self._listeners:
+            self._tell(state, state.player, action, played)
+        return after
 
     def _substitute(self, state: S, seat: int) -> S:
         """Play a random legal action for the seat."""
         self.substitutions[seat] += 1
         if self._substitute_rng is None:
             self._substitute_rng = random.Random(f"thousand substitute {self.seed}")
-        return self._advance(state, self._substitute_rng.choice(state.legal_actions()))
+        action = self._substitute_rng.choice(state.legal_actions())
+        return self._advance(state, action, Played.SUBSTITUTE)
 
 
 _UNSETTLED = -2

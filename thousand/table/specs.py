@@ -36,14 +36,14 @@ import sys
 from collections.abc import Callable
 from importlib.metadata import EntryPoints, entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import attrs
 
 from thousand.bots import BUILTIN
 from thousand.errors import BotFailure, BotSpecError
+from thousand.players import AnyPlayer
 from thousand.table.interrupts import noting_interrupts
-from thousand.table.players import Player
 from thousand.table.sandbox import Isolation, SandboxOptions, require_sandbox
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ ENTRY_POINT_GROUP = "thousand.players"
 OPENSPIEL = "openspiel:"
 """The prefix of specs naming OpenSpiel bots, made by :mod:`thousand.rl.openspiel`."""
 
-PlayerFactory = Callable[[], Player]
+PlayerFactory = Callable[[], AnyPlayer]
 """Makes a fresh player for each match."""
 
 
@@ -380,11 +380,11 @@ def _check_names(target: Callable[..., object], options: dict[str, object], full
 
 
 def _checked(spec: str, make: Callable[[], object]) -> PlayerFactory:
-    def factory() -> Player:
+    def factory() -> AnyPlayer:
         player = make()
         if not callable(getattr(player, "act", None)):
             raise BotSpecError(f"bot spec {spec!r} made {player!r}, which has no act method")
-        return player  # type: ignore[return-value]
+        return cast("AnyPlayer", player)
 
     return factory
 

@@ -13,6 +13,7 @@ from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from thousand.common.text import printable
 from thousand.games import game_named
 from tournament.runner.ladder import (
     Ladder,
@@ -26,7 +27,6 @@ from tournament.runner.ladder import (
 from tournament.runner.ratings import ELO_CENTRE
 from tournament.runner.schedule import Config
 from tournament.runner.summary import MIN_GROUPS, Summary
-from tournament.text import printable
 
 __all__ = [
     "about_line",

@@ -26,8 +26,8 @@ from typing import Any
 from thousand.common.config import decode_json
 from thousand.common.files import PARTIAL, append_to, make_folder, write_file
 from thousand.table.sandbox import Isolation
-from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config
+from tournament.runner.unit_results import UnitResult
 from tournament.runner.verify import UnitCheck, config_from_dict
 
 __all__ = ["CONFIG", "JOURNAL", "Journal", "TournamentDirError", "read_results"]
@@ -46,7 +46,8 @@ class TournamentDirError(ValueError):
 
 
 class Journal:
-    """A tournament directory opened for writing the tournament of ``config``."""
+    """A tournament directory opened for writing the tournament of ``config``: the
+    :class:`~tournament.runner.store.ResultStore` of a tournament kept in a folder."""
 
     def __init__(self, directory: Path, config: Config) -> None:
         self.directory = directory
@@ -109,7 +110,11 @@ class Journal:
         os.replace(partial, path)
         return config
 
-    def read(self) -> dict[str, UnitResult]:
+    def read_config(self) -> Config:
+        """The configuration the tournament was started with."""
+        return self.config
+
+    def read_units(self) -> dict[str, UnitResult]:
         """The units the journal holds, by name, each line checked against the configuration and
         the lines before it; a last line cut short is removed from the file so that its unit is
         played again."""

@@ -22,11 +22,11 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from thousand.common.files import write_file
+from thousand.common.text import printable
 from tournament.runner.display import unit_word
 from tournament.runner.report import Picture, Report
 from tournament.runner.sprt import MIN_OBSERVATIONS
 from tournament.runner.summary import MIN_GROUPS, Standing, Summary
-from tournament.text import printable
 
 __all__ = ["draw"]
 

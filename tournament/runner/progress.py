@@ -26,11 +26,11 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from tournament.runner.results import UnitResult
+from thousand.common.text import printable
 from tournament.runner.schedule import Config
 from tournament.runner.sprt import Verdict
 from tournament.runner.summary import MIN_GROUPS
-from tournament.text import printable
+from tournament.runner.unit_results import UnitResult
 
 __all__ = ["Leader", "LeaderTally", "ProgressDisplay"]
 

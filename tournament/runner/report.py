@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 
 from thousand.common.files import make_folder
+from thousand.common.text import printable
 from thousand.table.sandbox import Isolation
 from tournament.runner.display import (
     about_line,
@@ -43,13 +44,12 @@ from tournament.runner.journal import (
     write_text,
 )
 from tournament.runner.ladder import anchored_ladder
-from tournament.runner.results import UnitResult
 from tournament.runner.run import SUMMARY, summary_document
 from tournament.runner.schedule import Config
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome
 from tournament.runner.summary import Anchor, Summary, summarize
+from tournament.runner.unit_results import UnitResult
 from tournament.runner.verify import saved_anchor
-from tournament.text import printable
 
 __all__ = [
     "PLOTS",

@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from thousand.common.text import printable
 from thousand.table.botlogs import log_folder
 from thousand.table.external import BotLimits
 from thousand.table.isolation import stop_loaders
@@ -26,12 +27,12 @@ from tournament.runner.backends import (
     batches,
 )
 from tournament.runner.journal import Journal, TournamentDirError, check_resumable, write_text
-from tournament.runner.results import UnitResult
 from tournament.runner.schedule import Config, Unit
 from tournament.runner.sprt import GroupLeads, SequentialTest, SprtOutcome, Verdict
+from tournament.runner.store import ResultStore
 from tournament.runner.summary import Anchor, Summary, summarize
+from tournament.runner.unit_results import UnitResult
 from tournament.runner.units import BotLogs, check_entrants
-from tournament.text import printable
 
 __all__ = ["Progress", "run_tournament", "summary_document"]
 
@@ -58,12 +59,16 @@ def run_tournament(
     on_verdict: Callable[[Verdict], None] | None = None,
     on_results: Callable[[Sequence[UnitResult]], None] | None = None,
     anchor: Anchor | None = None,
+    store: ResultStore | None = None,
 ) -> Summary:
     """Play every unit of the schedule not already in the journal and return the summary.
 
     With ``out`` the configuration, the journal and the outputs are kept in that directory;
     ``resume`` continues the tournament kept there (its configuration must equal ``config``,
-    and records are kept if they were when it started). Every entrant is first started once,
+    and records are kept if they were when it started). With ``store`` instead, the units go
+    to that :class:`~tournament.runner.store.ResultStore` (a database's, say), and the
+    tournament goes on from the units it holds (its configuration must equal ``config``); the
+    store is left open for its owner. Every entrant is first started once,
     so that a bot that cannot start stops the run with ``BotSpecError`` before any game.
     With a sequential test, ``on_verdict`` is told the verdict after every batch (before
     ``progress``), and the run stops once the test decides. ``on_results`` is handed the
@@ -73,6 +78,8 @@ def run_tournament(
     default ``logs`` in ``out`` or a fresh folder, each bot's files holding at most
     ``bot_log_limit`` bytes in all (16 MiB by default).
     """
+    if store is not None and out is not None:
+        raise ValueError("a tournament keeps its results in a folder or in a store, not both")
     fresh = not log_dir and out is None
     cap = BotLimits().log if bot_log_limit is None else bot_log_limit
     hidden = () if out is None else (str(out),)
@@ -94,18 +101,16 @@ def run_tournament(
         raise
     schedule = config.units()
     finished: dict[str, UnitResult] = {}
-    journal: Journal | None = None
-    if out is not None:
+    journal: ResultStore | None = store
+    if store is not None:
+        _check_same(store.read_config(), config, "the store")
+        finished = store.read_units()
+    elif out is not None:
         if resume:
             saved = Journal.saved_config(out)
-            changed = saved.differences(config)
-            if changed:
-                raise TournamentDirError(
-                    f"{out} holds a tournament with another configuration "
-                    f"(different {', '.join(changed)}); resume it without changing options"
-                )
+            _check_same(saved, config, str(out))
             journal = Journal(out, saved)
-            finished = journal.read()
+            finished = journal.read_units()
             keep_records = keep_records or Journal.keeps_records(out)
         else:
             journal = Journal.create(out, config, keep_records)
@@ -142,7 +147,7 @@ def run_tournament(
                 break
     finally:
         stop_loaders()
-        if journal is not None:
+        if journal is not None and journal is not store:
             journal.close()
         if fresh:
             with contextlib.suppress(OSError):
@@ -160,6 +165,16 @@ def run_tournament(
     if out is not None:
         write_outputs(out, config, summary)
     return summary
+
+
+def _check_same(saved: Config, config: Config, where: str) -> None:
+    """Refuse to go on with the tournament kept in ``where`` under another configuration."""
+    changed = saved.differences(config)
+    if changed:
+        raise TournamentDirError(
+            f"{where} holds a tournament with another configuration "
+            f"(different {', '.join(changed)}); resume it without changing options"
+        )
 
 
 class _Test:

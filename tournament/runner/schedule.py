@@ -3,8 +3,9 @@ seats, with which cards. Pure: the same configuration always gives the same unit
 same seeds, whatever runs them.
 
 A table is a set of ``players`` entrants. Both formats play each set of cards under every
-seating of the table's balanced design (:mod:`tournament.runner.seatings`), a group of units: in the
-``deals`` format every table plays the same ``per_table`` deals, each one a group; in the
+seating of the table's balanced design (:mod:`tournament.runner.balanced_seatings`), a group
+of units: in the ``deals`` format every table plays the same ``per_table`` deals, each one a
+group; in the
 ``games`` format it plays ``per_table`` whole matches (Thousand) or games (1000?), a group's
 worth of seatings dealt the same cards. Seat 0 deals first in every unit.
 """
@@ -26,7 +27,7 @@ from thousand import RulesError
 from thousand.games import GAMES as ALL_GAMES
 from thousand.games import AnyGame, AnyRules, game_named
 from thousand.table.sandbox import Isolation, SandboxOptions
-from tournament.runner.seatings import seatings
+from tournament.runner.balanced_seatings import seatings
 from tournament.runner.sprt import Hypotheses
 
 __all__ = [

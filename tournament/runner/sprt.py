@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from tournament.runner.results import UnitResult
+from tournament.runner.unit_results import UnitResult
 
 __all__ = [
     "GroupLeads",

@@ -13,7 +13,6 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from itertools import pairwise
 from typing import Any
 
 import attrs
@@ -27,8 +26,8 @@ from tournament.runner.ratings import (
     interval,
     resample_draws,
 )
-from tournament.runner.results import STATUSES, UnitResult
 from tournament.runner.sprt import SprtOutcome
+from tournament.runner.unit_results import STATUSES, UnitResult
 
 __all__ = [
     "ANCHOR_LIMIT",
@@ -38,6 +37,7 @@ __all__ = [
     "SeatEffect",
     "Standing",
     "Summary",
+    "Tally",
     "check_anchor_rating",
     "summarize",
 ]
@@ -224,28 +224,100 @@ def summarize(
     An interval is ``None`` where none can be measured: with fewer than :data:`MIN_GROUPS`
     deal groups, or where every resample gives the figure the same value. The rating of a
     single anchored entrant is fixed: its interval is its rating, twice."""
-    if format not in FORMATS:
-        raise ValueError(f"unknown format {format!r}: expected one of {', '.join(FORMATS)}")
-    if resamples < 0:
-        raise ValueError(f"resamples must not be negative, not {resamples}")
-    ordered = sorted(results, key=lambda result: result.unit)
-    for previous, result in pairwise(ordered):
-        if previous.unit == result.unit:
-            raise ValueError(f"unit {result.unit!r} appears more than once")
-    count = len(entrants)
-    for result in ordered:
-        _check_result(result, count)
+    tally = Tally(len(entrants))
+    tally.add(results)
+    return tally.summary(entrants, format=format, seed=seed, resamples=resamples, anchor=anchor)
 
-    totals = _Totals(count)
-    scale = _Scale(ordered)
-    seats = max((len(result.seating) for result in ordered), default=0)
-    groups: dict[tuple[int, int], _GroupTotals] = {}
-    for result in ordered:
-        totals.add(result)
-        key = (result.table, result.group)
-        if key not in groups:
-            groups[key] = _GroupTotals.empty(count, seats)
-        groups[key].add(result, scale)
+
+class Tally:
+    """A tournament's results added up as they come, batch by batch, so that its summary can be
+    drawn at any moment without going through every unit again: what a long tournament, or a
+    ladder that never ends, keeps between two looks at its standings. The summary of a tally
+    equals :func:`summarize` of the same units, in whatever order and batches they came."""
+
+    def __init__(self, entrants: int) -> None:
+        self.entrants = entrants
+        self.units: set[str] = set()
+        """The names of the units added."""
+        self._totals = _Totals(entrants)
+        self._groups: dict[tuple[int, int], _GroupTotals] = {}
+        self._scale = _Scale(())
+        self._seats = 0
+
+    def add(self, results: Iterable[UnitResult]) -> None:
+        """Add finished units. Raises ``ValueError``, adding none of them, when one is malformed
+        or was added already."""
+        batch = list(results)
+        names = set(self.units)
+        for result in batch:
+            if result.unit in names:
+                raise ValueError(f"unit {result.unit!r} appears more than once")
+            names.add(result.unit)
+            _check_result(result, self.entrants)
+        self._make_room(batch)
+        scale = self._scale
+        for result in batch:
+            self._totals.add(result)
+            key = (result.table, result.group)
+            group = self._groups.get(key)
+            if group is None:
+                group = self._groups[key] = _GroupTotals.empty(self.entrants, self._seats)
+            group.add(result, scale)
+        self.units = names
+
+    def _make_room(self, batch: Sequence[UnitResult]) -> None:
+        """Widen the totals for tables larger than any so far, and scale the seat terms up
+        for table sizes not seen before (the scale of every size seen so far divides it)."""
+        sizes = {len(result.seating) for result in batch}
+        seats = max(sizes, default=0)
+        if seats > self._seats:
+            for group in self._groups.values():
+                group.widen(seats)
+            self._seats = seats
+        scale = _Scale(sizes | self._scale.sizes)
+        if scale.sizes != self._scale.sizes:
+            for group in self._groups.values():
+                group.rescale(scale.seat // self._scale.seat, scale.rest // self._scale.rest)
+            self._scale = scale
+
+    def summary(
+        self,
+        entrants: Sequence[str],
+        *,
+        format: str,
+        seed: int,
+        resamples: int = 1000,
+        anchor: Anchor | None = None,
+    ) -> Summary:
+        """The summary of the units added so far, the entrants named by ``entrants`` (see
+        :func:`summarize`)."""
+        if format not in FORMATS:
+            raise ValueError(f"unknown format {format!r}: expected one of {', '.join(FORMATS)}")
+        if resamples < 0:
+            raise ValueError(f"resamples must not be negative, not {resamples}")
+        if len(entrants) != self.entrants:
+            raise ValueError(f"{len(entrants)} names for {self.entrants} entrants")
+        return _summary(
+            self._totals, self._groups, self._scale, self._seats, len(self.units),
+            entrants, format=format, seed=seed, resamples=resamples, anchor=anchor,
+        )  # fmt: skip
+
+
+def _summary(
+    totals: _Totals,
+    groups: dict[tuple[int, int], _GroupTotals],
+    scale: _Scale,
+    seats: int,
+    units_count: int,
+    entrants: Sequence[str],
+    *,
+    format: str,
+    seed: int,
+    resamples: int,
+    anchor: Anchor | None,
+) -> Summary:
+    """The summary drawn from the totals of a :class:`Tally`."""
+    count = len(entrants)
     keys = sorted(groups)
     played = [entrant for entrant in range(count) if totals.units[entrant]]
     local = {entrant: index for index, entrant in enumerate(played)}
@@ -341,7 +413,7 @@ def summarize(
     return Summary(
         format=format,
         entrants=tuple(entrants),
-        units=len(ordered),
+        units=units_count,
         groups=len(keys),
         resamples=resamples,
         seed=seed,
@@ -436,12 +508,12 @@ def _ranking(result: UnitResult) -> list[list[int]]:
 class _Scale:
     """Whole-number multipliers for the seat and next-seat terms: a seat's score less the mean
     of its unit, times :attr:`seat`, and the next seat's score less the mean of the others,
-    times :attr:`rest`, are integers whatever the size of the tables."""
+    times :attr:`rest`, are integers whatever the size of the tables (of the ``sizes`` seen)."""
 
-    def __init__(self, results: Sequence[UnitResult]) -> None:
-        sizes = {len(result.seating) for result in results}
-        self.seat = math.lcm(*sizes)
-        self.rest = math.lcm(*(size - 2 for size in sizes if size > 2))
+    def __init__(self, sizes: Iterable[int]) -> None:
+        self.sizes = frozenset(sizes)
+        self.seat = math.lcm(*self.sizes)
+        self.rest = math.lcm(*(size - 2 for size in self.sizes if size > 2))
 
 
 @attrs.define
@@ -516,6 +588,17 @@ class _GroupTotals:
                 self.next_lead[entrant] += (scale.rest + share) * scores[after] - share * (
                     total - scores[seat]
                 )
+
+    def widen(self, seats: int) -> None:
+        """Make room for tables of ``seats``."""
+        for per_seat in (self.seated, self.seat_lead):
+            per_seat.extend([0] * (seats - len(per_seat)))
+
+    def rescale(self, seat: int, rest: int) -> None:
+        """Multiply the seat terms by ``seat`` and the next-seat terms by ``rest``: the scale
+        grew by those factors."""
+        self.seat_lead[:] = [value * seat for value in self.seat_lead]
+        self.next_lead[:] = [value * rest for value in self.next_lead]
 
     def choices(self, local: dict[int, int]) -> tuple[list[float], list[tuple[ChoiceSet, float]]]:
         """The aggregated choices for :func:`~tournament.runner.ratings.fit_choices`, the

@@ -11,8 +11,8 @@ from thousand.common.record_io import named
 from thousand.games import game_of
 from thousand.table.specs import check_player
 from thousand.table.tracebacks import raised_at
-from tournament.runner.results import STATUSES, UnitResult
 from tournament.runner.schedule import Config, Unit
+from tournament.runner.unit_results import STATUSES, UnitResult
 
 __all__ = ["BotLogs", "Played", "UnitFault", "check_entrants", "play_batch", "play_unit"]
 

@@ -17,13 +17,13 @@ from thousand import Rules, bluff
 from thousand.cards import DECK_POINTS
 from thousand.errors import ThousandError
 from thousand.games import BLUFF, THOUSAND, AnyGame, game_named, per_game
-from thousand.marriages import MARRIAGE_POINTS, highest_ceiling
+from thousand.marriages import every_marriage, highest_ceiling
 from thousand.table.faults import FaultPolicy
 from thousand.table.sandbox import Isolation
-from tournament.runner.results import STATUSES, UnitResult
+from tournament.runner.balanced_seatings import seatings
 from tournament.runner.schedule import FORMATS, GAMES, Config, entrants_of
-from tournament.runner.seatings import seatings
 from tournament.runner.summary import Anchor, check_anchor_rating
+from tournament.runner.unit_results import STATUSES, UnitResult
 
 __all__ = ["UnitCheck", "checked_anchor", "config_from_dict", "saved_anchor"]
 
@@ -202,7 +202,7 @@ def _bluff_limits(rules: bluff.Rules, single_deal: bool) -> Limits:
 
 
 def _thousand_limits(rules: Rules, single_deal: bool) -> Limits:
-    marriages = rules.ace_marriage + sum(MARRIAGE_POINTS)
+    marriages = every_marriage(rules)
     contract = max(rules.opening_bid, highest_ceiling(rules))
     deal = (
         contract

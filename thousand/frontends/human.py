@@ -31,16 +31,16 @@ from thousand import (
     parse_action,
 )
 from thousand.actions import Action, whole_number
-from thousand.games import BLUFF, THOUSAND, AnyGame, game_observed
-from thousand.table.players import StopMatch
-from tournament.frontends.faces import bluff_face, face, faces
-from tournament.frontends.screen import (
+from thousand.frontends.faces import bluff_face, face, faces
+from thousand.frontends.screen import (
     action_text,
     bluff_action_text,
     bluff_table,
     menu_lines,
     thousand_table,
 )
+from thousand.games import BLUFF, THOUSAND, AnyGame, AnyObservation, game_observed
+from thousand.players import StopMatch
 
 __all__ = ["Hint", "TerminalPlayer", "bluff_answer", "thousand_answer"]
 
@@ -77,7 +77,7 @@ Type the number of a choice from the list (also #N), or:
   quit (or Ctrl-C) stops the game; the game so far is saved."""
 
 
-class TerminalPlayer(SeatedPlayer):
+class TerminalPlayer(SeatedPlayer[AnyObservation]):
     """A person at the terminal, for either game.
 
     Args:
@@ -100,7 +100,7 @@ class TerminalPlayer(SeatedPlayer):
         self.write = write
         self.colour = colour
 
-    def act(self, observation: Any) -> object:
+    def act(self, observation: AnyObservation) -> object:
         """Show the table and the choices, and ask until the answer is one of them."""
         front: _Front[Any] = FRONTS[game_observed(observation)]
         legal = observation.legal_actions

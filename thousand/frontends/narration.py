@@ -3,7 +3,7 @@ and the climbs of a 1000? game, either with every card shown or as one player sa
 
 Each function returns plain lines of text. The lines of a deal (or of a 1000? game) are indented
 by two spaces under its heading; the result of the game comes last, unindented. Cards look as in
-:mod:`tournament.frontends.faces`, and the seat of the ``viewer`` is called "you" (with every card
+:mod:`thousand.frontends.faces`, and the seat of the ``viewer`` is called "you" (with every card
 shown, so is the seat of the person a record names ``you``).
 """
 
@@ -31,17 +31,14 @@ from thousand import (
     Record,
     SeatError,
     Take,
-    bidding,
+    ThrowIn,
     bluff,
     replay,
     spectator,
 )
 from thousand.bluff import spectator as bluff_spectator
-from thousand.games import BLUFF, THOUSAND, AnyGame, ordinal, per_game
-from thousand.redeals import ThrowIn
-from thousand.rules import BoltCounting, Redeal, Rules
-from thousand.scoring import meld_points
-from tournament.frontends.faces import (
+from thousand.common.text import printable
+from thousand.frontends.faces import (
     bluff_face,
     bluff_faces,
     face,
@@ -50,7 +47,10 @@ from tournament.frontends.faces import (
     short_names,
     who,
 )
-from tournament.text import printable
+from thousand.games import BLUFF, THOUSAND, AnyGame, ordinal, per_game
+from thousand.marriages import meld_points
+from thousand.rules import BoltCounting, Redeal, Rules
+from thousand.seating import seating
 
 __all__ = [
     "bluff_event",
@@ -297,7 +297,7 @@ def _start_lines(state: GameState, voice: _Voice, committed: bool = True) -> lis
             body.append(text[0].upper() + text[1:])
     if committed:
         context = state.context
-        forehand = bidding.forehand(state.dealer, rules.players)
+        forehand = seating(rules, state.dealer).forehand
         first = context.turn[forehand]
         bid = rules.opening_bid_of(context.scored_deals)
         gold = ""
@@ -809,7 +809,7 @@ def replay_lines(
 
 def replay_names(record: Record | bluff.Record, viewer: int | None = None) -> list[str]:
     """How a replay names each seat: by its recorded player, cut to the bot's name (see
-    :func:`~tournament.frontends.faces.short_names`), or ``seat 0``, ``seat 1``... when the
+    :func:`~thousand.frontends.faces.short_names`), or ``seat 0``, ``seat 1``... when the
     record does not name its players. Seen from another seat, the person a record names
     ``you`` is called ``human``."""
     if record.players is None:

@@ -14,17 +14,14 @@ from thousand import (
     Give,
     Observation,
     Pass,
+    Phase,
     Play,
     Suit,
     Take,
-    bidding,
     bluff,
 )
 from thousand.actions import Action
-from thousand.rules import BoltCounting
-from thousand.scoring import above_lock
-from thousand.state import Phase
-from tournament.frontends.faces import (
+from thousand.frontends.faces import (
     bluff_face,
     bluff_faces,
     face,
@@ -33,6 +30,8 @@ from tournament.frontends.faces import (
     sorted_hand,
     who,
 )
+from thousand.rules import BoltCounting, above_lock
+from thousand.seating import seating
 
 __all__ = ["action_text", "bluff_action_text", "bluff_table", "menu_lines", "thousand_table"]
 
@@ -237,7 +236,7 @@ def _visible(text: str) -> str:
 def _bids(observation: Observation, name: Callable[[int], str]) -> list[str]:
     """Each seat's last bid or pass in the auction, in the order they first spoke (the
     forehand's opening bid first)."""
-    forehand = bidding.forehand(observation.dealer, observation.rules.players)
+    forehand = seating(observation.rules, observation.dealer).forehand
     said = {forehand: str(observation.rules.opening_bid_of(observation.scored_deals))}
     for actor, action in observation.history:
         if isinstance(action, Bid):

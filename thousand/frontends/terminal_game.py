@@ -6,24 +6,29 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
 from thousand import Outcome, Rules, bluff, play
 from thousand.common.files import write_file
 from thousand.common.record_io import named
-from thousand.games import BLUFF, THOUSAND, AnyGame, game_of
-from thousand.table.sandbox import Isolation, SandboxOptions
-from tournament.frontends.faces import short_names
-from tournament.frontends.human import TerminalPlayer
-from tournament.frontends.narration import (
+from thousand.frontends.faces import short_names
+from thousand.frontends.human import TerminalPlayer
+from thousand.frontends.narration import (
     PERSON,
     bluff_event,
     bluff_start,
     thousand_event,
     thousand_start,
 )
+from thousand.games import BLUFF, THOUSAND, AnyGame, AnyRecord, AnyState, Game, game_of
+from thousand.games import ActionT as A
+from thousand.games import ObservationT as O
+from thousand.games import RecordT as Rec
+from thousand.games import RulesT as R
+from thousand.games import StateT as S
+from thousand.table.sandbox import Isolation, SandboxOptions
 
 __all__ = ["PlayedGame", "play_at_terminal", "seat_names"]
 
@@ -88,9 +93,9 @@ def play_at_terminal(
     players: list[Any] = list(bots)
     players.insert(seat, person)
     tell_start, tell_event = TELLERS[game_of(rules)]
-    latest: Any = None
+    latest: AnyState | None = None
 
-    def watch(state: Any) -> None:
+    def watch(state: AnyState) -> None:
         nonlocal latest
         before, latest = latest, state
         if before is None:
@@ -115,10 +120,20 @@ def play_at_terminal(
             sandbox=sandbox,
         )
     except KeyboardInterrupt:
-        record = game_of(latest).record(latest, recorded)
+        assert latest is not None  # the watcher sees the first state before any bot acts
+        record = _record(latest, recorded)
         write_file(record_path, record.to_json())
         return PlayedGame(None, record_path, tuple(names))
     kept = named(recorded, len(recorded))
     outcome = attrs.evolve(outcome, record=attrs.evolve(outcome.record, players=kept))
     write_file(record_path, outcome.record.to_json())
     return PlayedGame(outcome, record_path, tuple(names))
+
+
+def _record(state: AnyState, players: Sequence[str]) -> AnyRecord:
+    """The record of the game that led to ``state``, its seats named ``players``."""
+
+    def recorded(game: Game[S, O, A, R, Rec]) -> Rec:
+        return game.record(cast("S", state), players)  # the game of this very state
+
+    return game_of(state).handle(recorded)

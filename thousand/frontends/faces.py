@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from thousand import Card, Suit, bluff
-from tournament.text import printable
+from thousand.common.text import printable
 
 __all__ = [
     "bluff_face",

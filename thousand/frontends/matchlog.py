@@ -7,10 +7,10 @@ from typing import Any
 
 from thousand import MatchResult, Outcome, bluff, spectator
 from thousand.bluff import spectator as bluff_spectator
+from thousand.common.text import printable, table_lines
+from thousand.frontends.narration import held
 from thousand.games import BLUFF, THOUSAND, AnyGame, per_game
 from thousand.record import Record
-from tournament.frontends.narration import held
-from tournament.text import printable, table_lines
 
 __all__ = ["match_log", "standings_lines"]
 

@@ -1,4 +1,4 @@
-"""Serve a Python bot over the external bot protocol: ``python -m thousand.table.serve SPEC``.
+"""Serve a Python bot over the external bot protocol: ``python -m thousand.table.served_bot SPEC``.
 
 A Python bot served this way is an external program like any other. Isolated bots
 (:mod:`thousand.table.isolation`) are served by the same code. The bot receives the same
@@ -26,9 +26,9 @@ from thousand.games import ObservationT as O
 from thousand.games import RecordT as Rec
 from thousand.games import RulesT as R
 from thousand.games import StateT as S
+from thousand.players import Player, SeatedPlayer
 from thousand.table.external import PROTOCOL
 from thousand.table.match import Outcome, describe_failure
-from thousand.table.players import SeatedPlayer
 from thousand.table.specs import load_player
 from thousand.table.tracebacks import formatted
 
@@ -93,7 +93,8 @@ def _serve(
         version, internal, gauss = hello["random_state"]
         rng.setstate((version, tuple(internal), gauss))
     try:
-        player: Any = make()
+        # The spec names a bot of this game: it is handed this game's observations.
+        player = cast("Player[O]", make())
         start = getattr(player, "start", None)
         if start is not None:
             start(int(hello["seat"]), rules, rng)
@@ -112,9 +113,9 @@ def _serve(
     }
     forced = getattr(player, "skip_forced", False) is not True
     _send(outgoing, {**ready, "outcome": end is not None, "forced": forced})
-    observation: Any = None
+    observation: O | None = None
     history: list[Any] = []
-    reader = knowledge.Reader(cast("type[View]", game.observation_type), rules)
+    reader = knowledge.Reader(game.observation_type, rules)
     for line in incoming:
         message = load_json(line, ThousandError, "the driver's message is")
         if message["type"] == "end":
@@ -131,7 +132,7 @@ def _serve(
             if "history" in update:
                 history = history[: message["history_kept"]] + update["history"]
                 update["history"] = history
-            observation = observation.updated(update)
+            observation = cast("O", observation.updated(update))  # a view of the same type
         else:
             history = message["observation"]["history"]
             observation = game.observation_from_dict(message["observation"], rules)
@@ -186,11 +187,7 @@ def _send(outgoing: IO[str], message: dict[str, Any]) -> None:
 def main() -> None:
     """Serve the bot named on the command line over stdin and stdout."""
     if len(sys.argv) != 2:
-        sys.exit("usage: python -m thousand.table.serve SPEC")
+        sys.exit("usage: python -m thousand.serve SPEC")
     protocol_output = sys.stdout
     sys.stdout = sys.stderr  # a bot's own prints go to the log, not into the protocol
     serve(sys.argv[1], sys.stdin, protocol_output)
-
-
-if __name__ == "__main__":
-    main()

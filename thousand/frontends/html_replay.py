@@ -3,7 +3,7 @@
 The frames are computed here by replaying the record with the library: frame 0 is the start,
 then one frame per action, each holding what a spectator of the whole game sees after that
 action (every hand, the talon, the trick, the scores) and the lines telling what happened, as
-:mod:`tournament.frontends.narration` tells them with every card shown. The page embeds them as
+:mod:`thousand.frontends.narration` tells them with every card shown. The page embeds them as
 compact JSON and draws them with a little inline script: no network, no external fonts, scripts
 or images.
 
@@ -47,12 +47,9 @@ from thousand import (
     spectator,
 )
 from thousand.bluff import spectator as bluff_spectator
-from thousand.games import BLUFF, THOUSAND, AnyGame, game_of, per_game
-from thousand.rules import Redeal
-from thousand.scoring import meld_points
-from thousand.seating import seating
-from tournament.frontends.faces import bluff_face, face, sorted_hand
-from tournament.frontends.narration import (
+from thousand.common.text import printable
+from thousand.frontends.faces import bluff_face, face, sorted_hand
+from thousand.frontends.narration import (
     bluff_event,
     bluff_start,
     header,
@@ -63,7 +60,10 @@ from tournament.frontends.narration import (
     thousand_event,
     thousand_start,
 )
-from tournament.text import printable
+from thousand.games import BLUFF, THOUSAND, AnyGame, game_of, per_game
+from thousand.marriages import meld_points
+from thousand.rules import Redeal
+from thousand.seating import seating
 
 __all__ = ["Frame", "frames", "html_page"]
 

@@ -1,0 +1,76 @@
+"""Tournament folders kept by an earlier version still read, report and resume: the folders in
+tests/saved_tournaments were made by the version before the command line became a package and
+the front-ends moved into the library (``thousand-deals-stopped`` is ``thousand-deals`` cut off
+after five units, as a kill would leave it)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.test_tournament import runner
+from thousand import load_record, replay
+from tournament.cli import app
+from tournament.runner.journal import Journal, read_results
+
+SAVED = Path(__file__).resolve().parent / "saved_tournaments"
+FINISHED = ["thousand-deals", "bluff-games"]
+
+
+def kept_copy(name: str, tmp_path: Path) -> Path:
+    """A copy of the saved folder ``name`` to work in (the saved one stays as it was)."""
+    copy = tmp_path / name
+    shutil.copytree(SAVED / name, copy)
+    return copy
+
+
+@pytest.mark.parametrize("name", FINISHED)
+def test_a_finished_saved_tournament_resumes_to_the_summary_it_holds(
+    name: str, tmp_path: Path
+) -> None:
+    """Resumed, a finished tournament plays nothing, writes its summary and tables again, byte
+    for byte, and draws its report."""
+    folder = kept_copy(name, tmp_path)
+    result = runner.invoke(app, ["tournament", "--resume", str(folder), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    for output in ("summary.json", "standings.csv", "crosstable.csv", "journal.jsonl"):
+        assert (folder / output).read_bytes() == (SAVED / name / output).read_bytes(), output
+    assert (folder / "report.html").is_file() or "pip install" in result.output
+
+
+def test_a_stopped_saved_tournament_resumes_to_the_whole_ones_summary(tmp_path: Path) -> None:
+    """The tournament cut off after five units plays the seven others, keeping their records,
+    and ends with the summary of the one played through."""
+    folder = kept_copy("thousand-deals-stopped", tmp_path)
+    assert len(read_results(folder, Journal.saved_config(folder))) == 5
+    result = runner.invoke(app, ["tournament", "--resume", str(folder), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    whole = SAVED / "thousand-deals"
+    assert (folder / "summary.json").read_bytes() == (whole / "summary.json").read_bytes()
+    assert sorted(path.name for path in (folder / "records").iterdir()) == sorted(
+        path.name for path in (whole / "records").iterdir()
+    )
+
+
+def test_the_records_a_saved_tournament_kept_replay_to_its_journal(tmp_path: Path) -> None:
+    folder = SAVED / "thousand-deals"
+    results = read_results(folder, Journal.saved_config(folder))
+    assert len(results) == 12
+    for unit, result in results.items():
+        record = load_record(folder / "records" / f"{unit}.json")
+        final = replay(record)
+        assert final.result is not None
+        assert tuple(final.result.deal_scores) == result.scores
+
+
+def test_the_names_of_moved_modules_import_from_where_they_were() -> None:
+    """Programs written against the earlier layout still import what they used."""
+    from thousand import players
+    from thousand.table.players import Player, SeatedPlayer
+    from tournament.runner import options
+    from tournament.runner.setup import Options, configure
+
+    assert (Player, SeatedPlayer) == (players.Player, players.SeatedPlayer)
+    assert (Options, configure) == (options.Options, options.configure)

@@ -1,0 +1,68 @@
+"""The ``thousand train-bidding`` command: bidding models fitted to simulated deals."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from thousand.common.files import write_file
+from thousand.errors import ThousandError
+from tournament.cli.app import (
+    app,
+    check_folder,
+    fail,
+)
+
+
+@app.command("train-bidding")
+def train_bidding(
+    rules_specs: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rules",
+            "-r",
+            metavar="RULES",
+            help="A preset or a rules JSON file to train for; repeat for several "
+            "(default: every preset).",
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seeds the simulated deals.")] = 1,
+    decisions: Annotated[
+        int, typer.Option("--decisions", min=26, help="Bid decisions simulated for each model.")
+    ] = 40_000,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Where to save the models (JSON).")
+    ] = Path("bidding.json"),
+) -> None:
+    """Fit pimc's bidding models to simulated deals and save them.
+
+    pimc uses a file of its own with pimc(bidding=FILE); the shipped models come from the
+    defaults."""
+    from thousand import Rules
+    from thousand.bots.auction_value import AuctionValues
+    from thousand.bots.search import train_bidding as fit
+    from tournament.runner.options import load_rules
+
+    check_folder(out, "the models")
+    try:
+        chosen = [load_rules(spec) for spec in rules_specs or Rules.preset_names()]
+    except ThousandError as error:
+        raise fail(str(error)) from None
+    models = []
+    for rules in chosen:
+        began = time.perf_counter()
+        model = fit(rules, seed=seed, decisions=decisions)
+        name = rules.preset_name() or "rules file"
+        typer.echo(
+            f"{name}: {decisions} decisions in {time.perf_counter() - began:.0f} s, "
+            f"worth {model.worlds:.0f} sampled deals"
+        )
+        models.append(model)
+    try:
+        write_file(out, AuctionValues(seed=seed, models=tuple(models)).to_json())
+    except OSError as error:
+        raise fail(f"cannot save the models in {out}: {error.strerror}") from None
+    typer.echo(f"saved to {out}")
