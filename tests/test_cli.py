@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from thousand import Rules, bluff
 from tournament.cli import app
 from tournament.runner.display import about_line
-from tournament.runner.setup import Options, configure
+from tournament.runner.options import Options, configure
 
 runner = CliRunner()
 
