@@ -8,7 +8,7 @@ alternating rounds so that every way sees the same machine:
 * ``sandbox``: ``isolate="sandbox"``, the bot in a process of its own walled in by namespaces,
   kept between matches of other cards (the default of tournaments);
 * ``process``: ``isolate="process"``, the bot in a process forked from its loader;
-* ``new interpreter``: ``cmd:python -m thousand.table.served_bot SPEC``, a program of its own.
+* ``new interpreter``: ``cmd:python -m thousand.serve SPEC``, a program of its own.
 
 For single deals (the worst case: the cost of a process is paid for a few decisions) and whole
 matches to 1000, it prints milliseconds per match (medians of the rounds) and each way's time
@@ -64,7 +64,7 @@ WAYS = {
     "in process": (SPEC, "none"),
     "sandbox": (SPEC, "sandbox"),
     "process": (SPEC, "process"),
-    "new interpreter": (f"cmd:{sys.executable} -m thousand.table.served_bot {SPEC}", "none"),
+    "new interpreter": (f"cmd:{sys.executable} -m thousand.serve {SPEC}", "none"),
 }
 
 PROGRAM = str(Path(sys.executable).with_name("thousand"))

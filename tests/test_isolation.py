@@ -297,9 +297,7 @@ def test_a_mixed_tournament_leaves_normal_games_as_a_clean_run_does(tmp_path: Pa
 
 
 def test_the_serve_program_still_serves_a_bot_on_its_own() -> None:
-    """``python -m thousand.table.served_bot SPEC`` is an external program like any other."""
-    command = f"cmd:{sys.executable} -m thousand.table.served_bot {PYTHON_BOTS}:Cautious"
+    """``python -m thousand.serve SPEC`` is an external program like any other."""
+    command = f"cmd:{sys.executable} -m thousand.serve {PYTHON_BOTS}:Cautious"
     assert deal([command, "random", "random"]).faults == ()
-    assert subprocess.run(
-        [sys.executable, "-m", "thousand.table.served_bot"], capture_output=True
-    ).returncode
+    assert subprocess.run([sys.executable, "-m", "thousand.serve"], capture_output=True).returncode

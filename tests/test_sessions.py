@@ -23,7 +23,7 @@ from thousand.table.sessions import stop_sessions
 
 BOTS = ROOT / "tests" / "bots"
 COUNTED = f"{BOTS / 'session_bots.py'}:Counted"
-SERVED = "cmd:" + shlex.join([sys.executable, "-m", "thousand.table.served_bot", COUNTED])
+SERVED = "cmd:" + shlex.join([sys.executable, "-m", "thousand.serve", COUNTED])
 ONE_MATCH = "cmd:" + shlex.join([sys.executable, str(BOTS / "one_match_bot.py")])
 WAYS = [
     pytest.param((SERVED, "none"), id="served"),
