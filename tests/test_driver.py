@@ -1045,7 +1045,7 @@ def bluff_games(draw: st.DrawFn) -> bluff.State:
 
 
 @pytest.mark.slow
-@settings(max_examples=scaled(0.5))
+@settings(max_examples=scaled(0.25))
 @given(bluff_games(), st.integers(0, 2**32))
 def test_bluff_observations_survive_json(state: bluff.State, seed: int) -> None:
     """Observations of every seat through a whole 1000? game equal their JSON round trip."""
