@@ -1,4 +1,4 @@
-"""Serve a Python bot over the external bot protocol: ``python -m thousand.table.served_bot SPEC``.
+"""Serve a Python bot over the external bot protocol: ``python -m thousand.serve SPEC``.
 
 A Python bot served this way is an external program like any other. Isolated bots
 (:mod:`thousand.table.isolation`) are served by the same code. The bot receives the same
