@@ -168,6 +168,25 @@ def test_without_matplotlib_the_tournament_runs_as_before_and_says_how_once(
     assert HINT in refused.stderr
 
 
+def test_no_report_ends_without_the_pictures_which_report_draws_later(
+    kept: tuple[Path, Any], tmp_path: Path
+) -> None:
+    """``--no-report`` keeps the tournament, prints the same standings and says nothing of the
+    pictures; ``thousand report`` then draws the very files the kept tournament has."""
+    folder = tmp_path / "unreported"
+    result = play(folder, "--no-report")
+    assert result.stdout == kept[1].stdout
+    assert without_progress(result.stderr) == ""
+    assert not (folder / "report.html").exists()
+    assert not (folder / "plots").exists()
+    assert (folder / "summary.json").read_bytes() == (kept[0] / "summary.json").read_bytes()
+    drawn = runner.invoke(app, ["report", str(folder)])
+    assert drawn.exit_code == 0, drawn.output
+    assert pictures(folder) == PICTURES
+    for name in PICTURES:
+        assert (folder / "plots" / name).read_bytes() == (kept[0] / "plots" / name).read_bytes()
+
+
 class UnloadableMatplotlib(importlib.abc.MetaPathFinder):
     """matplotlib installed but failing to load, as its compiled parts do when no memory is
     left to map them."""

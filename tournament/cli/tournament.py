@@ -125,6 +125,14 @@ def tournament(
     records: Annotated[
         bool, typer.Option("--records", help="With --out: keep every match record too.")
     ] = False,
+    report: Annotated[
+        bool,
+        typer.Option(
+            "--report/--no-report",
+            help="With --out or --resume: draw the report and its pictures once the tournament "
+            "ends (--no-report leaves them to 'thousand report').",
+        ),
+    ] = True,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the summary as JSON instead of a table.")
     ] = False,
@@ -236,5 +244,5 @@ def tournament(
         typer.echo(json.dumps(summary_document(config, summary), indent=2, sort_keys=True))
     else:
         print_standings(config, summary, sys.stdout, ladder_used)
-    if (kept := resume or out) is not None:
+    if (kept := resume or out) is not None and report:
         draw_report(kept, summary, pinned)
