@@ -88,6 +88,7 @@ def test_a_kept_tournament_keeps_its_logs_inside_and_resumes_into_them(tmp_path:
     bot = hostile(tmp_path, "ok")
     out = tmp_path / "out"
     arguments = ["tournament", bot.spec, "random", "random", "--deals", "1", "--seed", "1"]
+    arguments.append("--no-report")
     result = runner.invoke(app, [*arguments, "--out", str(out), "-w", "1", "--isolate=process"])
     assert result.exit_code == 0, result.output
     assert named_folder(result.stderr) == out / "logs"
@@ -95,7 +96,7 @@ def test_a_kept_tournament_keeps_its_logs_inside_and_resumes_into_them(tmp_path:
     assert logs
     assert all(f"{bot.marker}: started in mode ok" in path.read_text() for path in logs)
     before = sum(path.stat().st_size for path in logs)
-    again = runner.invoke(app, ["tournament", "--resume", str(out)])
+    again = runner.invoke(app, ["tournament", "--resume", str(out), "--no-report"])
     assert again.exit_code == 0, again.output
     assert sorted((out / "logs").glob("*.log")) == logs
     assert sum(path.stat().st_size for path in logs) > before  # the check before play

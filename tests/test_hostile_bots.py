@@ -189,7 +189,8 @@ TOURNAMENT = ["tournament", "greedy", "random", f"{BOTS}:LateExit", "--deals", "
 def test_a_tournament_with_a_bot_that_exits_completes(tmp_path: Path) -> None:
     """The tournament plays on past a bot's ``sys.exit()``: the journal is full, the bot has
     error faults, and the command succeeds."""
-    result = runner.invoke(app, [*TOURNAMENT, "--workers", "1", "--out", str(tmp_path / "t")])
+    arguments = [*TOURNAMENT, "--workers", "1", "--no-report"]
+    result = runner.invoke(app, [*arguments, "--out", str(tmp_path / "t")])
     assert result.exit_code == 0, result.output
     scheduled, journalled, errors = units_and_exit_faults(tmp_path / "t")
     assert journalled == scheduled
@@ -199,7 +200,8 @@ def test_a_tournament_with_a_bot_that_exits_completes(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_program_completes_a_tournament_with_a_bot_that_exits(tmp_path: Path) -> None:
     """The same through the installed program, with worker processes."""
-    result = run_installed(*TOURNAMENT, "--workers", "2", "--out", str(tmp_path / "t"), cwd=ROOT)
+    arguments = [*TOURNAMENT, "--workers", "2", "--no-report"]
+    result = run_installed(*arguments, "--out", str(tmp_path / "t"), cwd=ROOT)
     assert result.returncode == 0, result.stderr
     scheduled, journalled, errors = units_and_exit_faults(tmp_path / "t")
     assert journalled == scheduled
@@ -232,7 +234,7 @@ def test_a_bot_that_raises_keyboard_interrupt_itself_is_at_fault(tmp_path: Path)
     error fault: the tournament plays every unit and succeeds."""
     out = tmp_path / "t"
     spec = "tests/bots/python_bots.py:InterruptsItself"
-    arguments = ["tournament", "greedy", "random", spec, "--deals", "4"]
+    arguments = ["tournament", "greedy", "random", spec, "--deals", "4", "--no-report"]
     result = runner.invoke(app, [*arguments, "--no-isolate", "--workers", "1", "--out", str(out)])
     assert result.exit_code == 0, result.output
     scheduled, journalled, errors = units_and_exit_faults(out, "InterruptsItself")

@@ -277,7 +277,7 @@ def test_a_mixed_tournament_leaves_normal_games_as_a_clean_run_does(tmp_path: Pa
     ]
     normal = ["greedy", "random", f"{python_bots}:Cautious"]
     common = ["--deals", "1", "--players", "2", "--time-limit", "0.2", "--workers", "2"]
-    common.append("--isolate=process")
+    common += ["--isolate=process", "--no-report"]
     tournament(*mixed, *normal, *common, "--out", str(tmp_path / "mixed"))
     tournament(*behaving, *normal, *common, "--out", str(tmp_path / "clean"))
     mixed_units = journal_results(tmp_path / "mixed")

@@ -414,7 +414,7 @@ def test_an_older_tournament_resumes_and_a_new_one_keeps_its_isolation(tmp_path:
     first = runner.invoke(app, ["tournament", "greedy", "random", "random", *common])
     assert first.exit_code == 0, first.output
     started = runner.invoke(
-        app, ["tournament", "greedy", "random", "random", *common, "--out", str(out)]
+        app, ["tournament", "greedy", "random", "random", *common, "--out", str(out), "--no-report"]
     )
     assert started.exit_code == 0, started.output
     data = json.loads((out / CONFIG).read_text(encoding="utf-8"))
@@ -425,7 +425,7 @@ def test_an_older_tournament_resumes_and_a_new_one_keeps_its_isolation(tmp_path:
     data["isolate"] = True
     del data["bot_network"], data["bot_readable"]
     (out / CONFIG).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    resumed = runner.invoke(app, ["tournament", "--resume", str(out), "--isolate"])
+    resumed = runner.invoke(app, ["tournament", "--resume", str(out), "--isolate", "--no-report"])
     assert resumed.exit_code == 0, resumed.output
 
 
@@ -433,7 +433,8 @@ def test_an_older_tournament_resumes_and_a_new_one_keeps_its_isolation(tmp_path:
 def test_the_report_says_how_bots_were_isolated(tmp_path: Path) -> None:
     out = tmp_path / "kept"
     arguments = ["tournament", "greedy", "random", "random", "--deals", "1", "--workers", "1"]
-    options = ["--bot-network", "--bot-read", "/srv/model", "--out", str(out)]
+    # The report is drawn once, below, rather than by the tournament too.
+    options = ["--bot-network", "--bot-read", "/srv/model", "--out", str(out), "--no-report"]
     result = runner.invoke(app, [*arguments, *options])
     assert result.exit_code == 0, result.output
     page = write_report(out).read_text(encoding="utf-8")

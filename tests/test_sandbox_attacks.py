@@ -58,7 +58,7 @@ class Arena:
         """A tournament of the hostile bot against two honest bots, kept in ``out``."""
         self.run(
             "tournament", hostile, "hostile_bot.py:Steady", "hostile_bot.py:Careful",
-            "--deals", "1", "--seed", "11", "--workers", "2", "--out", out,
+            "--deals", "1", "--seed", "11", "--workers", "2", "--out", out, "--no-report",
         )  # fmt: skip
         return self.work / out
 

@@ -45,7 +45,8 @@ def test_a_stopped_saved_tournament_resumes_to_the_whole_ones_summary(tmp_path: 
     and ends with the summary of the one played through."""
     folder = kept_copy("thousand-deals-stopped", tmp_path)
     assert len(read_results(folder, Journal.saved_config(folder))) == 5
-    result = runner.invoke(app, ["tournament", "--resume", str(folder), "--workers", "1"])
+    arguments = ["tournament", "--resume", str(folder), "--workers", "1", "--no-report"]
+    result = runner.invoke(app, arguments)
     assert result.exit_code == 0, result.output
     whole = SAVED / "thousand-deals"
     assert (folder / "summary.json").read_bytes() == (whole / "summary.json").read_bytes()

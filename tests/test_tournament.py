@@ -549,6 +549,7 @@ def start_tournament(directory: Path, log: Path) -> subprocess.Popen[bytes]:
     where = ["--resume", str(directory)] if (directory / "config.json").exists() else []
     where = where or ["--out", str(directory)]
     command = [*installed_command(), "tournament", *BIG_ARGUMENTS, "--workers", "2", *where]
+    command.append("--no-report")
     with log.open("ab") as output:
         return subprocess.Popen(command, stdout=output, stderr=output, stdin=subprocess.DEVNULL)
 
@@ -655,10 +656,8 @@ def test_resume_with_a_changed_option_is_refused(
 ) -> None:
     """--resume with a changed option exits 2 with one error line, the folder untouched."""
     directory = tmp_path / "kept"
-    started = runner.invoke(
-        app,
-        ["tournament", "--deals", "2", "--seed", "1", "--workers", "1", "--out", str(directory)],
-    )
+    arguments = ["tournament", "--deals", "2", "--seed", "1", "--workers", "1", "--no-report"]
+    started = runner.invoke(app, [*arguments, "--out", str(directory)])
     assert started.exit_code == 0, started.output
     before = snapshot(directory)
     result = runner.invoke(app, ["tournament", *change, "--resume", str(directory)])
@@ -673,13 +672,14 @@ def test_resume_with_the_same_options_is_accepted(tmp_path: Path) -> None:
     """--resume with options equal to the saved ones, or none, finishes with the same summary."""
     directory = tmp_path / "kept"
     arguments = ["tournament", "greedy", "random", "random", "--deals", "2", "--workers", "1"]
+    arguments.append("--no-report")
     started = runner.invoke(app, [*arguments, "--seed", "1", "--json", "--out", str(directory)])
     assert started.exit_code == 0, started.output
     summary = (directory / "summary.json").read_bytes()
     again = runner.invoke(app, [*arguments, "--seed", "1", "--json", "--resume", str(directory)])
     assert again.exit_code == 0, again.output
     assert json.loads(again.stdout) == json.loads(summary)
-    bare = runner.invoke(app, ["tournament", "--resume", str(directory)])
+    bare = runner.invoke(app, ["tournament", "--resume", str(directory), "--no-report"])
     assert bare.exit_code == 0, bare.output
     assert (directory / "summary.json").read_bytes() == summary
 
@@ -688,10 +688,8 @@ def test_resume_with_the_same_options_is_accepted(tmp_path: Path) -> None:
 def test_the_installed_program_refuses_a_changed_resume(tmp_path: Path) -> None:
     """The real program, resuming with another --seed, prints one error line and exits 2."""
     directory = tmp_path / "kept"
-    first = runner.invoke(
-        app,
-        ["tournament", "--deals", "1", "--seed", "1", "--workers", "1", "--out", str(directory)],
-    )
+    arguments = ["tournament", "--deals", "1", "--seed", "1", "--workers", "1", "--no-report"]
+    first = runner.invoke(app, [*arguments, "--out", str(directory)])
     assert first.exit_code == 0, first.output
     before = snapshot(directory)
     result = subprocess.run(
@@ -718,7 +716,7 @@ def test_hostile_bots_are_charged_with_their_faults(tmp_path: Path, on_fault: st
     illegal = hostile_spec(tmp_path, "illegal", after=1)
     out = tmp_path / "out"
     arguments = ["tournament", flaky, illegal, "greedy", "random", "--deals", "1"]
-    arguments += ["--workers", "2", "--on-fault", on_fault, "--out", str(out)]
+    arguments += ["--workers", "2", "--on-fault", on_fault, "--out", str(out), "--no-report"]
     # The program writes its pids into tmp_path, which a sandboxed bot could not.
     result = runner.invoke(app, [*arguments, "--isolate=process"])
     assert result.exit_code == 0, result.output
@@ -810,9 +808,8 @@ NEXT_TITLE = "The bot in the seat after each bot, against the other bots at the 
 def test_the_standings_table(tmp_path: Path) -> None:
     """The printed standings have rank, bot, rating, ±, score, units, faults as in the summary."""
     out = tmp_path / "out"
-    result = runner.invoke(
-        app, ["tournament", "--deals", "4", "--workers", "1", "--seed", "3", "--out", str(out)]
-    )
+    arguments = ["tournament", "--deals", "4", "--workers", "1", "--seed", "3", "--no-report"]
+    result = runner.invoke(app, [*arguments, "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[0] == (
         "Thousand, 3 bots, 1 table of 3, 4 deals per table under every seating, seed 3"
@@ -869,7 +866,7 @@ def test_json_prints_the_summary_document(tmp_path: Path) -> None:
     """--json prints valid JSON equal to summary.json: the configuration and the statistics."""
     out = tmp_path / "out"
     arguments = ["tournament", "--deals", "2", "--seed", "1", "--workers", "1", "--json"]
-    result = runner.invoke(app, [*arguments, "--out", str(out)])
+    result = runner.invoke(app, [*arguments, "--out", str(out), "--no-report"])
     assert result.exit_code == 0, result.output
     printed = json.loads(result.stdout)
     assert printed == summary_of(out)
@@ -897,6 +894,7 @@ def test_out_keeps_every_output_and_replayable_records(tmp_path: Path) -> None:
             "--records",
             "--out",
             str(out),
+            "--no-report",
         ],
     )
     assert result.exit_code == 0, result.output
@@ -927,7 +925,7 @@ def test_a_1000_tournament_with_records(tmp_path: Path) -> None:
     out = tmp_path / "out"
     arguments = ["tournament", "greedy", "random", "random", "random", "--game", "bluff"]
     arguments += ["--players", "3", "--games", "6", "--seed", "1", "--workers", "1", "--records"]
-    result = runner.invoke(app, [*arguments, "--out", str(out)])
+    result = runner.invoke(app, [*arguments, "--out", str(out), "--no-report"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(
         "1000?, 4 bots, 4 tables of 3, 6 games per table in groups of 6 seatings on the same "
@@ -957,7 +955,7 @@ def test_thousand_games_format_records_whole_matches(tmp_path: Path) -> None:
     """--games plays whole Thousand matches whose records replay to the journal's scores."""
     out = tmp_path / "out"
     arguments = ["tournament", "--games", "6", "--seed", "1", "--workers", "1", "--records"]
-    arguments += ["--out", str(out)]
+    arguments += ["--out", str(out), "--no-report"]
     result = runner.invoke(app, arguments)
     assert result.exit_code == 0, result.output
     header, _ = table_of(result.stdout)
@@ -978,13 +976,14 @@ def test_a_resumed_tournament_keeps_records_as_it_was_started(tmp_path: Path) ->
     """A tournament started with --records keeps records of units played after a resume."""
     out = tmp_path / "out"
     arguments = ["tournament", "--deals", "2", "--workers", "1", "--records", "--out", str(out)]
-    assert runner.invoke(app, arguments).exit_code == 0
+    assert runner.invoke(app, [*arguments, "--no-report"]).exit_code == 0
     lines = (out / "journal.jsonl").read_bytes().splitlines(keepends=True)
     (out / "journal.jsonl").write_bytes(b"".join(lines[:5]))
     for line in lines[5:]:
         (out / "records" / f"{json.loads(line)['unit']}.json").unlink()
     (out / "summary.json").unlink()
-    assert runner.invoke(app, ["tournament", "--resume", str(out)]).exit_code == 0
+    resumed = runner.invoke(app, ["tournament", "--resume", str(out), "--no-report"])
+    assert resumed.exit_code == 0
     assert len(list((out / "records").glob("*.json"))) == len(lines)
 
 
@@ -1046,7 +1045,7 @@ def test_a_gauntlet_from_the_command_line(tmp_path: Path) -> None:
     """--gauntlet plays only the named entrant's tables: it plays every unit, the others fewer."""
     out = tmp_path / "out"
     arguments = ["tournament", "greedy", "random", "random", "random", "--gauntlet", "random#3"]
-    arguments += ["--deals", "1", "--workers", "1", "--out", str(out)]
+    arguments += ["--deals", "1", "--workers", "1", "--out", str(out), "--no-report"]
     result = runner.invoke(app, arguments)
     assert result.exit_code == 0, result.output
     assert "Thousand, 4 bots, 3 tables of 3, 1 deal per table" in result.output
@@ -1070,7 +1069,7 @@ def test_out_naming_a_file_gives_a_one_line_error(tmp_path: Path) -> None:
 def test_an_existing_tournament_is_not_overwritten(tmp_path: Path) -> None:
     """--out naming a folder that holds a tournament exits 2 and changes nothing."""
     out = tmp_path / "out"
-    arguments = ["tournament", "--deals", "1", "--workers", "1", "--out", str(out)]
+    arguments = ["tournament", "--deals", "1", "--workers", "1", "--out", str(out), "--no-report"]
     assert runner.invoke(app, arguments).exit_code == 0
     before = snapshot(out)
     result = runner.invoke(app, arguments)

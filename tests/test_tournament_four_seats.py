@@ -165,7 +165,7 @@ def test_a_four_seat_tournament_runs_end_to_end(tmp_path: Path, preset: str) -> 
     average 1500, and the standings say why (no ladder for four seats)."""
     out = tmp_path / "out"
     arguments = ["tournament", *RANDOMS, "--rules", preset, "--deals", "2", "--seed", "3"]
-    result = runner.invoke(app, [*arguments, "--workers", "1", "--out", str(out)])
+    result = runner.invoke(app, [*arguments, "--workers", "1", "--out", str(out), "--no-report"])
     assert result.exit_code == 0, result.output
     assert "Thousand, 4 bots, 1 table of 4, 2 deals per table under every seating" in (
         result.stdout
@@ -229,7 +229,8 @@ def test_four_seat_matches_keep_records_that_replay_to_their_scores(tmp_path: Pa
     rules.write_text(json.dumps({"preset": "polish-4", "max_deals": 30}))
     out = tmp_path / "out"
     arguments = ["tournament", *RANDOMS, "--rules", str(rules), "--games", "24", "--seed", "5"]
-    result = runner.invoke(app, [*arguments, "--workers", "1", "--records", "--out", str(out)])
+    arguments += ["--workers", "1", "--records", "--no-report"]
+    result = runner.invoke(app, [*arguments, "--out", str(out)])
     assert result.exit_code == 0, result.output
     for unit in journal_results(out)[:6]:
         record = thousand.load_record(out / "records" / f"{unit.unit}.json")
@@ -243,6 +244,7 @@ def test_the_cli_resumes_a_four_seat_tournament(tmp_path: Path) -> None:
     """--resume with the four-seat options it was started with (or none) finishes it."""
     out = tmp_path / "out"
     arguments = ["tournament", *RANDOMS, "--rules", "russian-4", "--deals", "1", "--seed", "2"]
+    arguments.append("--no-report")
     started = runner.invoke(app, [*arguments, "--workers", "1", "--json", "--out", str(out)])
     assert started.exit_code == 0, started.output
     summary = (out / "summary.json").read_bytes()
@@ -265,7 +267,8 @@ def test_house_rules_in_a_rules_file_are_played(tmp_path: Path) -> None:
     rules.write_text(json.dumps({"preset": "russian", "bolts": 3, "samosval": "both"}))
     out = tmp_path / "out"
     arguments = ["tournament", "greedy", "random", "random", "--rules", str(rules)]
-    result = runner.invoke(app, [*arguments, "--deals", "2", "--workers", "1", "--out", str(out)])
+    arguments += ["--deals", "2", "--workers", "1", "--no-report"]
+    result = runner.invoke(app, [*arguments, "--out", str(out)])
     assert result.exit_code == 0, result.output
     played = Journal.saved_config(out).rules_value()
     assert played == attrs.evolve(Rules.preset("russian"), bolts=3, samosval=Samosval.BOTH)

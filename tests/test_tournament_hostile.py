@@ -134,7 +134,7 @@ def test_an_untouched_folder_and_a_torn_last_line_still_resume(tmp_path: Path) -
     lines = (out / "journal.jsonl").read_bytes().splitlines(keepends=True)
     (out / "journal.jsonl").write_bytes(b"".join(lines[:7]) + lines[7][:40])
     (out / "summary.json").unlink()
-    result = runner.invoke(app, ["tournament", "--resume", str(out)])
+    result = runner.invoke(app, ["tournament", "--resume", str(out), "--no-report"])
     assert result.exit_code == 0, result.output
     assert (out / "summary.json").read_bytes() == written
     assert (out / "journal.jsonl").read_bytes().splitlines(keepends=True)[:7] == lines[:7]
@@ -182,18 +182,20 @@ def test_a_drawn_seed_is_printed_kept_and_plays_the_tournament_again(tmp_path: P
     """Without --seed the drawn seed is printed on the standard error and in the standings,
     kept in config.json and summary.json, and --seed with it plays the same tournament."""
     arguments = ["tournament", "--deals", "2", "--workers", "1"]
-    drawn = runner.invoke(app, [*arguments, "--out", str(tmp_path / "drawn")])
+    drawn = runner.invoke(app, [*arguments, "--out", str(tmp_path / "drawn"), "--no-report"])
     assert drawn.exit_code == 0, drawn.output
     seed = Journal.saved_config(tmp_path / "drawn").seed
     assert seed != 1
-    # After the seed and the progress, the report's line (with --out).
+    # The seed comes first, before the progress.
     shown = without_progress(drawn.stderr).splitlines()
     assert shown[0] == f"seed {seed} (play it again with --seed {seed})"
     assert drawn.stderr.startswith("seed ")
     assert drawn.stdout.splitlines()[0].endswith(f", seed {seed}")
     summary = (tmp_path / "drawn" / "summary.json").read_bytes()
     assert json.loads(summary)["config"]["seed"] == seed
-    again = runner.invoke(app, [*arguments, "--seed", str(seed), "--out", str(tmp_path / "again")])
+    again = runner.invoke(
+        app, [*arguments, "--seed", str(seed), "--out", str(tmp_path / "again"), "--no-report"]
+    )
     assert again.exit_code == 0, again.output
     assert "play it again" not in again.stderr
     assert (tmp_path / "again" / "summary.json").read_bytes() == summary
@@ -251,7 +253,8 @@ def test_ctrl_c_says_how_far_it_got_and_how_to_resume(tmp_path: Path) -> None:
     assert without_progress(result.stderr) == (
         f"stopped after {lines} of 30 units; continue with: {command}\n"
     )
-    resumed = runner.invoke(app, shlex.split(command)[1:])
+    # The printed command, given --no-report: the report is test_report.py's to look at.
+    resumed = runner.invoke(app, [*shlex.split(command)[1:], "--no-report"])
     assert resumed.exit_code == 0, resumed.output
     config = Journal.saved_config(out)
     played_as_by_default(config, out=tmp_path / "whole")
@@ -278,7 +281,7 @@ def test_a_tournament_killed_before_its_configuration_was_saved_goes_on(
 ) -> None:
     """Killed while config.json was being written, so that only config.json.partial is there,
     the folder is started again by the same --out command, or resumed by --resume."""
-    arguments = ["tournament", "--deals", "2", "--seed", "4", "--workers", "1"]
+    arguments = ["tournament", "--deals", "2", "--seed", "4", "--workers", "1", "--no-report"]
     whole = tmp_path / "whole"
     assert runner.invoke(app, [*arguments, "--out", str(whole)]).exit_code == 0
     out = tmp_path / "killed"
@@ -336,7 +339,8 @@ def test_the_real_program_stopped_by_ctrl_c_resumes_with_the_command_it_prints(
     assert re.fullmatch(r"stopped after \d+ of 600 units; continue with: .*", last), stderr
     command = last.split("continue with: ")[1]
     assert command == f"thousand tournament --resume {out}"
-    resumed = run_installed(*shlex.split(command)[1:])
+    # The printed command, given --no-report: the report is test_report.py's to look at.
+    resumed = run_installed(*shlex.split(command)[1:], "--no-report")
     assert resumed.returncode == 0, resumed.stderr
     played_as_by_default(Journal.saved_config(out), workers=2, out=tmp_path / "whole")
     assert (out / "summary.json").read_bytes() == (tmp_path / "whole" / "summary.json").read_bytes()

@@ -45,7 +45,7 @@ def test_too_few_groups_show_a_dash_and_say_how_many_would_give_intervals(
     line under the table says why and which option gives intervals, the JSON has no interval
     and the CSV empty cells; the option it names does give them."""
     out = tmp_path / "out"
-    result = runner.invoke(app, ["tournament", *FOUR, "--out", str(out)])
+    result = runner.invoke(app, ["tournament", *FOUR, "--out", str(out), "--no-report"])
     assert result.exit_code == 0, result.output
     header, rows = table_of(result.stdout)
     assert header[:7] == ["rank", "bot", "rating", "±", "ladder", "score/game", "±"]
@@ -211,7 +211,8 @@ def test_a_report_with_an_absurd_anchor_kept_is_one_line(tmp_path: Path) -> None
     """summary.json edited to hold an absurd anchor: `thousand report` answers in one line
     that names the anchor, where it once failed deep in the pictures."""
     out = tmp_path / "out"
-    done = runner.invoke(app, ["tournament", "--deals", "4", "--seed", "1", "--out", str(out)])
+    arguments = ["tournament", "--deals", "4", "--seed", "1", "--no-report"]
+    done = runner.invoke(app, [*arguments, "--out", str(out)])
     assert done.exit_code == 0, done.output
     summary = out / "summary.json"
     document = json.loads(summary.read_text(encoding="utf-8"))
