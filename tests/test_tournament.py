@@ -471,11 +471,15 @@ def test_results_do_not_depend_on_the_workers(tmp_path: Path, config: Config) ->
     assert len(results[0]) == len(config.units())
 
 
-# A large tournament, played once for the crash test and the statistics ------------------------
+# A large tournament for the statistics, and a smaller one for the crash tests ----------------
 
 BIG_DEALS = 400
 BIG_SEED = 11
-BIG_ARGUMENTS = ["greedy", "random", "random", "--deals", str(BIG_DEALS), "--seed", str(BIG_SEED)]
+KILLED_DEALS = 100
+"""Deals per table of the tournament the crash tests kill: 600 units, handed to two workers in
+small batches, so that each kill lands at a random point well inside the run."""
+KILLED_ARGUMENTS = ["greedy", "random", "random", "--deals", str(KILLED_DEALS)]
+KILLED_ARGUMENTS += ["--seed", str(BIG_SEED)]
 
 
 @pytest.fixture(scope="module")
@@ -544,11 +548,11 @@ def kill_all(pids: Sequence[int]) -> None:
 
 
 def start_tournament(directory: Path, log: Path) -> subprocess.Popen[bytes]:
-    """The installed program playing the large tournament in ``directory``: started with --out,
-    or continued with --resume once the directory holds a tournament."""
+    """The installed program playing the crash tests' tournament in ``directory``: started with
+    --out, or continued with --resume once the directory holds a tournament."""
     where = ["--resume", str(directory)] if (directory / "config.json").exists() else []
     where = where or ["--out", str(directory)]
-    command = [*installed_command(), "tournament", *BIG_ARGUMENTS, "--workers", "2", *where]
+    command = [*installed_command(), "tournament", *KILLED_ARGUMENTS, "--workers", "2", *where]
     command.append("--no-report")
     with log.open("ab") as output:
         return subprocess.Popen(command, stdout=output, stderr=output, stdin=subprocess.DEVNULL)
@@ -575,15 +579,16 @@ def wait_for_progress(process: subprocess.Popen[bytes], directory: Path, above: 
 
 
 @pytest.mark.slow
-def test_killed_tournament_resumes_to_the_same_summary(
-    tmp_path: Path, big_tournament: Path
-) -> None:
+def test_killed_tournament_resumes_to_the_same_summary(tmp_path: Path) -> None:
     """SIGKILLed at 4 random moments and resumed each time, the program ends with the
     uninterrupted run's summary."""
+    uninterrupted = tmp_path / "uninterrupted"
+    config = configure(Options(specs=DEFAULT_SPECS, deals=KILLED_DEALS, seed=BIG_SEED))
+    played_as_by_default(config, workers=2, out=uninterrupted)
     rng = random.Random(20261129)
     directory = tmp_path / "killed"
     log = tmp_path / "log.txt"
-    total = BIG_DEALS * 6
+    total = KILLED_DEALS * 6
     lines_after_kill = [0]
     journals: list[bytes] = []
     for _ in range(4):
@@ -608,7 +613,7 @@ def test_killed_tournament_resumes_to_the_same_summary(
     assert lines_after_kill == sorted(lines_after_kill)
     assert 0 < lines_after_kill[-1] < total, f"the last kill came too late: {lines_after_kill}"
     assert (directory / "summary.json").read_bytes() == (
-        big_tournament / "summary.json"
+        uninterrupted / "summary.json"
     ).read_bytes()
     results = journal_results(directory)
     assert len(results) == len({result.unit for result in results}) == total
