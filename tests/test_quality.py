@@ -32,8 +32,8 @@ PLAYING = (
 """The driver, the players, the bots and the learning environments: above both engines, which
 never import them."""
 STATE_AND_DISPATCHER = {
-    ("thousand.state", "thousand.engine"),
-    ("thousand.state", "thousand.observation"),
+    ("thousand.classic.state", "thousand.classic.engine"),
+    ("thousand.classic.state", "thousand.classic.observation"),
     ("thousand.bluff.state", "thousand.bluff.engine"),
     ("thousand.bluff.state", "thousand.bluff.observation"),
 }
@@ -135,11 +135,11 @@ def test_library_never_imports_the_command_line(path: Path) -> None:
 
 @pytest.mark.parametrize("phase", sorted(PHASES))
 def test_phase_modules_meet_only_in_the_dispatcher(phase: str) -> None:
-    """A phase module imports no other phase module (they meet in thousand.engine)."""
+    """A phase module imports no other phase module (they meet in thousand.classic.engine)."""
     used = {
-        name.split(".")[1]
-        for name in imported_modules(ROOT / "thousand" / f"{phase}.py")
-        if name.startswith("thousand.")
+        name.split(".")[2]
+        for name in imported_modules(ROOT / "thousand" / "classic" / f"{phase}.py")
+        if name.startswith("thousand.classic.")
     }
     assert used & PHASES <= {phase}
 
@@ -161,6 +161,16 @@ def test_engine_loads_alone(module: str) -> None:
     assert not [name for name in result.stdout.split() if name.startswith(PLAYING)]
 
 
+def test_the_cards_load_with_the_errors_alone() -> None:
+    """Importing the cards loads the packages, the cards and the errors, and no other module of
+    the library."""
+    probe = "import sys, thousand.classic.cards; print(*sorted(sys.modules))"
+    result = run(sys.executable, "-c", probe)
+    assert result.returncode == 0, result.stderr
+    loaded = {name for name in result.stdout.split() if name.split(".")[0] == "thousand"}
+    assert loaded == {"thousand", "thousand.classic", "thousand.classic.cards", "thousand.errors"}
+
+
 def test_command_line_help_loads_no_engine() -> None:
     """``thousand --help`` loads the command line alone: no engine, game interface, bot,
     driver, runner or package metadata (the commands load what they use), so it answers fast."""
@@ -174,7 +184,7 @@ def test_command_line_help_loads_no_engine() -> None:
     result = run(sys.executable, "-c", probe)
     assert "tournament" in result.stdout, result.stderr
     loaded = result.stderr.split()
-    heavy = ("thousand.engine", "thousand.games", "thousand.bots", "thousand.table.driver")
+    heavy = ("thousand.classic.engine", "thousand.games", "thousand.bots", "thousand.table.driver")
     heavy += ("thousand.table.specs", "thousand.bluff.engine", "tournament.runner")
     assert not [name for name in loaded if name.startswith(heavy)]
     assert "importlib.metadata" not in loaded
@@ -225,16 +235,16 @@ def test_root_names_load_on_first_use() -> None:
 
 
 def test_root_functions_keep_their_modules_names() -> None:
-    """``thousand.cards`` and ``thousand.determinise`` are the functions, even once their modules
-    are loaded, and submodules are reached as attributes."""
+    """``thousand.cards`` and ``thousand.determinise`` are the functions, even once the modules
+    of those names are loaded, and submodules are reached as attributes."""
     result = run(
         sys.executable, "-c",
-        "import thousand.cards, thousand.determinise, thousand; "
+        "import thousand.classic.cards, thousand.classic.determinise, thousand; "
         "print(thousand.cards.__module__, thousand.determinise.__module__, "
         "thousand.bluff.__name__, thousand.table.__name__, callable(thousand.cards))",
     )  # fmt: skip
     assert result.stdout.split() == [
-        "thousand.cards", "thousand.determinise", "thousand.bluff", "thousand.table", "True"
+        "thousand.classic.cards", "thousand.games", "thousand.bluff", "thousand.table", "True"
     ]  # fmt: skip
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         thousand.nothing  # noqa: B018
@@ -261,7 +271,7 @@ def test_every_package_is_shipped() -> None:
         for top in ("thousand", "tournament")
         for init in (ROOT / top).rglob("__init__.py")
     ]
-    assert "thousand.bluff" in packages
+    assert {"thousand.bluff", "thousand.classic", "thousand.common"} <= set(packages)
     for package in packages:
         assert any(fnmatch.fnmatch(package, pattern) for pattern in patterns), package
 
@@ -304,8 +314,9 @@ def test_the_runner_and_the_front_ends_stand_apart(part: Path, forbidden: str) -
 ENGINE_INTERNALS = tuple(
     f"thousand.{name}"
     for name in (
-        "state", "engine", "bidding", "talon", "tricks", "scoring", "redeals", "layout",
-        "inference", "sampling", "determinise", "bluff.state", "bluff.engine", "bluff.climb",
+        "classic.state", "classic.engine", "classic.bidding", "classic.talon", "classic.tricks",
+        "classic.scoring", "classic.redeals", "classic.layout", "classic.inference",
+        "classic.sampling", "classic.determinise", "bluff.state", "bluff.engine", "bluff.climb",
         "bluff.challenge", "bluff.pile", "bluff.tracking", "bluff.determinise",
     )
 )  # fmt: skip
@@ -327,20 +338,20 @@ GAME_TYPES = {"Rules", "GameState", "State", "Observation", "Record", "Layout"}
 GAME_NAMES = {"bluff", "1000?"}
 """1000?'s key and name. ("thousand" is the package's and the program's name as well as the
 game's, so its text cannot tell which is meant; the game objects carry every game's words.)"""
+GAME_PACKAGES = ("thousand.classic", "thousand.bluff", "thousand.games")
+"""The games' own modules: each game's package, and ``games.py``, where each game is
+described."""
 OUTSIDE_THE_GAMES = sorted(
     [
-        *(ROOT / "thousand").glob("*/**/*.py"),
+        *(path for name, path in LIBRARY.items() if not name.startswith(GAME_PACKAGES)),
         *(ROOT / "tournament").rglob("*.py"),
     ]
 )
-"""Every module but the games' own: 1000?'s package, and the Thousand engine's modules at the
-top of the library (``games.py``, where each game is described, among them)."""
+"""Every module but the games' own."""
 
 
 @pytest.mark.parametrize(
-    "path",
-    [path for path in OUTSIDE_THE_GAMES if "bluff" not in path.relative_to(ROOT).parts],
-    ids=lambda path: path.relative_to(ROOT).as_posix(),
+    "path", OUTSIDE_THE_GAMES, ids=lambda path: path.relative_to(ROOT).as_posix()
 )
 def test_no_part_outside_the_games_tells_a_game_by_its_types_or_name(path: Path) -> None:
     """What a part does differently in each game comes from the game object or a table keyed
