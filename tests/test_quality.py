@@ -1,11 +1,13 @@
 """The code checks run by the suite itself: mypy --strict, ruff, the typed marker and the module
 layering (the library never imports the command line; phase modules never import each other; the
-engines never import the players; no import cycle but each game's state and dispatcher), as
+engines never import the players; no import cycle but each game's state and dispatcher; no module
+imports the Thousand engine by the paths it had before it moved into thousand.classic), as
 docs/architecture.md draws it."""
 
 from __future__ import annotations
 
 import ast
+import doctest
 import fnmatch
 import graphlib
 import importlib
@@ -18,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import thousand
+from thousand.classic.old_paths import MOVED
 
 ROOT = Path(__file__).resolve().parent.parent
 PHASES = {"bidding", "talon", "tricks", "scoring"}
@@ -161,14 +164,90 @@ def test_engine_loads_alone(module: str) -> None:
     assert not [name for name in result.stdout.split() if name.startswith(PLAYING)]
 
 
-def test_the_cards_load_with_the_errors_alone() -> None:
-    """Importing the cards loads the packages, the cards and the errors, and no other module of
-    the library."""
-    probe = "import sys, thousand.classic.cards; print(*sorted(sys.modules))"
+@pytest.mark.parametrize("module", ["thousand.classic.cards", "thousand.cards"])
+def test_the_cards_load_with_the_errors_alone(module: str) -> None:
+    """Importing the cards, by their path or the one they had before they moved, loads the
+    package, the cards and the errors, and no other module of the library."""
+    probe = f"import sys, {module}; print(*sorted(sys.modules))"
     result = run(sys.executable, "-c", probe)
     assert result.returncode == 0, result.stderr
     loaded = {name for name in result.stdout.split() if name.split(".")[0] == "thousand"}
-    assert loaded == {"thousand", "thousand.classic", "thousand.classic.cards", "thousand.errors"}
+    assert loaded == {
+        "thousand", "thousand.classic", "thousand.classic.old_paths", "thousand.classic.cards",
+        "thousand.errors", module,
+    }  # fmt: skip
+
+
+def old_paths_imported(source: str) -> Iterator[str]:
+    """Every import in ``source`` of a Thousand engine module by the path it had before it moved
+    into ``thousand.classic`` (``from thousand import cards`` imports the function, not one)."""
+    old = {f"thousand.{name}" for name in MOVED}
+    for node in ast.walk(ast.parse(source)):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module == "thousand":
+            names = [f"thousand.{alias.name}" for alias in node.names]
+            names = [name for name in names if name.split(".")[1] not in thousand._HOMES]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module]
+        yield from (name for name in names if ".".join(name.split(".")[:2]) in old)
+
+
+def examples(text: str) -> str:
+    """The code of every doctest example in ``text``."""
+    return "".join(example.source for example in doctest.DocTestParser().get_examples(text))
+
+
+def docstrings(source: str) -> Iterator[str]:
+    """Every docstring of the module ``source``, its own, its classes' and its functions'."""
+    kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, kinds):
+            yield ast.get_docstring(node) or ""
+
+
+PROJECT_CODE = sorted(
+    path
+    for top in ("thousand", "tournament", "tests", "examples", "benchmarks")
+    for path in (ROOT / top).rglob("*.py")
+    if path.name != "test_moved_modules.py"  # where the old paths are checked
+)
+PROJECT_PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
+
+
+@pytest.mark.parametrize(
+    "path", PROJECT_CODE + PROJECT_PAGES, ids=lambda path: path.relative_to(ROOT).as_posix()
+)
+def test_no_module_imports_an_old_path(path: Path) -> None:
+    """The project imports the Thousand engine from ``thousand.classic``, in its code and in the
+    examples of its docstrings and pages: the old paths are kept for code written against them,
+    and mypy does not know them."""
+    text = path.read_text(encoding="utf-8")
+    code = text if path.suffix == ".py" else ""
+    pages = docstrings(text) if path.suffix == ".py" else [text]
+    found = [
+        name for source in [code, *map(examples, pages)] for name in old_paths_imported(source)
+    ]
+    assert found == []
+
+
+def test_the_check_for_old_paths_finds_them() -> None:
+    """The check above catches an old path in each form of import, in code and in examples, and
+    lets the root's functions named like modules pass."""
+    code = (
+        "import thousand.rules\n"
+        "from thousand.tricks import beats\n"
+        "from thousand import cards, determinise, scoring\n"
+        "from thousand.classic import talon\n"
+    )
+    assert list(old_paths_imported(code)) == [
+        "thousand.rules",
+        "thousand.tricks",
+        "thousand.scoring",
+    ]
+    page = "An example:\n\n>>> import thousand\n>>> from thousand import spectator\n"
+    assert list(old_paths_imported(examples(page))) == ["thousand.spectator"]
 
 
 def test_command_line_help_loads_no_engine() -> None:
@@ -236,10 +315,11 @@ def test_root_names_load_on_first_use() -> None:
 
 def test_root_functions_keep_their_modules_names() -> None:
     """``thousand.cards`` and ``thousand.determinise`` are the functions, even once the modules
-    of those names are loaded, and submodules are reached as attributes."""
+    of those names are loaded (by their old paths too), and submodules are reached as
+    attributes."""
     result = run(
         sys.executable, "-c",
-        "import thousand.classic.cards, thousand.classic.determinise, thousand; "
+        "import thousand.cards, thousand.determinise, thousand.classic.cards, thousand; "
         "print(thousand.cards.__module__, thousand.determinise.__module__, "
         "thousand.bluff.__name__, thousand.table.__name__, callable(thousand.cards))",
     )  # fmt: skip

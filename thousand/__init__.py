@@ -18,6 +18,10 @@ import sys
 import types
 from typing import TYPE_CHECKING
 
+from thousand.classic.old_paths import keep_old_paths
+
+keep_old_paths()  # import thousand.rules and the like still give the modules that moved
+
 # The names are imported on first use, so that importing one engine module (thousand.classic.cards,
 # say) does not load the driver, the bots and the bot processes. mypy reads the imports below.
 if TYPE_CHECKING:
@@ -250,8 +254,9 @@ if not TYPE_CHECKING:  # mypy sees the imports above, not a catch-all __getattr_
 
 
 class _Package(types.ModuleType):
-    """This package, whose functions ``cards`` and ``determinise`` share their modules' names:
-    loading such a module does not bind the module over the function."""
+    """This package, whose functions ``cards`` and ``determinise`` share their names with the
+    old paths of two modules (``import thousand.cards`` still works): loading such a module does
+    not bind the module over the function."""
 
     def __setattr__(self, name: str, value: object) -> None:
         if not (name in _HOMES and isinstance(value, types.ModuleType)):
