@@ -38,8 +38,7 @@ from thousand import (
     new_match,
 )
 from thousand.bots import GreedyPlayer
-from thousand.games import game_of
-from thousand.rules import (
+from thousand.classic.rules import (
     BarrelFallPenalty,
     BoltCounting,
     MarriageDeclaration,
@@ -47,6 +46,7 @@ from thousand.rules import (
     Samosval,
     Sitter,
 )
+from thousand.games import game_of
 
 HOUSE_RULES: dict[str, dict[str, Any]] = {
     "off": {},

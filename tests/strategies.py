@@ -25,7 +25,7 @@ from thousand import (
     new_deal,
     new_match,
 )
-from thousand.rules import Sitter
+from thousand.classic.rules import Sitter
 
 _RUSSIAN = Rules.preset("russian")
 _POLISH = Rules.preset("polish")

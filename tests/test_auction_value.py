@@ -63,7 +63,7 @@ def test_features_of_a_written_hand() -> None:
     """The marriage of hearts (100), two aces; nobody has spoken; the greedy evaluation less the
     bid of 105, in tens."""
     from thousand.bots.thousand_strategy import bidding_estimate
-    from thousand.cards import mask_of
+    from thousand.classic.cards import mask_of
 
     observation = auction().observation(2)
     values = dict(zip(FEATURES, features(observation, 105), strict=True))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from thousand import DECK, Card, NotationError, Rank, Suit, cards
-from thousand.cards import FULL_MASK, cards_of, format_cards, mask_of, points_of
+from thousand.classic.cards import FULL_MASK, cards_of, format_cards, mask_of, points_of
 
 
 def test_deck_has_24_distinct_cards_worth_120() -> None:

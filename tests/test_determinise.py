@@ -42,11 +42,11 @@ from thousand import (
     new_deal,
 )
 from thousand.bots import GreedyPlayer
-from thousand.engine import deal_as_dealt, start_of_deal
-from thousand.inference import deduce
-from thousand.marriages import marriage_value
-from thousand.sampling import NoPlacement, Placement
-from thousand.state import Origin
+from thousand.classic.engine import deal_as_dealt, start_of_deal
+from thousand.classic.inference import deduce
+from thousand.classic.marriages import marriage_value
+from thousand.classic.sampling import NoPlacement, Placement
+from thousand.classic.state import Origin
 
 from .strategies import (
     PRESET_NAMES,
@@ -1533,7 +1533,7 @@ def mean_marriages(
     """The mean value of the marriages ``held(world, seat)`` over 3000 worlds for
     ``observation``, for each of ``seats``, with the needed marriages placed first after
     ``misses`` turned-away placements."""
-    module = importlib.import_module("thousand.determinise")
+    module = importlib.import_module("thousand.classic.determinise")
     monkeypatch.setattr(module, "MISSES_BEFORE_MARRIAGES", misses)
     determiniser = Determiniser(observation)
     rng = random.Random(5)

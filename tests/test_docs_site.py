@@ -45,10 +45,10 @@ def test_the_site_builds_without_a_warning(tmp_path: Path) -> None:
     for page in ("index", "guide", "rules", "bluff", "bots", "tournament"):
         assert (site / f"{page}.html").is_file(), page
     state = (site / "reference" / "state.html").read_text(encoding="utf-8")
-    assert 'id="thousand.state.GameState"' in state
+    assert 'id="thousand.classic.state.GameState"' in state
     assert "legal_actions" in state
     rules = (site / "reference" / "rules.html").read_text(encoding="utf-8")
-    assert 'id="thousand.rules.Rules"' in rules
+    assert 'id="thousand.classic.rules.Rules"' in rules
     run = (site / "reference" / "tournament-run.html").read_text(encoding="utf-8")
     assert 'id="tournament.runner.run.run_tournament"' in run
     assert ":class:`" not in state + rules + run  # roles are shown as plain names

@@ -10,23 +10,23 @@ from typing import Any
 import attrs
 import pytest
 
-import thousand.bidding
 import thousand.bluff.challenge
 import thousand.bluff.climb
 import thousand.bluff.engine
 import thousand.bluff.state
-import thousand.engine
-import thousand.state
-import thousand.talon
-import thousand.tricks
+import thousand.classic.bidding
+import thousand.classic.engine
+import thousand.classic.state
+import thousand.classic.talon
+import thousand.classic.tricks
 from thousand import Rules, bluff, new_match
 from thousand.common.state_base import Playable, fast_constructor, fast_updater
 
 TRANSITION_MODULES = (
-    thousand.bidding,
-    thousand.talon,
-    thousand.tricks,
-    thousand.engine,
+    thousand.classic.bidding,
+    thousand.classic.talon,
+    thousand.classic.tricks,
+    thousand.classic.engine,
     thousand.bluff.climb,
     thousand.bluff.challenge,
 )
@@ -134,8 +134,8 @@ def test_transitions_build_the_states_the_class_would(
         return new_match(rules, seed=2, scores=(860, 700, 500)[: rules.players])
 
     fast = playout(start(), seed=5)
-    for module in (thousand.state, thousand.engine):
-        monkeypatch.setattr(module, "build_state", thousand.state.GameState)
+    for module in (thousand.classic.state, thousand.classic.engine):
+        monkeypatch.setattr(module, "build_state", thousand.classic.state.GameState)
     for module in (thousand.bluff.state, thousand.bluff.engine):
         monkeypatch.setattr(module, "build_state", thousand.bluff.state.State)
     updaters = 0

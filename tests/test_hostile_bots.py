@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import thousand
 from thousand import IllegalActionError, Rules, Status, bluff, parse_action
-from thousand.actions import Bid
+from thousand.classic.actions import ACTION_TYPES, Bid
 from thousand.common.state_base import same_value
 from tournament.cli import app
 from tournament.runner.journal import Journal
@@ -75,7 +75,7 @@ def test_a_look_alike_action_is_illegal(game: str, cheat: str, policy: str) -> N
     else:
         assert outcome.result is not None
         assert replayed(outcome).result == outcome.result
-    types = (*thousand.actions.ACTION_TYPES, *bluff.actions.ACTION_TYPES)
+    types = (*ACTION_TYPES, *bluff.actions.ACTION_TYPES)
     assert all(type(action) in types for action in recorded_actions(outcome))
 
 

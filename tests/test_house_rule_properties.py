@@ -27,7 +27,7 @@ from thousand import (
     new_deal,
     new_match,
 )
-from thousand.rules import BarrelFallPenalty, BoltCounting, Redeal, Samosval, Sitter
+from thousand.classic.rules import BarrelFallPenalty, BoltCounting, Redeal, Samosval, Sitter
 
 from .strategies import rules_layouts, scaled, start_scores
 from .test_properties import (

@@ -26,11 +26,11 @@ from thousand import (
     RulesError,
     Samosval,
     Sitter,
-    scoring,
 )
-from thousand.engine import start_of_deal
-from thousand.redeals import ThrowIn, hand_worth
-from thousand.state import Origin
+from thousand.classic import scoring
+from thousand.classic.engine import start_of_deal
+from thousand.classic.redeals import ThrowIn, hand_worth
+from thousand.classic.state import Origin
 
 BOTH = attrs.evolve(RUSSIAN, samosval=Samosval.BOTH)
 POSITIVE = attrs.evolve(RUSSIAN, samosval=Samosval.POSITIVE)

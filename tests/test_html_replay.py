@@ -18,6 +18,7 @@ import pytest
 import thousand
 from tests.browser import browser_page, chromium, file_url, watch_errors  # noqa: F401
 from thousand import RecordError, Rules, bluff
+from thousand.classic.rules import Redeal
 from thousand.frontends.faces import bluff_face, face, sorted_hand
 from thousand.frontends.html_replay import Frame, frames, html_page
 from thousand.frontends.narration import (
@@ -28,7 +29,6 @@ from thousand.frontends.narration import (
     thousand_event,
     thousand_start,
 )
-from thousand.rules import Redeal
 
 AnyRecord = thousand.Record | bluff.Record
 

@@ -17,9 +17,9 @@ from tests.test_cli import run_installed
 from tests.test_tournament import one_line_error, runner
 from thousand import RecordError, Rules, RulesError, ThousandError, bluff, play
 from thousand.bots.auction_value import AuctionValues
+from thousand.classic.record import Record
 from thousand.common import config
 from thousand.errors import ModelError
-from thousand.record import Record
 from thousand.table.served_bot import serve_player
 from tournament.cli import app
 from tournament.runner.ladder import load_ladders

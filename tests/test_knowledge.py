@@ -14,9 +14,9 @@ import pytest
 
 import thousand
 from thousand import Rules, SeatedPlayer, bluff
+from thousand.classic.observation import Observation
 from thousand.common import knowledge
 from thousand.games import AnyObservation, game_of
-from thousand.observation import Observation
 from thousand.table.external import ExternalPlayer, update_message
 from thousand.table.sessions import stop_sessions
 

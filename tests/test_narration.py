@@ -27,8 +27,9 @@ from thousand import (
     SeatError,
     bluff,
 )
-from thousand.actions import Discard, Give
-from thousand.actions import Play as ThousandPlay
+from thousand.classic.actions import Discard, Give
+from thousand.classic.actions import Play as ThousandPlay
+from thousand.classic.rules import Redeal
 from thousand.frontends.narration import (
     bluff_event,
     bluff_start,
@@ -37,7 +38,6 @@ from thousand.frontends.narration import (
     thousand_event,
     thousand_start,
 )
-from thousand.rules import Redeal
 
 NAMES = ("Anna", "Boris", "Clara", "Dora", "Emil", "Fay")
 THOUSAND_FACE = re.compile(r"(?:10|[9JQKA])[♠♣♦♥]")

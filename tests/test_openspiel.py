@@ -21,7 +21,8 @@ from open_spiel.python.algorithms import mcts as spiel_mcts  # noqa: E402
 
 import thousand  # noqa: E402
 from thousand import bluff  # noqa: E402
-from thousand.cards import Card  # noqa: E402
+from thousand.classic.cards import Card  # noqa: E402
+from thousand.classic.scoring import sitter_bonus  # noqa: E402
 from thousand.rl.codec import ActionCodec  # noqa: E402
 from thousand.rl.openspiel import GAME_NAMES, register_games  # noqa: E402
 from tournament.runner.options import Options, configure  # noqa: E402
@@ -384,5 +385,5 @@ def test_a_four_seat_deal_returns_the_sitters_bonus() -> None:
     engine = state.engine
     result = engine.deals[0]
     talon = sum(card.bit for card in result.layout.talon[0])
-    assert state.returns()[0] == thousand.scoring.sitter_bonus(game.spec.rules, talon)
+    assert state.returns()[0] == sitter_bonus(game.spec.rules, talon)
     assert state.returns() == [float(score) for score in result.deal_scores]

@@ -53,8 +53,8 @@ from thousand import (
     new_match,
     replay,
 )
-from thousand.redeals import ThrowIn
-from thousand.rules import (
+from thousand.classic.redeals import ThrowIn
+from thousand.classic.rules import (
     BarrelFallPenalty,
     BoltCounting,
     Redeal,

@@ -1,11 +1,13 @@
 """The code checks run by the suite itself: mypy --strict, ruff, the typed marker and the module
 layering (the library never imports the command line; phase modules never import each other; the
-engines never import the players; no import cycle but each game's state and dispatcher), as
+engines never import the players; no import cycle but each game's state and dispatcher; no module
+imports the Thousand engine by the paths it had before it moved into thousand.classic), as
 docs/architecture.md draws it."""
 
 from __future__ import annotations
 
 import ast
+import doctest
 import fnmatch
 import graphlib
 import importlib
@@ -18,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import thousand
+from thousand.classic.old_paths import MOVED
 
 ROOT = Path(__file__).resolve().parent.parent
 PHASES = {"bidding", "talon", "tricks", "scoring"}
@@ -32,8 +35,8 @@ PLAYING = (
 """The driver, the players, the bots and the learning environments: above both engines, which
 never import them."""
 STATE_AND_DISPATCHER = {
-    ("thousand.state", "thousand.engine"),
-    ("thousand.state", "thousand.observation"),
+    ("thousand.classic.state", "thousand.classic.engine"),
+    ("thousand.classic.state", "thousand.classic.observation"),
     ("thousand.bluff.state", "thousand.bluff.engine"),
     ("thousand.bluff.state", "thousand.bluff.observation"),
 }
@@ -135,11 +138,11 @@ def test_library_never_imports_the_command_line(path: Path) -> None:
 
 @pytest.mark.parametrize("phase", sorted(PHASES))
 def test_phase_modules_meet_only_in_the_dispatcher(phase: str) -> None:
-    """A phase module imports no other phase module (they meet in thousand.engine)."""
+    """A phase module imports no other phase module (they meet in thousand.classic.engine)."""
     used = {
-        name.split(".")[1]
-        for name in imported_modules(ROOT / "thousand" / f"{phase}.py")
-        if name.startswith("thousand.")
+        name.split(".")[2]
+        for name in imported_modules(ROOT / "thousand" / "classic" / f"{phase}.py")
+        if name.startswith("thousand.classic.")
     }
     assert used & PHASES <= {phase}
 
@@ -161,6 +164,92 @@ def test_engine_loads_alone(module: str) -> None:
     assert not [name for name in result.stdout.split() if name.startswith(PLAYING)]
 
 
+@pytest.mark.parametrize("module", ["thousand.classic.cards", "thousand.cards"])
+def test_the_cards_load_with_the_errors_alone(module: str) -> None:
+    """Importing the cards, by their path or the one they had before they moved, loads the
+    package, the cards and the errors, and no other module of the library."""
+    probe = f"import sys, {module}; print(*sorted(sys.modules))"
+    result = run(sys.executable, "-c", probe)
+    assert result.returncode == 0, result.stderr
+    loaded = {name for name in result.stdout.split() if name.split(".")[0] == "thousand"}
+    assert loaded == {
+        "thousand", "thousand.classic", "thousand.classic.old_paths", "thousand.classic.cards",
+        "thousand.errors", module,
+    }  # fmt: skip
+
+
+def old_paths_imported(source: str) -> Iterator[str]:
+    """Every import in ``source`` of a Thousand engine module by the path it had before it moved
+    into ``thousand.classic`` (``from thousand import cards`` imports the function, not one)."""
+    old = {f"thousand.{name}" for name in MOVED}
+    for node in ast.walk(ast.parse(source)):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module == "thousand":
+            names = [f"thousand.{alias.name}" for alias in node.names]
+            names = [name for name in names if name.split(".")[1] not in thousand._HOMES]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module]
+        yield from (name for name in names if ".".join(name.split(".")[:2]) in old)
+
+
+def examples(text: str) -> str:
+    """The code of every doctest example in ``text``."""
+    return "".join(example.source for example in doctest.DocTestParser().get_examples(text))
+
+
+def docstrings(source: str) -> Iterator[str]:
+    """Every docstring of the module ``source``, its own, its classes' and its functions'."""
+    kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, kinds):
+            yield ast.get_docstring(node) or ""
+
+
+PROJECT_CODE = sorted(
+    path
+    for top in ("thousand", "tournament", "tests", "examples", "benchmarks")
+    for path in (ROOT / top).rglob("*.py")
+    if path.name != "test_moved_modules.py"  # where the old paths are checked
+)
+PROJECT_PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
+
+
+@pytest.mark.parametrize(
+    "path", PROJECT_CODE + PROJECT_PAGES, ids=lambda path: path.relative_to(ROOT).as_posix()
+)
+def test_no_module_imports_an_old_path(path: Path) -> None:
+    """The project imports the Thousand engine from ``thousand.classic``, in its code and in the
+    examples of its docstrings and pages: the old paths are kept for code written against them,
+    and mypy does not know them."""
+    text = path.read_text(encoding="utf-8")
+    code = text if path.suffix == ".py" else ""
+    pages = docstrings(text) if path.suffix == ".py" else [text]
+    found = [
+        name for source in [code, *map(examples, pages)] for name in old_paths_imported(source)
+    ]
+    assert found == []
+
+
+def test_the_check_for_old_paths_finds_them() -> None:
+    """The check above catches an old path in each form of import, in code and in examples, and
+    lets the root's functions named like modules pass."""
+    code = (
+        "import thousand.rules\n"
+        "from thousand.tricks import beats\n"
+        "from thousand import cards, determinise, scoring\n"
+        "from thousand.classic import talon\n"
+    )
+    assert list(old_paths_imported(code)) == [
+        "thousand.rules",
+        "thousand.tricks",
+        "thousand.scoring",
+    ]
+    page = "An example:\n\n>>> import thousand\n>>> from thousand import spectator\n"
+    assert list(old_paths_imported(examples(page))) == ["thousand.spectator"]
+
+
 def test_command_line_help_loads_no_engine() -> None:
     """``thousand --help`` loads the command line alone: no engine, game interface, bot,
     driver, runner or package metadata (the commands load what they use), so it answers fast."""
@@ -174,7 +263,7 @@ def test_command_line_help_loads_no_engine() -> None:
     result = run(sys.executable, "-c", probe)
     assert "tournament" in result.stdout, result.stderr
     loaded = result.stderr.split()
-    heavy = ("thousand.engine", "thousand.games", "thousand.bots", "thousand.table.driver")
+    heavy = ("thousand.classic.engine", "thousand.games", "thousand.bots", "thousand.table.driver")
     heavy += ("thousand.table.specs", "thousand.bluff.engine", "tournament.runner")
     assert not [name for name in loaded if name.startswith(heavy)]
     assert "importlib.metadata" not in loaded
@@ -225,16 +314,17 @@ def test_root_names_load_on_first_use() -> None:
 
 
 def test_root_functions_keep_their_modules_names() -> None:
-    """``thousand.cards`` and ``thousand.determinise`` are the functions, even once their modules
-    are loaded, and submodules are reached as attributes."""
+    """``thousand.cards`` and ``thousand.determinise`` are the functions, even once the modules
+    of those names are loaded (by their old paths too), and submodules are reached as
+    attributes."""
     result = run(
         sys.executable, "-c",
-        "import thousand.cards, thousand.determinise, thousand; "
+        "import thousand.cards, thousand.determinise, thousand.classic.cards, thousand; "
         "print(thousand.cards.__module__, thousand.determinise.__module__, "
         "thousand.bluff.__name__, thousand.table.__name__, callable(thousand.cards))",
     )  # fmt: skip
     assert result.stdout.split() == [
-        "thousand.cards", "thousand.determinise", "thousand.bluff", "thousand.table", "True"
+        "thousand.classic.cards", "thousand.games", "thousand.bluff", "thousand.table", "True"
     ]  # fmt: skip
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         thousand.nothing  # noqa: B018
@@ -261,7 +351,7 @@ def test_every_package_is_shipped() -> None:
         for top in ("thousand", "tournament")
         for init in (ROOT / top).rglob("__init__.py")
     ]
-    assert "thousand.bluff" in packages
+    assert {"thousand.bluff", "thousand.classic", "thousand.common"} <= set(packages)
     for package in packages:
         assert any(fnmatch.fnmatch(package, pattern) for pattern in patterns), package
 
@@ -304,8 +394,9 @@ def test_the_runner_and_the_front_ends_stand_apart(part: Path, forbidden: str) -
 ENGINE_INTERNALS = tuple(
     f"thousand.{name}"
     for name in (
-        "state", "engine", "bidding", "talon", "tricks", "scoring", "redeals", "layout",
-        "inference", "sampling", "determinise", "bluff.state", "bluff.engine", "bluff.climb",
+        "classic.state", "classic.engine", "classic.bidding", "classic.talon", "classic.tricks",
+        "classic.scoring", "classic.redeals", "classic.layout", "classic.inference",
+        "classic.sampling", "classic.determinise", "bluff.state", "bluff.engine", "bluff.climb",
         "bluff.challenge", "bluff.pile", "bluff.tracking", "bluff.determinise",
     )
 )  # fmt: skip
@@ -327,20 +418,20 @@ GAME_TYPES = {"Rules", "GameState", "State", "Observation", "Record", "Layout"}
 GAME_NAMES = {"bluff", "1000?"}
 """1000?'s key and name. ("thousand" is the package's and the program's name as well as the
 game's, so its text cannot tell which is meant; the game objects carry every game's words.)"""
+GAME_PACKAGES = ("thousand.classic", "thousand.bluff", "thousand.games")
+"""The games' own modules: each game's package, and ``games.py``, where each game is
+described."""
 OUTSIDE_THE_GAMES = sorted(
     [
-        *(ROOT / "thousand").glob("*/**/*.py"),
+        *(path for name, path in LIBRARY.items() if not name.startswith(GAME_PACKAGES)),
         *(ROOT / "tournament").rglob("*.py"),
     ]
 )
-"""Every module but the games' own: 1000?'s package, and the Thousand engine's modules at the
-top of the library (``games.py``, where each game is described, among them)."""
+"""Every module but the games' own."""
 
 
 @pytest.mark.parametrize(
-    "path",
-    [path for path in OUTSIDE_THE_GAMES if "bluff" not in path.relative_to(ROOT).parts],
-    ids=lambda path: path.relative_to(ROOT).as_posix(),
+    "path", OUTSIDE_THE_GAMES, ids=lambda path: path.relative_to(ROOT).as_posix()
 )
 def test_no_part_outside_the_games_tells_a_game_by_its_types_or_name(path: Path) -> None:
     """What a part does differently in each game comes from the game object or a table keyed

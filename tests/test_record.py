@@ -28,8 +28,8 @@ from thousand import (
     new_match,
     replay,
 )
-from thousand.redeals import ThrowIn
-from thousand.rules import Redeal
+from thousand.classic.redeals import ThrowIn
+from thousand.classic.rules import Redeal
 
 from .strategies import PRESET_NAMES, VARIANTS
 from .support import play

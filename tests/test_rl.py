@@ -490,7 +490,7 @@ HOUSE = attrs.evolve(
     bolts=3,
     barrel_reset_falls=2,
     gold_set=4,
-    samosval=thousand.rules.Samosval.BOTH,
+    samosval=thousand.Samosval.BOTH,
 )
 """A table of house rules: most deals are thrown in as dealt (a hand worth less than 40)."""
 

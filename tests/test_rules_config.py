@@ -15,7 +15,7 @@ from thousand import (
     SetAside,
     Settlement,
 )
-from thousand.rules import Sitter
+from thousand.classic.rules import Sitter
 
 PRESET_TABLE = {
     "russian": dict(

@@ -18,7 +18,7 @@ from thousand import (
     Rules,
     RulesError,
 )
-from thousand.scoring import round_defence
+from thousand.classic.scoring import round_defence
 
 RUSSIAN = Rules.preset("russian")
 POLISH = Rules.preset("polish")

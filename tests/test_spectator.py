@@ -13,9 +13,10 @@ import attrs
 import pytest
 
 import thousand
-from thousand import Card, Discard, GameState, Give, Phase, Play, Rules, bluff, scoring, spectator
+from thousand import Card, Discard, GameState, Give, Phase, Play, Rules, bluff
 from thousand.bluff import spectator as bluff_spectator
-from thousand.rules import Endgame
+from thousand.classic import scoring, spectator
+from thousand.classic.rules import Endgame
 
 PRESETS = Rules.preset_names()
 TABLES = (2, 3, 4, 6)

@@ -18,7 +18,7 @@ import thousand
 from tests.test_stats import unit as unit_result
 from tests.test_tournament import journal_results, one_line_error, summary_of
 from thousand import Rules
-from thousand.rules import Samosval
+from thousand.classic.rules import Samosval
 from tournament.cli import app
 from tournament.runner.display import scale_lines, seat_roles
 from tournament.runner.journal import Journal

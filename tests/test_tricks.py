@@ -10,9 +10,9 @@ import thousand
 from tests.support import legal_texts, play
 from tests.test_auction import assert_illegal
 from thousand import Layout, Phase, Rules, Suit
-from thousand.cards import FULL_MASK, cards_of
-from thousand.rules import Endgame, above_lock
-from thousand.tricks import beats, following, plain_plays, playable, trick_winner
+from thousand.classic.cards import FULL_MASK, cards_of
+from thousand.classic.rules import Endgame, above_lock
+from thousand.classic.tricks import beats, following, plain_plays, playable, trick_winner
 
 RUSSIAN = Rules.preset("russian")
 POLISH = Rules.preset("polish")

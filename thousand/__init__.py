@@ -18,10 +18,14 @@ import sys
 import types
 from typing import TYPE_CHECKING
 
-# The names are imported on first use, so that importing one engine module (thousand.cards, say)
-# does not load the driver, the bots and the bot processes. mypy reads the imports below.
+from thousand.classic.old_paths import keep_old_paths
+
+keep_old_paths()  # import thousand.rules and the like still give the modules that moved
+
+# The names are imported on first use, so that importing one engine module (thousand.classic.cards,
+# say) does not load the driver, the bots and the bot processes. mypy reads the imports below.
 if TYPE_CHECKING:
-    from thousand.actions import (
+    from thousand.classic.actions import (
         Action,
         Bid,
         Concede,
@@ -33,9 +37,29 @@ if TYPE_CHECKING:
         Take,
         parse_action,
     )
-    from thousand.cards import DECK, Card, Rank, Suit, cards
-    from thousand.determinise import Determiniser, determinise
-    from thousand.engine import new_deal, new_match
+    from thousand.classic.cards import DECK, Card, Rank, Suit, cards
+    from thousand.classic.determinise import Determiniser
+    from thousand.classic.engine import new_deal, new_match
+    from thousand.classic.layout import Layout
+    from thousand.classic.observation import Observation, Trick, observe
+    from thousand.classic.record import Record, RecordedDeal, dump_record, load_record, replay
+    from thousand.classic.redeals import ThrowIn
+    from thousand.classic.results import DealResult, MatchResult
+    from thousand.classic.rules import (
+        BarrelCapacity,
+        BarrelFallPenalty,
+        BoltCounting,
+        Concession,
+        Endgame,
+        MarriageDeclaration,
+        Redeal,
+        Rules,
+        Samosval,
+        SetAside,
+        Settlement,
+        Sitter,
+    )
+    from thousand.classic.state import GameState, Origin, Phase
     from thousand.errors import (
         BotCrash,
         BotFailure,
@@ -53,27 +77,8 @@ if TYPE_CHECKING:
         ThousandError,
         TurnError,
     )
-    from thousand.layout import Layout
-    from thousand.observation import Observation, Trick, observe
+    from thousand.games import determinise
     from thousand.players import Player, PlayerError, SeatedPlayer
-    from thousand.record import Record, RecordedDeal, dump_record, load_record, replay
-    from thousand.redeals import ThrowIn
-    from thousand.results import DealResult, MatchResult
-    from thousand.rules import (
-        BarrelCapacity,
-        BarrelFallPenalty,
-        BoltCounting,
-        Concession,
-        Endgame,
-        MarriageDeclaration,
-        Redeal,
-        Rules,
-        Samosval,
-        SetAside,
-        Settlement,
-        Sitter,
-    )
-    from thousand.state import GameState, Origin, Phase
     from thousand.table.driver import play
     from thousand.table.external import BotLimits, ExternalPlayer
     from thousand.table.faults import FaultPolicy, Status
@@ -81,7 +86,7 @@ if TYPE_CHECKING:
     from thousand.table.specs import BotInfo, available_bots, load_player
 
 _EXPORTS: dict[str, tuple[str, ...]] = {
-    "actions": (
+    "classic.actions": (
         "Action",
         "Bid",
         "Concede",
@@ -93,8 +98,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "Take",
         "parse_action",
     ),
-    "cards": ("DECK", "Card", "Rank", "Suit", "cards"),
-    "determinise": ("Determiniser", "determinise"),
+    "classic.cards": ("DECK", "Card", "Rank", "Suit", "cards"),
+    "classic.determinise": ("Determiniser",),
+    "games": ("determinise",),
     "table.driver": ("play",),
     "table.match": ("Fault", "Match", "Outcome", "resume_match", "start_match"),
     "table.faults": ("FaultPolicy", "Status"),
@@ -116,13 +122,13 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "TurnError",
     ),
     "table.external": ("BotLimits", "ExternalPlayer"),
-    "engine": ("new_deal", "new_match"),
-    "layout": ("Layout",),
-    "observation": ("Observation", "Trick", "observe"),
+    "classic.engine": ("new_deal", "new_match"),
+    "classic.layout": ("Layout",),
+    "classic.observation": ("Observation", "Trick", "observe"),
     "players": ("Player", "PlayerError", "SeatedPlayer"),
-    "record": ("Record", "RecordedDeal", "dump_record", "load_record", "replay"),
-    "results": ("DealResult", "MatchResult"),
-    "rules": (
+    "classic.record": ("Record", "RecordedDeal", "dump_record", "load_record", "replay"),
+    "classic.results": ("DealResult", "MatchResult"),
+    "classic.rules": (
         "BarrelCapacity",
         "BarrelFallPenalty",
         "BoltCounting",
@@ -136,9 +142,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "Settlement",
         "Sitter",
     ),
-    "redeals": ("ThrowIn",),
+    "classic.redeals": ("ThrowIn",),
     "table.specs": ("BotInfo", "available_bots", "load_player"),
-    "state": ("GameState", "Origin", "Phase"),
+    "classic.state": ("GameState", "Origin", "Phase"),
 }
 """Each public name by the module that defines it, relative to this package."""
 _HOMES = {name: module for module, names in _EXPORTS.items() for name in names}
@@ -248,8 +254,9 @@ if not TYPE_CHECKING:  # mypy sees the imports above, not a catch-all __getattr_
 
 
 class _Package(types.ModuleType):
-    """This package, whose functions ``cards`` and ``determinise`` share their modules' names:
-    loading such a module does not bind the module over the function."""
+    """This package, whose functions ``cards`` and ``determinise`` share their names with the
+    old paths of two modules (``import thousand.cards`` still works): loading such a module does
+    not bind the module over the function."""
 
     def __setattr__(self, name: str, value: object) -> None:
         if not (name in _HOMES and isinstance(value, types.ModuleType)):

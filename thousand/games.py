@@ -13,23 +13,23 @@ from __future__ import annotations
 import abc
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar, cast, overload
 
 from thousand import bluff
-from thousand.actions import ACTION_TYPES, Action, parse_action, seen_by
 from thousand.bluff.actions import ACTION_TYPES as BLUFF_ACTION_TYPES
 from thousand.bluff.actions import seen_by as bluff_seen_by
 from thousand.bluff.record import FORMAT as BLUFF_FORMAT
+from thousand.classic.actions import ACTION_TYPES, Action, parse_action, seen_by
+from thousand.classic.determinise import Determiniser
+from thousand.classic.engine import new_deal, new_match
+from thousand.classic.layout import Layout
+from thousand.classic.observation import Observation, observe
+from thousand.classic.record import Record, replay
+from thousand.classic.results import DealResult, MatchResult
+from thousand.classic.rules import Rules
+from thousand.classic.state import GameState, Phase
 from thousand.common.config import load_json
-from thousand.determinise import Determiniser
-from thousand.engine import new_deal, new_match
 from thousand.errors import LayoutError, RecordError, RulesError
-from thousand.layout import Layout
-from thousand.observation import Observation, observe
-from thousand.record import Record, replay
-from thousand.results import DealResult, MatchResult
-from thousand.rules import Rules
-from thousand.state import GameState, Phase
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -53,6 +53,7 @@ __all__ = [
     "RulesT",
     "StateT",
     "ThousandGame",
+    "determinise",
     "game_named",
     "game_observed",
     "game_of",
@@ -523,6 +524,28 @@ def game_observed(observation: object) -> AnyGame:
             "observation of either"
         )
     return game
+
+
+@overload
+def determinise(observation: Observation, rng: random.Random) -> GameState: ...
+
+
+@overload
+def determinise(observation: bluff.Observation, rng: random.Random) -> bluff.State: ...
+
+
+def determinise(observation: AnyObservation, rng: random.Random) -> AnyState:
+    """One full state consistent with ``observation`` (of either game), drawn with ``rng``.
+
+    To draw many worlds for the same observation, make one
+    :class:`thousand.classic.determinise.Determiniser` (or :class:`thousand.bluff.Determiniser`)
+    and call its ``sample`` repeatedly: the constraints are worked out once.
+
+    Raises:
+        TypeError: ``observation`` is not an observation of a game played here.
+        NoWorldError: the game is over, or no deal agrees with ``observation``.
+    """
+    return game_observed(observation).determinise(observation, rng)
 
 
 def game_named(word: str) -> AnyGame:

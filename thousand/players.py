@@ -27,8 +27,8 @@ from thousand.errors import ThousandError
 
 if TYPE_CHECKING:
     from thousand import bluff
-    from thousand.observation import Observation
-    from thousand.rules import Rules
+    from thousand.classic.observation import Observation
+    from thousand.classic.rules import Rules
     from thousand.table.match import Fault, Outcome
 
 __all__ = ["AnyPlayer", "Player", "PlayerError", "SeatedPlayer", "StopMatch"]

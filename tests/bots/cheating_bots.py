@@ -10,9 +10,9 @@ import time
 from typing import Any
 
 from thousand import GameState, Observation, SeatedPlayer, bluff
-from thousand.actions import Bid, Play
 from thousand.bots.greedy import GreedyPlayer
-from thousand.cards import Card
+from thousand.classic.actions import Bid, Play
+from thousand.classic.cards import Card
 
 
 class EqualsAll:

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from thousand import SeatedPlayer
-from thousand.actions import Bid
 from thousand.bots.greedy import GreedyPlayer
+from thousand.classic.actions import Bid
 
 
 class Cautious(SeatedPlayer):

@@ -13,8 +13,8 @@ from typing import TypeAlias
 
 import attrs
 
-from thousand.actions import HIDDEN, Pass
 from thousand.bluff.cards import Card
+from thousand.common.notation import HIDDEN, Pass
 from thousand.errors import InvalidActionError, NotationError
 
 __all__ = ["Action", "Believe", "Challenge", "Hide", "Pass", "Play", "parse_action", "seen_by"]

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from thousand.actions import whole_number
+from thousand.common.notation import whole_number
 from thousand.errors import NotationError
 
 __all__ = ["THOUSAND", "Card", "cards"]

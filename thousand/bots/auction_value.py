@@ -25,16 +25,16 @@ from typing import Any
 
 import attrs
 
-from thousand.actions import Bid, Pass
 from thousand.bots import thousand_strategy
-from thousand.cards import ACES_MASK, mask_of
+from thousand.classic.actions import Bid, Pass
+from thousand.classic.cards import ACES_MASK, mask_of
+from thousand.classic.engine import new_deal
+from thousand.classic.marriages import SUIT_MARRIAGES, marriages_value
+from thousand.classic.observation import Observation
+from thousand.classic.rules import Rules
+from thousand.classic.state import Phase
 from thousand.common.config import decode_json
-from thousand.engine import new_deal
 from thousand.errors import ModelError, NoWorldError
-from thousand.marriages import SUIT_MARRIAGES, marriages_value
-from thousand.observation import Observation
-from thousand.rules import Rules
-from thousand.state import Phase
 
 __all__ = [
     "FEATURES",

@@ -2,7 +2,7 @@
 
 One tree is grown over the decisions that follow, from its own seat's point of view. Each
 iteration samples a full state consistent with what its seat has seen (see
-:mod:`thousand.determinise`), walks down the tree choosing among the actions legal in that world
+:func:`thousand.determinise`), walks down the tree choosing among the actions legal in that world
 by the UCB rule (each action's count of chances to be chosen stands in for the parent's visits,
 since a different world allows different actions), adds one new action, plays the rest out with
 the ``greedy`` strategy and credits the result to every seat's choices on the way. It then plays

@@ -1,7 +1,7 @@
 """The ``pimc`` bot: perfect-information Monte Carlo search, for both games.
 
 For each decision it samples full states consistent with what its seat has seen (see
-:mod:`thousand.determinise`), plays each candidate action out in every sampled world with the
+:func:`thousand.determinise`), plays each candidate action out in every sampled world with the
 ``greedy`` strategy at all seats, and picks the action that did best on average. The budget is
 shared out by successive halving: every candidate is tried in a first batch of worlds, the better
 half goes on to the next batch, and so on, so that close calls get the most playouts. Every world

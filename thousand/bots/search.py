@@ -15,18 +15,18 @@ from typing import Generic, cast
 import attrs
 
 from thousand import bluff
-from thousand.actions import Action, Bid, Pass
 from thousand.bots import auction_value, bluff_strategy, thousand_strategy
-from thousand.determinise import Determiniser
+from thousand.classic.actions import Action, Bid, Pass
+from thousand.classic.determinise import Determiniser
+from thousand.classic.observation import Observation
+from thousand.classic.rules import Rules
+from thousand.classic.state import GameState, Phase
 from thousand.errors import NoWorldError
 from thousand.games import BLUFF, THOUSAND, AnyGame, AnyObservation, game_observed
 from thousand.games import ActionT as A
 from thousand.games import ObservationT as O
 from thousand.games import StateT as S
-from thousand.observation import Observation
 from thousand.players import SeatedPlayer
-from thousand.rules import Rules
-from thousand.state import GameState, Phase
 
 __all__ = [
     "BluffSearch",

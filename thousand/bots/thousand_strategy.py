@@ -14,8 +14,8 @@ import math
 import random
 from collections.abc import Sequence
 
-from thousand.actions import Action, Bid, Concede, Contract, Discard, Give, Pass, Play
-from thousand.cards import (
+from thousand.classic.actions import Action, Bid, Concede, Contract, Discard, Give, Pass, Play
+from thousand.classic.cards import (
     ACES_MASK,
     DECK,
     DECK_POINTS,
@@ -28,13 +28,13 @@ from thousand.cards import (
     indices,
     mask_of,
 )
-from thousand.inference import deduce
-from thousand.marriages import MARRIAGE_POINTS
-from thousand.observation import Observation
-from thousand.rules import Concession, Rules, SetAside, above_lock
-from thousand.scoring import concession_share
-from thousand.state import GameState, Phase
-from thousand.tricks import above, beats
+from thousand.classic.inference import deduce
+from thousand.classic.marriages import MARRIAGE_POINTS
+from thousand.classic.observation import Observation
+from thousand.classic.rules import Concession, Rules, SetAside, above_lock
+from thousand.classic.scoring import concession_share
+from thousand.classic.state import GameState, Phase
+from thousand.classic.tricks import above, beats
 
 __all__ = ["bidding_estimate", "choose", "defence_counts", "evaluate", "play_in_view"]
 

@@ -44,9 +44,12 @@ from thousand import (
     Trick,
     bluff,
     replay,
-    spectator,
 )
 from thousand.bluff import spectator as bluff_spectator
+from thousand.classic import spectator
+from thousand.classic.marriages import meld_points
+from thousand.classic.rules import Redeal
+from thousand.classic.seating import seating
 from thousand.common.text import printable
 from thousand.frontends.faces import bluff_face, face, sorted_hand
 from thousand.frontends.narration import (
@@ -61,9 +64,6 @@ from thousand.frontends.narration import (
     thousand_start,
 )
 from thousand.games import BLUFF, THOUSAND, AnyGame, game_of, per_game
-from thousand.marriages import meld_points
-from thousand.rules import Redeal
-from thousand.seating import seating
 
 __all__ = ["Frame", "frames", "html_page"]
 

@@ -30,7 +30,8 @@ from thousand import (
     bluff,
     parse_action,
 )
-from thousand.actions import Action, whole_number
+from thousand.classic.actions import Action
+from thousand.common.notation import whole_number
 from thousand.frontends.faces import bluff_face, face, faces
 from thousand.frontends.screen import (
     action_text,

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from thousand import MatchResult, Outcome, bluff, spectator
+from thousand import MatchResult, Outcome, bluff
 from thousand.bluff import spectator as bluff_spectator
+from thousand.classic import spectator
+from thousand.classic.record import Record
 from thousand.common.text import printable, table_lines
 from thousand.frontends.narration import held
 from thousand.games import BLUFF, THOUSAND, AnyGame, per_game
-from thousand.record import Record
 
 __all__ = ["match_log", "standings_lines"]
 

@@ -34,9 +34,12 @@ from thousand import (
     ThrowIn,
     bluff,
     replay,
-    spectator,
 )
 from thousand.bluff import spectator as bluff_spectator
+from thousand.classic import spectator
+from thousand.classic.marriages import meld_points
+from thousand.classic.rules import BoltCounting, Redeal, Rules
+from thousand.classic.seating import seating
 from thousand.common.text import printable
 from thousand.frontends.faces import (
     bluff_face,
@@ -48,9 +51,6 @@ from thousand.frontends.faces import (
     who,
 )
 from thousand.games import BLUFF, THOUSAND, AnyGame, ordinal, per_game
-from thousand.marriages import meld_points
-from thousand.rules import BoltCounting, Redeal, Rules
-from thousand.seating import seating
 
 __all__ = [
     "bluff_event",

@@ -20,7 +20,9 @@ from thousand import (
     Take,
     bluff,
 )
-from thousand.actions import Action
+from thousand.classic.actions import Action
+from thousand.classic.rules import BoltCounting, above_lock
+from thousand.classic.seating import seating
 from thousand.frontends.faces import (
     bluff_face,
     bluff_faces,
@@ -30,8 +32,6 @@ from thousand.frontends.faces import (
     sorted_hand,
     who,
 )
-from thousand.rules import BoltCounting, above_lock
-from thousand.seating import seating
 
 __all__ = ["action_text", "bluff_action_text", "bluff_table", "menu_lines", "thousand_table"]
 

@@ -19,12 +19,12 @@ from typing import Any
 import attrs
 
 from thousand import bluff
-from thousand.actions import Bid, Concede, Contract, Discard, Give, Pass, Play, Take
-from thousand.cards import DECK, Rank
+from thousand.classic.actions import Bid, Concede, Contract, Discard, Give, Pass, Play, Take
+from thousand.classic.cards import DECK, Rank
+from thousand.classic.marriages import highest_ceiling
+from thousand.classic.rules import Rules
 from thousand.errors import InvalidActionError
 from thousand.games import BLUFF, THOUSAND, AnyGame, per_game
-from thousand.marriages import highest_ceiling
-from thousand.rules import Rules
 
 __all__ = ["ActionCodec", "action_number", "bluff_actions", "thousand_actions"]
 

@@ -25,13 +25,13 @@ import numpy as np
 import numpy.typing as npt
 
 from thousand import bluff
-from thousand.cards import DECK, DECK_POINTS
+from thousand.classic.cards import DECK, DECK_POINTS
+from thousand.classic.marriages import highest_ceiling
+from thousand.classic.observation import Observation
+from thousand.classic.rules import Rules
+from thousand.classic.scoring import sitter_bonus
+from thousand.classic.state import Phase
 from thousand.games import BLUFF, THOUSAND, AnyGame, per_game
-from thousand.marriages import highest_ceiling
-from thousand.observation import Observation
-from thousand.rules import Rules
-from thousand.scoring import sitter_bonus
-from thousand.state import Phase
 
 __all__ = ["ENCODING_VERSION", "ObservationEncoder"]
 

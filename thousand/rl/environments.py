@@ -26,7 +26,12 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from thousand import bluff
-from thousand.actions import Action
+from thousand.classic.actions import Action
+from thousand.classic.marriages import highest_ceiling
+from thousand.classic.observation import Observation
+from thousand.classic.record import Record
+from thousand.classic.rules import Rules
+from thousand.classic.state import GameState
 from thousand.errors import IllegalActionError, InvalidActionError, RulesError
 from thousand.games import BLUFF, GAMES, THOUSAND, AnyGame, Game, game_named, game_of, per_game
 from thousand.games import ActionT as A
@@ -34,14 +39,9 @@ from thousand.games import ObservationT as O
 from thousand.games import RecordT as Rec
 from thousand.games import RulesT as R
 from thousand.games import StateT as S
-from thousand.marriages import highest_ceiling
-from thousand.observation import Observation
 from thousand.players import AnyPlayer, Player
-from thousand.record import Record
 from thousand.rl.codec import ActionCodec
 from thousand.rl.encoding import ObservationEncoder
-from thousand.rules import Rules
-from thousand.state import GameState
 from thousand.table.faults import FaultPolicy
 from thousand.table.match import Match
 from thousand.table.specs import load_player

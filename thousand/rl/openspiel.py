@@ -34,9 +34,15 @@ from open_spiel.python.algorithms import ismcts as spiel_ismcts
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
 from thousand import bluff
-from thousand.actions import Action
-from thousand.cards import DECK, DECK_POINTS
-from thousand.engine import new_deal
+from thousand.classic.actions import Action
+from thousand.classic.cards import DECK, DECK_POINTS
+from thousand.classic.engine import new_deal
+from thousand.classic.layout import Layout
+from thousand.classic.marriages import every_marriage, highest_ceiling
+from thousand.classic.observation import Observation
+from thousand.classic.record import Record
+from thousand.classic.rules import Rules
+from thousand.classic.state import GameState
 from thousand.errors import RulesError
 from thousand.games import BLUFF, THOUSAND, AnyGame, AnyObservation, Game, per_game
 from thousand.games import ActionT as A
@@ -44,14 +50,8 @@ from thousand.games import ObservationT as O
 from thousand.games import RecordT as Rec
 from thousand.games import RulesT as R
 from thousand.games import StateT as S
-from thousand.layout import Layout
-from thousand.marriages import every_marriage, highest_ceiling
-from thousand.observation import Observation
-from thousand.record import Record
 from thousand.rl.codec import ActionCodec, action_number
 from thousand.rl.encoding import ObservationEncoder, Vector, highest_sitter_bonus
-from thousand.rules import Rules
-from thousand.state import GameState
 
 __all__ = [
     "GAME_NAMES",

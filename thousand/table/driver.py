@@ -27,6 +27,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, cast
 
 from thousand import bluff
+from thousand.classic.layout import Layout
 from thousand.errors import BotSpecError, BotTimeout, SeatError
 from thousand.games import ActionT as A
 from thousand.games import AnyObservation, AnyRules, AnyState, Game, game_of
@@ -34,7 +35,6 @@ from thousand.games import ObservationT as O
 from thousand.games import RecordT as Rec
 from thousand.games import RulesT as R
 from thousand.games import StateT as S
-from thousand.layout import Layout
 from thousand.players import AnyPlayer, Player
 from thousand.table.faults import FaultPolicy, Status
 from thousand.table.interrupts import Interrupts, noting_interrupts

@@ -41,7 +41,7 @@ if sys.platform.startswith("linux"):
 
 if TYPE_CHECKING:
     from thousand import bluff
-    from thousand.rules import Rules
+    from thousand.classic.rules import Rules
     from thousand.table.match import Outcome
 
 __all__ = [

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeAlias, cast, overload
 import attrs
 
 from thousand import bluff
+from thousand.classic.layout import Layout
 from thousand.common.state_base import same_value
 from thousand.errors import BotFailure, BotTimeout, IllegalActionError, SeatError, TurnError
 from thousand.games import ActionT as A
@@ -43,18 +44,17 @@ from thousand.games import ObservationT as O
 from thousand.games import RecordT as Rec
 from thousand.games import RulesT as R
 from thousand.games import StateT as S
-from thousand.layout import Layout
 from thousand.players import PlayerError
 from thousand.table.faults import FaultPolicy, Status
 from thousand.table.interrupts import Interrupts
 from thousand.table.tracebacks import bot_traceback
 
 if TYPE_CHECKING:
-    from thousand.actions import Action
-    from thousand.observation import Observation
-    from thousand.record import Record
-    from thousand.rules import Rules
-    from thousand.state import GameState
+    from thousand.classic.actions import Action
+    from thousand.classic.observation import Observation
+    from thousand.classic.record import Record
+    from thousand.classic.rules import Rules
+    from thousand.classic.state import GameState
 
 __all__ = [
     "Fault",

@@ -20,7 +20,7 @@ from thousand.table.sandbox import SandboxOptions, sandboxed, walls
 
 if TYPE_CHECKING:
     from thousand import bluff
-    from thousand.rules import Rules
+    from thousand.classic.rules import Rules
 
 __all__ = ["SandboxedBot", "SandboxedPlayer"]
 

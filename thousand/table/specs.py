@@ -48,7 +48,7 @@ from thousand.table.sandbox import Isolation, SandboxOptions, require_sandbox
 
 if TYPE_CHECKING:
     from thousand import bluff
-    from thousand.rules import Rules
+    from thousand.classic.rules import Rules
     from thousand.table.external import BotLimits
 
 __all__ = [

@@ -14,10 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeAlias
 
 from thousand import Rules, bluff
-from thousand.cards import DECK_POINTS
+from thousand.classic.cards import DECK_POINTS
+from thousand.classic.marriages import every_marriage, highest_ceiling
 from thousand.errors import ThousandError
 from thousand.games import BLUFF, THOUSAND, AnyGame, game_named, per_game
-from thousand.marriages import every_marriage, highest_ceiling
 from thousand.table.faults import FaultPolicy
 from thousand.table.sandbox import Isolation
 from tournament.runner.balanced_seatings import seatings

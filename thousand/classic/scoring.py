@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from thousand.cards import ACES_MASK, points_of
-from thousand.marriages import SUIT_MARRIAGES, marriages_value, meld_points
-from thousand.rules import (
+from thousand.classic.cards import ACES_MASK, points_of
+from thousand.classic.marriages import SUIT_MARRIAGES, marriages_value, meld_points
+from thousand.classic.rules import (
     BarrelCapacity,
     BarrelFallPenalty,
     BoltCounting,
@@ -23,7 +23,7 @@ from thousand.rules import (
     Settlement,
     above_lock,
 )
-from thousand.state import GameState
+from thousand.classic.state import GameState
 
 
 def round_defence(points: int, step: int) -> int:

@@ -6,10 +6,10 @@ from functools import cached_property
 
 import attrs
 
-from thousand.actions import Action, Discard, Give
+from thousand.classic.actions import Action, Discard, Give
+from thousand.classic.layout import Layout
+from thousand.classic.redeals import ThrowIn
 from thousand.common.history import Linked, history_tuple
-from thousand.layout import Layout
-from thousand.redeals import ThrowIn
 
 __all__ = ["DealResult", "MatchResult", "shown_actions"]
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from thousand.cards import DECK, Card, cards, mask_of
+from thousand.classic.cards import DECK, Card, cards, mask_of
 from thousand.common.card_text import read_cards, read_hands
 from thousand.common.shuffling import shuffle
 from thousand.common.state_base import fast_constructor

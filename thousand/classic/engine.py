@@ -14,16 +14,16 @@ from typing import cast
 
 import attrs
 
-from thousand import bidding, redeals, scoring, talon, tricks
-from thousand.actions import ACTION_TYPES, Action, Concede
+from thousand.classic import bidding, redeals, scoring, talon, tricks
+from thousand.classic.actions import ACTION_TYPES, Action, Concede
+from thousand.classic.layout import Layout
+from thousand.classic.redeals import ThrowIn
+from thousand.classic.results import DealResult, MatchResult
+from thousand.classic.rules import BarrelCapacity, Endgame, Rules, Samosval
+from thousand.classic.seating import seating
+from thousand.classic.state import NOBODY, GameState, Origin, Phase, build_context, build_state
 from thousand.common.state_base import fast_constructor, fast_updater
 from thousand.errors import IllegalActionError, LayoutError, RulesError
-from thousand.layout import Layout
-from thousand.redeals import ThrowIn
-from thousand.results import DealResult, MatchResult
-from thousand.rules import BarrelCapacity, Endgame, Rules, Samosval
-from thousand.seating import seating
-from thousand.state import NOBODY, GameState, Origin, Phase, build_context, build_state
 
 __all__ = ["new_deal", "new_match"]
 

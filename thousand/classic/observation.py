@@ -15,17 +15,17 @@ from typing import Any, cast
 
 import attrs
 
-from thousand import scoring
-from thousand.actions import Action, Discard, Give, Play, parse_action
-from thousand.cards import Card, Suit, cards_of, points_of
+from thousand.classic import scoring
+from thousand.classic.actions import Action, Discard, Give, Play, parse_action
+from thousand.classic.cards import Card, Suit, cards_of, points_of
+from thousand.classic.marriages import ACES
+from thousand.classic.rules import Rules
+from thousand.classic.state import GameState, Phase, trick_seats
+from thousand.classic.talon import shown_talon
+from thousand.classic.tricks import trick_winner
 from thousand.common.history import entries_after, history_tuple
 from thousand.common.knowledge import ACTIONS, HISTORY, RULES, VALUE, parts
 from thousand.common.view import View, check_seat, field
-from thousand.marriages import ACES
-from thousand.rules import Rules
-from thousand.state import GameState, Phase, trick_seats
-from thousand.talon import shown_talon
-from thousand.tricks import trick_winner
 
 _read_action = functools.lru_cache(maxsize=4096)(parse_action)
 """:func:`parse_action`, remembering the texts it read (actions are values, so sharing them is

@@ -11,7 +11,7 @@ import math
 import random
 from collections.abc import Iterator, Sequence
 
-from thousand.cards import indices
+from thousand.classic.cards import indices
 
 __all__ = ["NoPlacement", "Placement"]
 

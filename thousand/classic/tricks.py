@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from thousand.actions import Action, Play
-from thousand.cards import ACES_MASK, DECK, MARRIAGE_MASKS, SUIT_MASKS, Rank, Suit, indices
+from thousand.classic.actions import Action, Play
+from thousand.classic.cards import ACES_MASK, DECK, MARRIAGE_MASKS, SUIT_MASKS, Rank, Suit, indices
+from thousand.classic.marriages import ACES
+from thousand.classic.rules import MarriageDeclaration, Rules
 from thousand.common.state_base import fast_updater
-from thousand.marriages import ACES
-from thousand.rules import MarriageDeclaration, Rules
 
 _PLAIN = tuple(Play(card) for card in DECK)
 _MARRIAGE = {card.index: Play(card, marriage=True) for card in DECK if card.rank in (2, 3)}
@@ -41,8 +41,8 @@ def following(rules: Rules, trick: tuple[int, ...], trump: int) -> tuple[int, ..
 
     The led suit comes first (a higher card of it first where the rules say to beat), then,
     where trumping is compulsory, the trump suit (a higher trump first where the rules say to
-    overtrump). ``playable``, ``why_illegal`` and :func:`thousand.inference.deduce` all read the
-    rules through this one definition."""
+    overtrump). ``playable``, ``why_illegal`` and :func:`thousand.classic.inference.deduce` all
+    read the rules through this one definition."""
     key = (trick, trump, rules.must_beat, rules.must_trump, rules.must_overtrump)
     try:
         return _FOLLOWING[key]
@@ -260,7 +260,7 @@ def why_illegal(state: GameState, action: Action) -> str:
 
 
 # Loading the state loads the dispatcher, which reads this module's functions: they exist by now.
-from thousand.state import GameState  # noqa: E402
+from thousand.classic.state import GameState  # noqa: E402
 
 _next_card = fast_updater(
     GameState, "player", "hand_masks", "trick_cards", "melds", "trump_suit", "history"

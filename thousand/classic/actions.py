@@ -17,10 +17,12 @@ from typing import TypeAlias
 
 import attrs
 
-from thousand.cards import Card
+from thousand.classic.cards import Card
+from thousand.common.notation import HIDDEN, MAX_DIGITS, Pass, whole_number
 from thousand.errors import InvalidActionError, NotationError
 
 __all__ = [
+    "HIDDEN",
     "Action",
     "Bid",
     "Concede",
@@ -32,19 +34,7 @@ __all__ = [
     "Take",
     "parse_action",
     "seen_by",
-    "whole_number",
 ]
-
-HIDDEN = "??"
-"""How a card the observer may not see is written, as in ``give ?? 1``."""
-
-
-@attrs.frozen
-class Pass:
-    """Leave the auction for good."""
-
-    def __str__(self) -> str:
-        return "pass"
 
 
 @attrs.frozen
@@ -128,10 +118,6 @@ Action: TypeAlias = Pass | Bid | Take | Give | Discard | Contract | Concede | Pl
 ACTION_TYPES = (Pass, Bid, Take, Give, Discard, Contract, Concede, Play)
 
 
-MAX_DIGITS = 9
-"""The longest number notation reads: no amount, seat or musik comes near a billion."""
-
-
 def seen_by(action: Action, actor: int, viewer: int | None) -> Action:
     """``action``, taken by the seat ``actor``, as the seat ``viewer`` sees it (a spectator when
     ``None``): a card given is seen by the giver and the receiver, a card laid aside by the
@@ -141,21 +127,6 @@ def seen_by(action: Action, actor: int, viewer: int | None) -> Action:
     if type(action) is Discard:
         return action if viewer == actor else Discard(None)
     return action
-
-
-def whole_number(word: str) -> int | None:
-    """``word`` as a number when it is 1 to 9 ASCII digits, else ``None``.
-
-    ``str.isdigit`` and ``int`` also take other scripts' digits (``"²"``, ``"٣"``) and numbers
-    thousands of digits long; notation takes neither.
-
-    Examples:
-        >>> whole_number("125"), whole_number("²"), whole_number("٣٣"), whole_number("-5")
-        (125, None, None, None)
-    """
-    if 1 <= len(word) <= MAX_DIGITS and word.isascii() and word.isdigit():
-        return int(word)
-    return None
 
 
 def _number(word: str, text: str) -> int:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from thousand.cards import ACES_MASK, MARRIAGE_MASKS
-from thousand.rules import Rules
+from thousand.classic.cards import ACES_MASK, MARRIAGE_MASKS
+from thousand.classic.rules import Rules
 
 ACES = 4
 """The suit number recorded in ``melds`` for the four-ace marriage."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from thousand.rules import Rules
+from thousand.classic.rules import Rules
 
 __all__ = ["Seating", "seating"]
 

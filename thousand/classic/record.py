@@ -19,7 +19,12 @@ from typing import IO, Any
 
 import attrs
 
-from thousand.actions import Action, parse_action
+from thousand.classic.actions import Action, parse_action
+from thousand.classic.engine import new_deal, new_match
+from thousand.classic.layout import Layout
+from thousand.classic.results import DealResult, MatchResult
+from thousand.classic.rules import Redeal, Rules
+from thousand.classic.state import GameState
 from thousand.common.record_io import (
     VERSION,
     as_list,
@@ -40,12 +45,7 @@ from thousand.common.record_io import (
     write_actions,
     write_text,
 )
-from thousand.engine import new_deal, new_match
 from thousand.errors import RecordError, ThousandError
-from thousand.layout import Layout
-from thousand.results import DealResult, MatchResult
-from thousand.rules import Redeal, Rules
-from thousand.state import GameState
 
 __all__ = ["FORMAT", "VERSION", "Record", "RecordedDeal", "dump_record", "load_record", "replay"]
 

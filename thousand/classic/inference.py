@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import attrs
 
-from thousand.cards import ACES_MASK, MARRIAGE_MASKS, Rank
-from thousand.observation import Observation
-from thousand.rules import MarriageDeclaration, Rules
-from thousand.tricks import following, trick_complete, trick_winner, trump_after
+from thousand.classic.cards import ACES_MASK, MARRIAGE_MASKS, Rank
+from thousand.classic.observation import Observation
+from thousand.classic.rules import MarriageDeclaration, Rules
+from thousand.classic.tricks import following, trick_complete, trick_winner, trump_after
 
 __all__ = ["Deductions", "deduce"]
 

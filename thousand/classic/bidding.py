@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from thousand.actions import Action, Bid, Pass
+from thousand.classic.actions import Action, Bid, Pass
+from thousand.classic.marriages import ceiling
 from thousand.common.state_base import fast_updater
-from thousand.marriages import ceiling
 
 PASS = Pass()
 
@@ -64,7 +64,7 @@ def is_over(state: GameState) -> bool:
 
 
 # Loading the state loads the dispatcher, which reads this module's functions: they exist by now.
-from thousand.state import GameState  # noqa: E402
+from thousand.classic.state import GameState  # noqa: E402
 
 _raised = fast_updater(GameState, "player", "bidder", "bid", "history")
 _passed = fast_updater(GameState, "player", "passed_mask", "history")

@@ -1,6 +1,6 @@
 """The game state: one frozen value per moment of a match, and the phases a deal goes through.
 
-The state stores cards as bit masks (see :mod:`thousand.cards`) and offers them as
+The state stores cards as bit masks (see :mod:`thousand.classic.cards`) and offers them as
 :class:`~thousand.Card` tuples through its properties. Transitions never mutate a state: they
 build a new one (:meth:`GameState.apply`).
 """
@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 import attrs
 
-from thousand.actions import Action, Discard, Give
-from thousand.cards import DECK, Card, Suit, cards_of, points_of
+from thousand.classic.actions import Action, Discard, Give
+from thousand.classic.cards import DECK, Card, Suit, cards_of, points_of
+from thousand.classic.layout import Layout
+from thousand.classic.results import DealResult, MatchResult, shown_actions
+from thousand.classic.rules import Rules
 from thousand.common.history import Linked
 from thousand.common.state_base import Playable, fast_constructor
-from thousand.layout import Layout
-from thousand.results import DealResult, MatchResult, shown_actions
-from thousand.rules import Rules
 
 if TYPE_CHECKING:
-    from thousand.observation import Observation
+    from thousand.classic.observation import Observation
 
 __all__ = ["DealContext", "GameState", "Origin", "Phase"]
 
@@ -286,5 +286,5 @@ build_state = fast_constructor(GameState)
 
 # The dispatcher and the observer build on GameState, so they are imported once it exists; the
 # dispatcher sets the class's legal_actions and apply functions.
-from thousand import engine as _engine  # noqa: E402, F401
-from thousand import observation as _observation  # noqa: E402
+from thousand.classic import engine as _engine  # noqa: E402, F401
+from thousand.classic import observation as _observation  # noqa: E402

@@ -30,11 +30,10 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, overload
 
-from thousand import redeals
-from thousand.actions import Action, Bid, Discard, Give, Take
-from thousand.cards import (
+from thousand.classic import redeals
+from thousand.classic.actions import Action, Bid, Discard, Give, Take
+from thousand.classic.cards import (
     DECK,
     FULL_MASK,
     Card,
@@ -42,20 +41,17 @@ from thousand.cards import (
     indices,
     mask_of,
 )
-from thousand.engine import start_of_deal
+from thousand.classic.engine import start_of_deal
+from thousand.classic.inference import deduce
+from thousand.classic.layout import Layout
+from thousand.classic.marriages import ceiling, marriages
+from thousand.classic.observation import Observation
+from thousand.classic.rules import Rules
+from thousand.classic.sampling import NoPlacement, Placement
+from thousand.classic.state import GameState, Origin, Phase
 from thousand.errors import IllegalActionError, NoWorldError
-from thousand.inference import deduce
-from thousand.layout import Layout
-from thousand.marriages import ceiling, marriages
-from thousand.observation import Observation
-from thousand.rules import Rules
-from thousand.sampling import NoPlacement, Placement
-from thousand.state import GameState, Origin, Phase
 
-if TYPE_CHECKING:
-    from thousand import bluff
-
-__all__ = ["Determiniser", "determinise"]
+__all__ = ["Determiniser"]
 
 Needs = tuple[tuple[int, int], ...]
 """Cards a hand needs, as (a mask of the places that may hold them, the unseen cards)."""
@@ -65,28 +61,6 @@ ATTEMPTS = 10_000
 MISSES_BEFORE_MARRIAGES = 100
 """Attempts that found no world before the marriages that bids and the contract need (and the
 cards given unseen) are placed first."""
-
-
-@overload
-def determinise(observation: Observation, rng: random.Random) -> GameState: ...
-
-
-@overload
-def determinise(observation: bluff.Observation, rng: random.Random) -> bluff.State: ...
-
-
-def determinise(
-    observation: Observation | bluff.Observation, rng: random.Random
-) -> GameState | bluff.State:
-    """One full state consistent with ``observation`` (of either game), drawn with ``rng``.
-
-    To draw many worlds for the same observation, make one :class:`Determiniser` (or
-    :class:`thousand.bluff.Determiniser`) and call its ``sample`` repeatedly: the constraints are
-    worked out once.
-    """
-    from thousand.games import game_observed  # the games module builds on this one
-
-    return game_observed(observation).determinise(observation, rng)
 
 
 class Determiniser:

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 import attrs
 
-from thousand.cards import Rank, points_of
-from thousand.marriages import marriage_value
-from thousand.rules import Redeal, Rules
+from thousand.classic.cards import Rank, points_of
+from thousand.classic.marriages import marriage_value
+from thousand.classic.rules import Redeal, Rules
 
 __all__ = ["ThrowIn", "after_exchange", "at_deal", "hand_worth"]
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import cast
 
-from thousand.actions import Action, Concede, Contract, Discard, Give, Take
-from thousand.cards import DECK, Card, indices
+from thousand.classic.actions import Action, Concede, Contract, Discard, Give, Take
+from thousand.classic.cards import DECK, Card, indices
+from thousand.classic.marriages import ceiling
+from thousand.classic.rules import Concession, Rules
 from thousand.common.state_base import fast_updater
-from thousand.marriages import ceiling
-from thousand.rules import Concession, Rules
 
 TAKES: tuple[Action, ...] = (Take(1), Take(2))
 CONCEDE = Concede()
@@ -198,7 +198,7 @@ def why_illegal(state: GameState, action: Action) -> str:
 
 
 # Loading the state loads the dispatcher, which reads this module's functions: they exist by now.
-from thousand.state import GameState, Phase  # noqa: E402
+from thousand.classic.state import GameState, Phase  # noqa: E402
 
 _musik_choice = fast_updater(GameState, "phase")
 _talon_taken = fast_updater(GameState, "phase", "hand_masks", "talon_masks")

@@ -14,7 +14,7 @@ thrown in as it was dealt takes no action at all, so it ends with the action tha
 before it (or, at the start of a game, before the first table: see :func:`opening`).
 
     >>> import thousand
-    >>> from thousand import spectator
+    >>> from thousand.classic import spectator
     >>> state = thousand.new_deal(thousand.Rules.preset("russian"), seed=1)
     >>> view = spectator.spectate(state)
     >>> view.phase, view.hand_sizes, view.talon
@@ -29,19 +29,19 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from thousand.actions import Action, Play
-from thousand.cards import Card, Suit
-from thousand.engine import start_of_deal
-from thousand.marriages import ACES
-from thousand.observation import Trick
-from thousand.record import Record, replay
-from thousand.redeals import ThrowIn
-from thousand.results import DealResult, MatchResult
-from thousand.rules import Redeal, Rules, above_lock
-from thousand.scoring import points_won, sitter_bonus
-from thousand.state import GameState, Phase
-from thousand.talon import shown_talon
-from thousand.tricks import trick_complete, trick_winner, tricks_won
+from thousand.classic.actions import Action, Play
+from thousand.classic.cards import Card, Suit
+from thousand.classic.engine import start_of_deal
+from thousand.classic.marriages import ACES
+from thousand.classic.observation import Trick
+from thousand.classic.record import Record, replay
+from thousand.classic.redeals import ThrowIn
+from thousand.classic.results import DealResult, MatchResult
+from thousand.classic.rules import Redeal, Rules, above_lock
+from thousand.classic.scoring import points_won, sitter_bonus
+from thousand.classic.state import GameState, Phase
+from thousand.classic.talon import shown_talon
+from thousand.classic.tricks import trick_complete, trick_winner, tricks_won
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
