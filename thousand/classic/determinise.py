@@ -524,3 +524,13 @@ def _distinct(cards: Sequence[int]) -> int | None:
             return None
         together |= card
     return together
+
+
+def __getattr__(name: str) -> object:
+    """``determinise()``, which serves either game, lives in :mod:`thousand.games`; code written
+    when it was defined here still finds it by this module."""
+    if name == "determinise":
+        from thousand.games import determinise
+
+        return determinise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

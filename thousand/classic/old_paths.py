@@ -10,9 +10,10 @@ import importlib.machinery
 import sys
 import types
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
-# importlib.abc.Loader itself: importlib.abc would load tempfile, shutil and the compressors too.
-from importlib._abc import Loader
+if TYPE_CHECKING:
+    import importlib.abc
 
 __all__ = ["MOVED", "OldPaths", "keep_old_paths"]
 
@@ -26,9 +27,10 @@ MOVED = frozenset(
 """The modules that sat at the top of ``thousand`` before they moved into ``thousand.classic``."""
 
 
-class OldPaths(Loader):
+class OldPaths:
     """Finds ``thousand.<module>``, for a module that moved, and loads it as the very module
-    ``thousand.classic.<module>``."""
+    ``thousand.classic.<module>`` (a finder and loader by protocol: ``importlib.abc`` would load
+    tempfile, shutil and the compressors with every ``import thousand``)."""
 
     def find_spec(
         self,
@@ -40,7 +42,10 @@ class OldPaths(Loader):
         package, _, name = fullname.rpartition(".")
         if package != "thousand" or name not in MOVED:
             return None
-        return importlib.machinery.ModuleSpec(fullname, self)
+        return importlib.machinery.ModuleSpec(fullname, cast("importlib.abc.Loader", self))
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
+        """Let the import system make the blank module that :meth:`exec_module` replaces."""
 
     def exec_module(self, module: types.ModuleType) -> None:
         """Put the new module in the place of the blank one the import system made: it then
