@@ -27,8 +27,7 @@ from typing import Any
 from engine import Start, games
 from interleave import Meter, interleaved
 
-import thousand.table.driver
-from thousand import Rules, bluff, play
+from thousand import Match, Rules, bluff, play
 from thousand.bots import RandomPlayer
 
 EXTERNAL_BOT = Path(__file__).resolve().parent.parent / "examples" / "external_bot.py"
@@ -63,7 +62,7 @@ def driven(rules: Rules | bluff.Rules, first_seed: int) -> Iterator[tuple[int, f
     match's decisions and the seconds its loop of decisions took."""
     seed = first_seed
     spent = [0.0]
-    stepping = thousand.table.driver._play
+    stepping = Match.play_out
 
     def timed(*arguments: Any) -> None:
         began = time.perf_counter()
@@ -72,7 +71,7 @@ def driven(rules: Rules | bluff.Rules, first_seed: int) -> Iterator[tuple[int, f
         finally:
             spent[0] += time.perf_counter() - began
 
-    thousand.table.driver._play = timed  # type: ignore[assignment]
+    Match.play_out = timed  # type: ignore[method-assign,assignment]
     try:
         while True:
             players = [RandomPlayer() for _ in range(rules.players)]
@@ -81,7 +80,7 @@ def driven(rules: Rules | bluff.Rules, first_seed: int) -> Iterator[tuple[int, f
             yield decisions, spent[0]
             seed += 1
     finally:
-        thousand.table.driver._play = stepping
+        Match.play_out = stepping  # type: ignore[method-assign]
 
 
 def external_speed(rules: Rules | bluff.Rules, seconds: float) -> tuple[float, float, float]:

@@ -24,12 +24,12 @@ _UNSEEN_DISCARD = Discard(None)
 def shown_talon(state: GameState) -> tuple[Card, ...]:
     """The talon once the auction is over (three players), or the musik taken (two): what the
     whole table has been shown of the cards not dealt."""
-    if state.phase is Phase.AUCTION:
+    if state.phase is _AUCTION:
         return ()
     talon = state.context.layout.talon
-    if state.rules.players == 2:
-        return talon[state.musik - 1] if state.musik else ()
-    return talon[0]
+    if len(talon) == 1:  # the talon of three or four players
+        return talon[0]
+    return talon[state.musik - 1] if state.musik else ()
 
 
 def open_talon(state: GameState) -> GameState:
@@ -199,6 +199,9 @@ def why_illegal(state: GameState, action: Action) -> str:
 
 # Loading the state loads the dispatcher, which reads this module's functions: they exist by now.
 from thousand.classic.state import GameState, Phase  # noqa: E402
+
+_AUCTION = Phase.AUCTION
+"""Read at every observation: a name of the module is found faster than an enum's member."""
 
 _musik_choice = fast_updater(GameState, "phase")
 _talon_taken = fast_updater(GameState, "phase", "hand_masks", "talon_masks")

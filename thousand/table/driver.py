@@ -168,7 +168,7 @@ def _run(
         _start(match, seat, bot, random.Random(seeds[seat]), interrupts)
     match.skips_forced[:] = [getattr(bot, "skip_forced", False) is True for bot in bots]
     if match.time_limit is None and match.time_quota is None:
-        _play(match, bots, interrupts)
+        match.play_out(bots)
     else:
         _play_timed(match, bots, interrupts)
     return match.outcome()
@@ -191,31 +191,6 @@ def _start(
         if interrupts.users(error):
             raise
         match.fail_to_start(seat, error)
-
-
-def _play(match: Match[S, O, A, R, Rec], bots: list[Player[O]], interrupts: Interrupts) -> None:
-    """Step the match to its end, asking each seat's player in turn and timing only its
-    thinking: the usual case, and the one where the driver's own cost per decision shows most."""
-    clock = time.perf_counter
-    observation = match.observation
-    submit = match.submit
-    starts_late = [hasattr(bot, "late_start") for bot in bots]
-    seat = match.to_act
-    while seat is not None:
-        seen = observation()
-        bot = bots[seat]
-        began = clock()
-        try:
-            answer = bot.act(seen)
-        except BaseException as error:
-            if interrupts.users(error):
-                raise
-            seat = match.fail(seat, error, _thought(began, bot, starts_late[seat]))
-            continue
-        spent = clock() - began
-        if starts_late[seat]:
-            spent -= getattr(bot, "late_start", 0.0)
-        seat = submit(seat, answer, spent)
 
 
 def _play_timed(

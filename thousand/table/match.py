@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import random
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeAlias, cast, overload
 
@@ -44,7 +45,7 @@ from thousand.games import ObservationT as O
 from thousand.games import RecordT as Rec
 from thousand.games import RulesT as R
 from thousand.games import StateT as S
-from thousand.players import PlayerError
+from thousand.players import Player, PlayerError
 from thousand.table.faults import FaultPolicy, Status
 from thousand.table.interrupts import Interrupts
 from thousand.table.tracebacks import bot_traceback
@@ -541,6 +542,65 @@ class Match(Generic[S, O, A, R, Rec]):
         self.think_time[seat] += elapsed
         self._failed(seat, error)
         return self.to_act
+
+    def play_out(self, players: Sequence[Player[O]]) -> None:
+        """Step the match to its end, asking each seat's player in turn (``players``, one per
+        seat) and playing its answer as :meth:`submit` does, with the seconds it thought by the
+        match's clock or else :func:`time.perf_counter` (less a player's ``late_start``, the
+        wait for its process to start). A player that raises is at fault as :meth:`fail` says,
+        unless it is the user's interrupt (see :attr:`interrupts`), which propagates.
+
+        This is :func:`thousand.play`'s loop when no time limit is set, and the one where the
+        cost per decision shows most: an answer that is legal, with no listener or watcher to
+        tell, is played on the spot; anything else goes through :meth:`submit`.
+        """
+        clock = self.clock or time.perf_counter
+        interrupts = self.interrupts
+        starts_late = [hasattr(player, "late_start") for player in players]
+        direct = not (self._timed or self._listeners or self.watch is not None)
+        observe, decisions, think_time = self._observe, self.decisions, self.think_time
+        gone, skips = self.gone, self.skips_forced
+        seat = self.to_act
+        try:
+            while seat is not None:
+                state = self.state
+                seen = observe(state, seat) if direct else self.observation()
+                player = players[seat]
+                failure: BaseException | None = None
+                began = clock()
+                try:
+                    answer = player.act(seen)
+                except BaseException as error:
+                    if interrupts.users(error):
+                        raise
+                    failure = error
+                spent = clock() - began
+                if starts_late[seat]:
+                    spent -= getattr(player, "late_start", 0.0)
+                if failure is not None:
+                    self._awaited, self._observation = seat, seen
+                    seat = self.fail(seat, failure, spent)
+                    continue
+                if direct:
+                    try:
+                        after = state.apply(answer)
+                    except IllegalActionError:
+                        pass
+                    else:
+                        decisions[seat] += 1
+                        think_time[seat] += spent
+                        self.state = after
+                        seat = after.player
+                        if seat < 0 or gone[seat] or skips[seat]:
+                            seat = self._settle()
+                            seat = None if seat < 0 else seat
+                        continue
+                    self._awaited, self._observation = seat, seen
+                seat = self.submit(seat, answer, spent)
+        except BaseException:
+            # Left part way (the user's interrupt): the seat awaited is worked out anew.
+            self._awaited, self._observation = _UNSETTLED, None
+            raise
 
     def fail_to_start(self, seat: int, error: BaseException) -> None:
         """Record that ``seat``'s player failed to start, with ``error``: it is played for all
