@@ -21,6 +21,7 @@ from thousand.classic.cards import (
     DECK_POINTS,
     FULL_MASK,
     MARRIAGE_MASKS,
+    MARRIED_RANKS,
     RANK_MASKS,
     SUIT_MASKS,
     Card,
@@ -400,7 +401,7 @@ class _Deal:
         if card.rank == Rank.ACE:
             return self.aces
         pair = MARRIAGE_MASKS[card.suit]
-        return card.rank in (Rank.QUEEN, Rank.KING) and self.hand & pair == pair
+        return card.rank in MARRIED_RANKS and self.hand & pair == pair
 
     def keep_value(self, card: Card) -> float:
         """What a card is worth keeping beyond its points: marriages still to declare, winners

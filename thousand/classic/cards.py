@@ -153,8 +153,10 @@ FULL_MASK = (1 << 24) - 1
 SUIT_MASKS: tuple[int, ...] = tuple(0b111111 << (6 * s) for s in range(4))
 RANK_MASKS: tuple[int, ...] = tuple(sum(1 << (6 * s + r) for s in range(4)) for r in range(6))
 ACES_MASK = RANK_MASKS[Rank.ACE]
+MARRIED_RANKS = (Rank.QUEEN, Rank.KING)
+"""The ranks a marriage is made of, in a suit."""
 MARRIAGE_MASKS: tuple[int, ...] = tuple(
-    (1 << (6 * s + Rank.KING)) | (1 << (6 * s + Rank.QUEEN)) for s in range(4)
+    sum(1 << (6 * s + rank) for rank in MARRIED_RANKS) for s in range(4)
 )
 CARD_POINTS: tuple[int, ...] = tuple(card.points for card in DECK)
 

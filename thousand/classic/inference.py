@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import attrs
 
-from thousand.classic.cards import ACES_MASK, MARRIAGE_MASKS, Rank
+from thousand.classic.cards import ACES_MASK, MARRIAGE_MASKS, MARRIED_RANKS
 from thousand.classic.observation import Observation
 from thousand.classic.rules import MarriageDeclaration, Rules
 from thousand.classic.tricks import following, trick_complete, trick_winner, trump_after
@@ -59,7 +59,7 @@ def deduce(observation: Observation) -> Deductions:
                 declared[actor] |= MARRIAGE_MASKS[trump]
             elif action.aces:
                 declared[actor] |= ACES_MASK
-            elif automatic and index % 6 in _MARRIED_RANKS and (won[actor] or not need_trick):
+            elif automatic and index % 6 in MARRIED_RANKS and (won[actor] or not need_trick):
                 lacks[actor] |= MARRIAGE_MASKS[index // 6] & ~(1 << index)
         else:
             bit = 1 << index
@@ -85,6 +85,3 @@ def deduce(observation: Observation) -> Deductions:
         holds=tuple(mask & ~played for mask in declared),
         trump=trump,
     )
-
-
-_MARRIED_RANKS = (Rank.QUEEN, Rank.KING)

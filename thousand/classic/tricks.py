@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 from thousand.classic.actions import Action, Play
-from thousand.classic.cards import ACES_MASK, DECK, MARRIAGE_MASKS, SUIT_MASKS, Rank, Suit, indices
+from thousand.classic.cards import (
+    ACES_MASK,
+    DECK,
+    MARRIAGE_MASKS,
+    MARRIED_RANKS,
+    SUIT_MASKS,
+    Rank,
+    Suit,
+    indices,
+)
 from thousand.classic.marriages import ACES
 from thousand.classic.rules import MarriageDeclaration, Rules
 from thousand.common.state_base import fast_updater
 
 _PLAIN = tuple(Play(card) for card in DECK)
-_MARRIAGE = {card.index: Play(card, marriage=True) for card in DECK if card.rank in (2, 3)}
+_MARRIAGE = {card.index: Play(card, marriage=True) for card in DECK if card.rank in MARRIED_RANKS}
 _ACES = {card.index: Play(card, aces=True) for card in DECK if card.rank == Rank.ACE}
 # The plain plays of each 6-bit suit pattern, high rank first; then of each 12-bit pattern of
 # two suits (hearts and diamonds, clubs and spades), so a hand's plays are two look-ups.
@@ -230,7 +239,7 @@ def why_illegal(state: GameState, action: Action) -> str:
         if trick:
             return "only the player leading to a trick may declare"
         if action.marriage:
-            if card.rank not in (Rank.KING, Rank.QUEEN):
+            if card.rank not in MARRIED_RANKS:
                 return "a marriage is declared by leading its king or queen"
             if hand & MARRIAGE_MASKS[card.suit] != MARRIAGE_MASKS[card.suit]:
                 return f"the partner of {card} is not in hand, so there is no marriage to declare"
