@@ -551,56 +551,67 @@ class Match(Generic[S, O, A, R, Rec]):
         unless it is the user's interrupt (see :attr:`interrupts`), which propagates.
 
         This is :func:`thousand.play`'s loop when no time limit is set, and the one where the
-        cost per decision shows most: an answer that is legal, with no listener or watcher to
-        tell, is played on the spot; anything else goes through :meth:`submit`.
+        cost per decision shows most: with no limit, listener or watcher, a legal answer is
+        played on the spot, and only the rest goes through :meth:`submit`.
         """
         clock = self.clock or time.perf_counter
+        if self._timed or self._listeners or self.watch is not None:
+            seat = self.to_act
+            while seat is not None:
+                seat = self._ask(players[seat], seat, self.observation(), clock)
+            return
         interrupts = self.interrupts
         starts_late = [hasattr(player, "late_start") for player in players]
-        direct = not (self._timed or self._listeners or self.watch is not None)
+        late = any(starts_late)
         observe, decisions, think_time = self._observe, self.decisions, self.think_time
         gone, skips = self.gone, self.skips_forced
         seat = self.to_act
         try:
             while seat is not None:
                 state = self.state
-                seen = observe(state, seat) if direct else self.observation()
+                seen = observe(state, seat)
                 player = players[seat]
-                failure: BaseException | None = None
                 began = clock()
                 try:
                     answer = player.act(seen)
                 except BaseException as error:
                     if interrupts.users(error):
                         raise
-                    failure = error
-                spent = clock() - began
-                if starts_late[seat]:
-                    spent -= getattr(player, "late_start", 0.0)
-                if failure is not None:
                     self._awaited, self._observation = seat, seen
-                    seat = self.fail(seat, failure, spent)
+                    seat = self.fail(seat, error, _thought(clock() - began, player))
                     continue
-                if direct:
-                    try:
-                        after = state.apply(answer)
-                    except IllegalActionError:
-                        pass
-                    else:
-                        decisions[seat] += 1
-                        think_time[seat] += spent
-                        self.state = after
-                        seat = after.player
-                        if seat < 0 or gone[seat] or skips[seat]:
-                            seat = self._settle()
-                            seat = None if seat < 0 else seat
-                        continue
+                spent = clock() - began
+                if late and starts_late[seat]:
+                    spent = _thought(spent, player)
+                try:
+                    after = state.apply(answer)
+                except IllegalActionError:
                     self._awaited, self._observation = seat, seen
-                seat = self.submit(seat, answer, spent)
+                    seat = self.submit(seat, answer, spent)
+                    continue
+                decisions[seat] += 1
+                think_time[seat] += spent
+                self.state = after
+                seat = after.player
+                if seat < 0 or gone[seat] or skips[seat]:
+                    seat = self._settle()
+                    seat = None if seat < 0 else seat
         except BaseException:
             # Left part way (the user's interrupt): the seat awaited is worked out anew.
             self._awaited, self._observation = _UNSETTLED, None
             raise
+
+    def _ask(self, player: Player[O], seat: int, seen: O, clock: Callable[[], float]) -> int | None:
+        """Ask ``player``, the seat to act, for its answer to ``seen`` and submit it (or its
+        failure); the seat to act next."""
+        began = clock()
+        try:
+            answer = player.act(seen)
+        except BaseException as error:
+            if self.interrupts.users(error):
+                raise
+            return self.fail(seat, error, _thought(clock() - began, player))
+        return self.submit(seat, answer, _thought(clock() - began, player))
 
     def fail_to_start(self, seat: int, error: BaseException) -> None:
         """Record that ``seat``'s player failed to start, with ``error``: it is played for all
@@ -782,6 +793,12 @@ _UNSETTLED = -2
 """The seat awaited is to be worked out (something was played since)."""
 _OVER = -1
 """No seat is awaited: the match is over."""
+
+
+def _thought(spent: float, player: object) -> float:
+    """Seconds a player thought, of ``spent`` waiting for its answer: less any wait for its
+    process to start (a kept bot process's ``late_start``), which is not thinking."""
+    return spent - getattr(player, "late_start", 0.0)
 
 
 def _distinct(names: Sequence[str]) -> tuple[str, ...]:
