@@ -20,7 +20,7 @@ from thousand.classic.actions import Action, Discard, Give, Play, parse_action
 from thousand.classic.cards import Card, Suit, cards_of, points_of
 from thousand.classic.marriages import ACES
 from thousand.classic.rules import Rules
-from thousand.classic.state import GameState, Phase, trick_seats
+from thousand.classic.state import DealContext, GameState, Phase, trick_seats
 from thousand.classic.talon import shown_talon
 from thousand.classic.tricks import trick_winner
 from thousand.common.history import entries_after, history_tuple
@@ -53,9 +53,10 @@ class Observation(View):
     """
 
     _known: tuple[Any, ...]
-    """What the seat knows, in the order of the ``_RULES`` ... ``_EXCHANGE`` indexes: the
-    state's public fields, then the seat, its hand as a mask and the exchange as it saw it (see
-    ``GameState.exchange_seen``)."""
+    """What the seat knows, in the order of the ``_RULES`` ... ``_DEAL`` indexes: the state's
+    public fields, then the seat, its hand as a mask, the exchange as it saw it (see
+    ``GameState.exchange_seen``) and the public facts of the match around the deal (see
+    ``DealContext.seen``)."""
 
     @classmethod
     def of_player(cls, state: GameState, seat: int) -> Observation:
@@ -68,10 +69,6 @@ class Observation(View):
             state.rules,
             state.phase,
             state.player,
-            context.dealer,
-            context.deal_number,
-            context.scores,
-            context.barrel,
             state.bid,
             state.bidder,
             state.passed_mask,
@@ -84,11 +81,7 @@ class Observation(View):
             seat,
             state.hand_masks[seat],
             state.exchange_seen[seat],
-            context.active,
-            context.sitter,
-            context.bolts,
-            context.falls,
-            context.scored_deals,
+            context.seen or _seen_of(context),
         )
         if state.player == seat:
             fields["legal_actions"] = state.legal_actions()
@@ -120,33 +113,33 @@ class Observation(View):
     @field
     def dealer(self) -> int:
         """This deal's dealer."""
-        return self._known[_DEALER]  # type: ignore[no-any-return]
+        return self._known[_DEAL][_DEALER]  # type: ignore[no-any-return]
 
     @field
     def deal_number(self) -> int:
         """The deal's number in the match, from 0."""
-        return self._known[_DEAL_NUMBER]  # type: ignore[no-any-return]
+        return self._known[_DEAL][_DEAL_NUMBER]  # type: ignore[no-any-return]
 
     @field
     def scores(self) -> tuple[int, ...]:
         """Match scores per seat before this deal is scored."""
-        return self._known[_SCORES]  # type: ignore[no-any-return]
+        return self._known[_DEAL][_SCORES]  # type: ignore[no-any-return]
 
     @field
     def barrel(self) -> tuple[int | None, ...]:
         """Per seat: ``None`` off the barrel, else the deals already spent on it."""
-        return self._known[_BARREL]  # type: ignore[no-any-return]
+        return self._known[_DEAL][_BARREL]  # type: ignore[no-any-return]
 
     @field
     def active(self) -> tuple[int, ...]:
         """The seats taking part in this deal, clockwise from the forehand (all seats, but the
         one sitting out at a table of four)."""
-        return self._known[_ACTIVE]  # type: ignore[no-any-return]
+        return self._known[_DEAL][_ACTIVE]  # type: ignore[no-any-return]
 
     @field
     def sitter(self) -> int | None:
         """Four seats: the seat sitting out this deal (it holds no cards and never acts)."""
-        sitter: int = self._known[_SITTER]
+        sitter: int = self._known[_DEAL][_SITTER]
         return None if sitter < 0 else sitter
 
     @field
@@ -158,17 +151,17 @@ class Observation(View):
     @field
     def bolts(self) -> tuple[int, ...]:
         """Per seat, the bolts counted towards the next penalty (house rule ``bolts``)."""
-        return self._known[_BOLTS]  # type: ignore[no-any-return]
+        return self._known[_DEAL][_BOLTS]  # type: ignore[no-any-return]
 
     @field
     def falls(self) -> tuple[int, ...]:
         """Per seat, the falls from the barrel counted towards a reset (``barrel_reset_falls``)."""
-        return self._known[_FALLS]  # type: ignore[no-any-return]
+        return self._known[_DEAL][_FALLS]  # type: ignore[no-any-return]
 
     @field
     def scored_deals(self) -> int:
         """The match's deals scored before this one (thrown-in deals not counted)."""
-        return self._known[_SCORED_DEALS]  # type: ignore[no-any-return]
+        return self._known[_DEAL][_SCORED_DEALS]  # type: ignore[no-any-return]
 
     @field
     def hand(self) -> tuple[Card, ...]:
@@ -183,7 +176,7 @@ class Observation(View):
         if known[_PHASE] is Phase.PLAY:
             # The exchange is over: each seat taking part began the play with a card per
             # trick, and has played one to each finished trick and perhaps to this one.
-            active = known[_ACTIVE]
+            active = known[_DEAL][_ACTIVE]
             finished = sum(mask.bit_count() for mask in known[_TAKEN_MASKS]) // len(active)
             sizes = [0] * rules.players
             for seat in active:
@@ -272,7 +265,8 @@ class Observation(View):
     @field
     def trick(self) -> tuple[tuple[int, Card], ...]:
         """The current trick as ``(seat, card)``."""
-        return trick_seats(self._known[_ACTIVE], self._known[_PLAYER], self._known[_TRICK_CARDS])
+        known = self._known
+        return trick_seats(known[_DEAL][_ACTIVE], known[_PLAYER], known[_TRICK_CARDS])
 
     @field
     def tricks(self) -> tuple[Trick, ...]:
@@ -456,10 +450,6 @@ def observe(state: GameState, seat: int) -> Observation:
     _RULES,
     _PHASE,
     _PLAYER,
-    _DEALER,
-    _DEAL_NUMBER,
-    _SCORES,
-    _BARREL,
     _BID,
     _BIDDER,
     _PASSED_MASK,
@@ -472,12 +462,40 @@ def observe(state: GameState, seat: int) -> Observation:
     _SEAT,
     _HAND_MASK,
     _EXCHANGE,
+    _DEAL,
+) = range(16)
+(
+    _DEALER,
+    _DEAL_NUMBER,
+    _SCORES,
+    _BARREL,
     _ACTIVE,
     _SITTER,
     _BOLTS,
     _FALLS,
     _SCORED_DEALS,
-) = range(24)
+) = range(9)
+"""The parts of ``_known[_DEAL]``: the public facts of the match around the deal."""
+
+
+def _seen_of(context: DealContext) -> tuple[Any, ...]:
+    """The public facts of the match around the deal, in the order of the ``_DEALER`` ...
+    ``_SCORED_DEALS`` indexes, made once per deal and kept in ``context.seen``."""
+    seen = (
+        context.dealer,
+        context.deal_number,
+        context.scores,
+        context.barrel,
+        context.active,
+        context.sitter,
+        context.bolts,
+        context.falls,
+        context.scored_deals,
+    )
+    object.__setattr__(context, "seen", seen)
+    return seen
+
+
 _new_view = object.__new__
 _AUCTION = Phase.AUCTION
 
@@ -502,10 +520,10 @@ _WRITERS: dict[str, tuple[frozenset[int] | None, Callable[[Observation], Any]]] 
     "seat": (frozenset({_SEAT}), lambda view: view.seat),
     "phase": (frozenset({_PHASE}), lambda view: view.phase.value),
     "current_player": (frozenset({_PLAYER}), lambda view: view.current_player),
-    "dealer": (frozenset({_DEALER}), lambda view: view.dealer),
-    "deal_number": (frozenset({_DEAL_NUMBER}), lambda view: view.deal_number),
-    "scores": (frozenset({_SCORES}), lambda view: list(view.scores)),
-    "barrel": (frozenset({_BARREL}), lambda view: list(view.barrel)),
+    "dealer": (frozenset({_DEAL}), lambda view: view.dealer),
+    "deal_number": (frozenset({_DEAL}), lambda view: view.deal_number),
+    "scores": (frozenset({_DEAL}), lambda view: list(view.scores)),
+    "barrel": (frozenset({_DEAL}), lambda view: list(view.barrel)),
     "hand": (frozenset({_HAND_MASK}), lambda view: _texts(view.hand)),
     "hand_sizes": (None, lambda view: list(view.hand_sizes)),
     "bid": (frozenset({_BID}), lambda view: view.bid),
@@ -521,7 +539,7 @@ _WRITERS: dict[str, tuple[frozenset[int] | None, Callable[[Observation], Any]]] 
     ),
     "set_aside": (frozenset({_EXCHANGE}), lambda view: _texts(view.set_aside)),
     "trick": (
-        frozenset({_ACTIVE, _PLAYER, _TRICK_CARDS}),
+        frozenset({_DEAL, _PLAYER, _TRICK_CARDS}),
         lambda view: [[seat, card.text] for seat, card in view.trick],
     ),
     # The finished tricks change only as a trick is taken, and so the masks of cards taken.
@@ -540,12 +558,12 @@ _WRITERS: dict[str, tuple[frozenset[int] | None, Callable[[Observation], Any]]] 
     ),
     "history": (frozenset({_HISTORY, _EXCHANGE}), _write_history),
     "legal_actions": (None, lambda view: [str(action) for action in view.legal_actions]),
-    "active": (frozenset({_ACTIVE}), lambda view: list(view.active)),
-    "sitter": (frozenset({_SITTER}), lambda view: view.sitter),
+    "active": (frozenset({_DEAL}), lambda view: list(view.active)),
+    "sitter": (frozenset({_DEAL}), lambda view: view.sitter),
     "sitter_bonus": (None, lambda view: view.sitter_bonus),
-    "bolts": (frozenset({_BOLTS}), lambda view: list(view.bolts)),
-    "falls": (frozenset({_FALLS}), lambda view: list(view.falls)),
-    "scored_deals": (frozenset({_SCORED_DEALS}), lambda view: view.scored_deals),
+    "bolts": (frozenset({_DEAL}), lambda view: list(view.bolts)),
+    "falls": (frozenset({_DEAL}), lambda view: list(view.falls)),
+    "scored_deals": (frozenset({_DEAL}), lambda view: view.scored_deals),
 }
 """Per field, in the order of the JSON data: the parts of what the seat knows (``_known``) it
 is made of alone (``None``: others too), and how it is written."""
@@ -553,7 +571,7 @@ _ALWAYS_WRITTEN = frozenset(name for name, (uses, _) in _WRITERS.items() if uses
 """The fields written again for every observation (made of more than what the seat knows)."""
 _WRITTEN_FROM = tuple(
     frozenset(name for name, (uses, _) in _WRITERS.items() if uses is not None and index in uses)
-    for index in range(_SCORED_DEALS + 1)
+    for index in range(_DEAL + 1)
 )
 """Per part of what the seat knows, the fields written again when it changes."""
 
@@ -599,10 +617,6 @@ Observation.PARTS = parts(
     ("rules", RULES),
     ("phase", Phase),
     ("player", VALUE),
-    ("dealer", VALUE),
-    ("deal_number", VALUE),
-    ("scores", VALUE),
-    ("barrel", VALUE),
     ("bid", VALUE),
     ("bidder", VALUE),
     ("passed_mask", VALUE),
@@ -615,11 +629,7 @@ Observation.PARTS = parts(
     ("seat", VALUE),
     ("hand_mask", VALUE),
     ("exchange", ACTIONS),
-    ("active", VALUE),
-    ("sitter", VALUE),
-    ("bolts", VALUE),
-    ("falls", VALUE),
-    ("scored_deals", VALUE),
+    ("deal", VALUE),
 )
 Observation.SENT_WITH = {
     "legal_actions": lambda actions: [str(action) for action in actions],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import attrs
 
@@ -93,6 +93,9 @@ class DealContext:
     """Per seat, the falls from the barrel counted so far (house rule ``barrel_reset_falls``)."""
     scored_deals: int
     """The match's deals scored so far (thrown-in deals not counted)."""
+    seen: tuple[Any, ...] | None = attrs.field(init=False, default=None, eq=False, repr=False)
+    """What every seat may know of the above, as observations hold it: made by the deal's first
+    observation and shared by the others (an observation is taken at every decision)."""
 
 
 @attrs.frozen(weakref_slot=False)
