@@ -20,7 +20,7 @@ from thousand.classic.actions import Action, Discard, Give, Play, parse_action
 from thousand.classic.cards import Card, Suit, cards_of, points_of
 from thousand.classic.marriages import ACES
 from thousand.classic.rules import Rules
-from thousand.classic.state import DealContext, GameState, Phase, trick_seats
+from thousand.classic.state import DealContext, GameState, Phase, PublicDeal, trick_seats
 from thousand.classic.talon import shown_talon
 from thousand.classic.tricks import trick_winner
 from thousand.common.history import entries_after, history_tuple
@@ -478,10 +478,10 @@ def observe(state: GameState, seat: int) -> Observation:
 """The parts of ``_known[_DEAL]``: the public facts of the match around the deal."""
 
 
-def _seen_of(context: DealContext) -> tuple[Any, ...]:
+def _seen_of(context: DealContext) -> PublicDeal:
     """The public facts of the match around the deal, in the order of the ``_DEALER`` ...
     ``_SCORED_DEALS`` indexes, made once per deal and kept in ``context.seen``."""
-    seen = (
+    seen: PublicDeal = (
         context.dealer,
         context.deal_number,
         context.scores,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 import attrs
 
@@ -64,6 +64,20 @@ class Origin:
     """True for a state from :func:`~thousand.new_deal`: the game ends after one deal."""
 
 
+PublicDeal: TypeAlias = tuple[
+    int,
+    int,
+    tuple[int, ...],
+    tuple[int | None, ...],
+    tuple[int, ...],
+    int,
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+]
+"""What every seat may know of the match around a deal, as observations hold it: the dealer,
+the deal's number, the scores, the barrel, the seats taking part, the sitter, the bolts, the
+falls and the deals scored."""
 History: TypeAlias = "Linked[Action]"
 """The current deal's actions as a linked list: ``None`` or ``(previous, seat, action)``."""
 
@@ -93,7 +107,7 @@ class DealContext:
     """Per seat, the falls from the barrel counted so far (house rule ``barrel_reset_falls``)."""
     scored_deals: int
     """The match's deals scored so far (thrown-in deals not counted)."""
-    seen: tuple[Any, ...] | None = attrs.field(init=False, default=None, eq=False, repr=False)
+    seen: PublicDeal | None = attrs.field(init=False, default=None, eq=False, repr=False)
     """What every seat may know of the above, as observations hold it: made by the deal's first
     observation and shared by the others (an observation is taken at every decision)."""
 
