@@ -38,7 +38,7 @@ from thousand.games import StateT as S
 from thousand.players import AnyPlayer, Player
 from thousand.table.faults import FaultPolicy, Status
 from thousand.table.interrupts import Interrupts, noting_interrupts
-from thousand.table.match import Fault, Match, Outcome
+from thousand.table.match import Fault, Match, Outcome, thinking_time
 from thousand.table.sandbox import Isolation, SandboxOptions
 from thousand.table.specs import PlayerFactory, authors_code_here, load_player
 
@@ -200,7 +200,6 @@ def _play_timed(
     process is interrupted at its limit; elsewhere its time is checked when it answers."""
     alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGALRM, _ring) if alarm else None
-    starts_late = [hasattr(bot, "late_start") for bot in bots]
     try:
         seat = match.to_act
         while seat is not None:
@@ -222,26 +221,17 @@ def _play_timed(
                     answer = bot.act(seen)
             except _Alarm:
                 error = BotTimeout(f"took more than {allowed:.3f} s")
-                seat = match.fail(seat, error, _thought(began, bot, starts_late[seat]))
+                seat = match.fail(seat, error, thinking_time(time.perf_counter() - began, bot))
             except BaseException as error:
                 if interrupts.users(error):
                     raise
-                seat = match.fail(seat, error, _thought(began, bot, starts_late[seat]))
+                seat = match.fail(seat, error, thinking_time(time.perf_counter() - began, bot))
             else:
-                seat = match.submit(seat, answer, _thought(began, bot, starts_late[seat]))
+                seat = match.submit(seat, answer, thinking_time(time.perf_counter() - began, bot))
     finally:
         if alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
-
-
-def _thought(began: float, bot: object, starts_late: bool) -> float:
-    """Seconds a player spent on a decision begun at ``began``, less any wait for its process
-    to start (a kept bot process's ready, which is not thinking)."""
-    spent = time.perf_counter() - began
-    if starts_late:
-        spent -= getattr(bot, "late_start", 0.0)
-    return spent
 
 
 def _cards_of(game: str, seed: int, layout: object) -> frozenset[Hashable]:

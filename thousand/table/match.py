@@ -66,6 +66,7 @@ __all__ = [
     "describe_failure",
     "resume_match",
     "start_match",
+    "thinking_time",
 ]
 
 
@@ -578,11 +579,11 @@ class Match(Generic[S, O, A, R, Rec]):
                     if interrupts.users(error):
                         raise
                     self._awaited, self._observation = seat, seen
-                    seat = self.fail(seat, error, _thought(clock() - began, player))
+                    seat = self.fail(seat, error, thinking_time(clock() - began, player))
                     continue
                 spent = clock() - began
                 if late and starts_late[seat]:
-                    spent = _thought(spent, player)
+                    spent = thinking_time(spent, player)
                 try:
                     after = state.apply(answer)
                 except IllegalActionError:
@@ -610,8 +611,8 @@ class Match(Generic[S, O, A, R, Rec]):
         except BaseException as error:
             if self.interrupts.users(error):
                 raise
-            return self.fail(seat, error, _thought(clock() - began, player))
-        return self.submit(seat, answer, _thought(clock() - began, player))
+            return self.fail(seat, error, thinking_time(clock() - began, player))
+        return self.submit(seat, answer, thinking_time(clock() - began, player))
 
     def fail_to_start(self, seat: int, error: BaseException) -> None:
         """Record that ``seat``'s player failed to start, with ``error``: it is played for all
@@ -795,8 +796,8 @@ _OVER = -1
 """No seat is awaited: the match is over."""
 
 
-def _thought(spent: float, player: object) -> float:
-    """Seconds a player thought, of ``spent`` waiting for its answer: less any wait for its
+def thinking_time(spent: float, player: object) -> float:
+    """Seconds ``player`` thought, of ``spent`` waiting for its answer: less any wait for its
     process to start (a kept bot process's ``late_start``), which is not thinking."""
     return spent - getattr(player, "late_start", 0.0)
 
