@@ -14,6 +14,7 @@ from tournament.cli import match  # noqa: F401
 from tournament.cli import play  # noqa: F401
 from tournament.cli import replay  # noqa: F401
 from tournament.cli import check_bot  # noqa: F401
+from tournament.cli import server  # noqa: F401
 
 # isort: on
 from tournament.cli.app import app, main

@@ -1,0 +1,147 @@
+"""The ``thousand server`` command: run the ladder server, and look after its database and its
+bots' tokens."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from thousand.common.text import table_lines
+from tournament.cli.app import app, fail
+
+if TYPE_CHECKING:
+    from tournament.server.store import Store
+
+server_app = typer.Typer(
+    help="Run the ladder server, where bots connect from anywhere and play rated games.",
+    invoke_without_command=True,
+    no_args_is_help=False,
+)
+app.add_typer(server_app, name="server")
+
+Database = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        help="The database: sqlite:///FILE or postgresql://USER:PASSWORD@HOST/NAME "
+        "(by default sqlite:///thousand-server.db, in the current folder).",
+        show_default=False,
+    ),
+]
+EXTRA = 'the server needs its extra: python -m pip install ".[server]" in a checkout of thousand'
+
+
+@contextlib.contextmanager
+def _server_errors() -> Iterator[None]:
+    """The server's modules loaded, and its mistakes told in one line."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        if error.name is not None and error.name.split(".")[0] in _EXTRA_MODULES:
+            raise fail(EXTRA) from None
+        raise
+    except ValueError as error:
+        raise fail(str(error)) from None
+
+
+_EXTRA_MODULES = {"starlette", "uvicorn", "sqlalchemy", "alembic", "psycopg", "anyio"}
+
+
+@server_app.callback()
+def server(
+    context: typer.Context,
+    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.", min=0, max=65535)] = 8000,
+    db: Database = None,
+) -> None:
+    """Run the ladder server until Ctrl-C: bots connect to ws://HOST:PORT/bot with their
+    tokens. An empty database is made; an older one must be migrated first."""
+    if context.invoked_subcommand is not None:
+        return
+    with _server_errors():
+        from tournament.server.app import Settings, serve
+        from tournament.server.store import Store
+
+        Store(db, make=True).close()
+        typer.echo(
+            f"bots connect to ws://{host}:{port}/bot with their tokens; "
+            f"the bots are listed at http://{host}:{port}/api/bots; Ctrl-C stops the server",
+            err=True,
+        )
+        serve(Settings(database=db), host, port)
+
+
+@server_app.command()
+def migrate(db: Database = None) -> None:
+    """Make the database's tables, or bring an older database up to date."""
+    with _server_errors():
+        from tournament.server.store import database_url, shown_url
+        from tournament.server.store import migrate as migrated
+
+        before, now = migrated(db)
+    where = shown_url(database_url(db))
+    if before == now:
+        typer.echo(f"{where} is at the current schema version, {now}")
+    else:
+        typer.echo(f"{where}: schema version {before or 'none'} -> {now}")
+
+
+@contextlib.contextmanager
+def _store(db: str | None) -> Iterator[Store]:
+    with _server_errors():
+        from tournament.server.store import Store
+
+        store = Store(db, make=True)
+        try:
+            yield store
+        finally:
+            store.close()
+
+
+@server_app.command("add-bot")
+def add_bot(
+    name: Annotated[str, typer.Argument(help="The bot's name on the server.")], db: Database = None
+) -> None:
+    """Add a bot and print its token, shown this once: the bot connects with it."""
+    with _store(db) as store:
+        token = store.add_bot(name)
+    typer.echo(token)
+
+
+@server_app.command("revoke-bot")
+def revoke_bot(
+    name: Annotated[str, typer.Argument(help="The bot's name.")], db: Database = None
+) -> None:
+    """Revoke a bot's token: it can no longer connect (its results are kept)."""
+    with _store(db) as store:
+        store.revoke_bot(name)
+    typer.echo(
+        f"{name}'s token is revoked; give it a new one with: thousand server rotate-token {name}"
+    )
+
+
+@server_app.command("rotate-token")
+def rotate_token(
+    name: Annotated[str, typer.Argument(help="The bot's name.")], db: Database = None
+) -> None:
+    """Give a bot a new token, which replaces its old one, and print it."""
+    with _store(db) as store:
+        token = store.rotate_token(name)
+    typer.echo(token)
+
+
+@server_app.command("bots")
+def list_bots(db: Database = None) -> None:
+    """List the server's bots."""
+    with _store(db) as store:
+        bots = store.bots()
+    rows = [["bot", "added", "token"]]
+    rows.extend(
+        [bot.name, f"{bot.created:%Y-%m-%d %H:%M}", "revoked" if bot.revoked else "valid"]
+        for bot in bots
+    )
+    typer.echo("\n".join(table_lines(rows)))

@@ -1,0 +1,1 @@
+"""The migrations of the server's database schema (alembic), one module per version."""

@@ -1,0 +1,1 @@
+"""One module per schema version, each naming the version it follows."""

@@ -1,0 +1,227 @@
+"""The server's database: its bots and their tokens, on SQLite or PostgreSQL through SQLAlchemy,
+its schema made and brought up to date by the migrations in ``migrations/`` (alembic).
+
+A :class:`Store` only opens a database whose schema is the current one: ``thousand server
+migrate`` brings an older one up to date, and an empty one is made by the same migrations."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from pathlib import Path
+
+import attrs
+import sqlalchemy
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import DateTime, String, select
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from tournament.server.tokens import new_token, token_hash, token_matches
+
+__all__ = [
+    "DEFAULT_DATABASE",
+    "Base",
+    "BotEntry",
+    "BotRow",
+    "DatabaseError",
+    "Store",
+    "database_url",
+    "migrate",
+    "shown_url",
+]
+
+DEFAULT_DATABASE = "sqlite:///thousand-server.db"
+"""The database ``thousand server`` keeps when given none: a SQLite file in the current folder."""
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}")
+"""A bot's name: up to 40 letters, digits, dots, dashes and underscores, not starting with a
+sign, so that it reads the same in a URL, a table and a shell."""
+
+
+class DatabaseError(ValueError):
+    """The database cannot be used: unreachable, or its schema is not the current one."""
+
+
+class Base(DeclarativeBase):
+    """The tables of the server's database."""
+
+
+class BotRow(Base):
+    """A bot that may connect: its name and its token's hash (``None`` once revoked)."""
+
+    __tablename__ = "bots"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+@attrs.frozen
+class BotEntry:
+    """A bot as the server lists it."""
+
+    name: str
+    created: datetime.datetime
+    revoked: bool
+
+
+def database_url(given: str | None) -> str:
+    """The SQLAlchemy URL of the database given as ``--db`` (``None``: :data:`DEFAULT_DATABASE`):
+    a ``sqlite:///`` file, or a ``postgresql://`` server reached with psycopg."""
+    text = DEFAULT_DATABASE if given is None else given
+    try:
+        url = make_url(text)
+    except ArgumentError:
+        raise DatabaseError(
+            f"--db must be a sqlite:/// or postgresql:// URL, not {text!r}"
+        ) from None
+    backend = url.get_backend_name()
+    if backend == "sqlite":
+        return url.render_as_string(hide_password=False)
+    if backend in ("postgresql", "postgres"):
+        return url.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+    raise DatabaseError(f"--db must be a sqlite:/// or postgresql:// URL, not {shown_url(text)!r}")
+
+
+def shown_url(url: str) -> str:
+    """``url`` as it may be shown or logged: its password hidden."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
+
+
+def _alembic(connection: sqlalchemy.Connection) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def _engine(url: str) -> Engine:
+    return sqlalchemy.create_engine(database_url(url), pool_pre_ping=True)
+
+
+def migrate(url: str | None) -> tuple[str | None, str]:
+    """Bring the database at ``url`` to the current schema (making it, when empty): the
+    versions it was at before and is at now."""
+    engine = _engine(url or DEFAULT_DATABASE)
+    try:
+        with engine.begin() as connection:
+            before = MigrationContext.configure(connection).get_current_revision()
+            command.upgrade(_alembic(connection), "head")
+            return before, _head()
+    except SQLAlchemyError as error:
+        raise DatabaseError(
+            f"cannot migrate {shown_url(str(engine.url))}: {_reason(error)}"
+        ) from None
+    finally:
+        engine.dispose()
+
+
+def _head() -> str:
+    head = ScriptDirectory(str(MIGRATIONS)).get_current_head()
+    assert head is not None
+    return head
+
+
+def _reason(error: SQLAlchemyError) -> str:
+    """The first line of what the database said."""
+    cause = error.orig if isinstance(error, sqlalchemy.exc.DBAPIError) else error
+    return str(cause).strip().splitlines()[0] if str(cause).strip() else type(cause).__name__
+
+
+class Store:
+    """The server's database, opened at the current schema."""
+
+    def __init__(self, url: str | None = None, *, make: bool = False) -> None:
+        """Open the database at ``url`` (the default one when ``None``). With ``make``, an empty
+        database is given the current schema first; an older schema is always refused, with the
+        command that brings it up to date."""
+        self.url = database_url(url)
+        self.engine = _engine(self.url)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        try:
+            with self.engine.connect() as connection:
+                version = MigrationContext.configure(connection).get_current_revision()
+            if version is None and make:
+                migrate(self.url)
+                version = _head()
+        except SQLAlchemyError as error:
+            self.engine.dispose()
+            raise DatabaseError(f"cannot open {shown_url(self.url)}: {_reason(error)}") from None
+        if version != _head():
+            self.engine.dispose()
+            state = "has no tables" if version is None else f"is at schema version {version}"
+            raise DatabaseError(
+                f"the database {shown_url(self.url)} {state}, not the current {_head()}: "
+                f"bring it up to date with: thousand server migrate --db {shown_url(self.url)}"
+            )
+
+    def close(self) -> None:
+        """Close every connection to the database."""
+        self.engine.dispose()
+
+    def add_bot(self, name: str) -> str:
+        """Add a bot named ``name``: its token, shown this once (only its hash is kept)."""
+        if not NAME.fullmatch(name):
+            raise ValueError(
+                f"a bot's name is 1 to 40 letters, digits, dots, dashes and underscores, "
+                f"starting with a letter or digit, not {name!r}"
+            )
+        token = new_token()
+        with self.sessions.begin() as session:
+            if self._bot(session, name) is not None:
+                raise ValueError(f"there is already a bot named {name}")
+            session.add(
+                BotRow(
+                    name=name,
+                    token_hash=token_hash(token),
+                    created=datetime.datetime.now(datetime.timezone.utc),
+                )
+            )
+        return token
+
+    def revoke_bot(self, name: str) -> None:
+        """Revoke the token of the bot named ``name``: it can no longer connect until it is
+        given a new one (:meth:`rotate_token`). Its results are kept."""
+        with self.sessions.begin() as session:
+            self._named(session, name).token_hash = None
+
+    def rotate_token(self, name: str) -> str:
+        """Give the bot named ``name`` a new token, which replaces its old one (revoked or not)."""
+        token = new_token()
+        with self.sessions.begin() as session:
+            self._named(session, name).token_hash = token_hash(token)
+        return token
+
+    def bot_with_token(self, token: str) -> str | None:
+        """The name of the bot whose token is ``token``, or ``None`` when no bot has it."""
+        kept = token_hash(token)
+        with self.sessions() as session:
+            row = session.scalars(select(BotRow).where(BotRow.token_hash == kept)).first()
+        if row is None or row.token_hash is None or not token_matches(token, row.token_hash):
+            return None
+        return row.name
+
+    def bots(self) -> list[BotEntry]:
+        """Every bot, by name."""
+        with self.sessions() as session:
+            rows = session.scalars(select(BotRow).order_by(BotRow.name)).all()
+        return [BotEntry(row.name, row.created, row.token_hash is None) for row in rows]
+
+    @staticmethod
+    def _bot(session: Session, name: str) -> BotRow | None:
+        return session.scalars(select(BotRow).where(BotRow.name == name)).first()
+
+    def _named(self, session: Session, name: str) -> BotRow:
+        row = self._bot(session, name)
+        if row is None:
+            raise ValueError(f"there is no bot named {name!r}")
+        return row
