@@ -4,6 +4,7 @@ PostgreSQL server, through a real server (uvicorn on a free port) and real webso
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 import os
 import re
@@ -61,20 +62,32 @@ def test_an_empty_database_is_made_by_the_migrations_and_refused_without(databas
     with pytest.raises(DatabaseError, match=r"has no tables.*thousand server migrate --db"):
         Store(database)
     Store(database, make=True).close()
-    assert migrate(database) == ("1", "1")
+    assert migrate(database) == ("2", "2")
     Store(database).close()
 
 
-def test_an_older_schema_is_refused_and_migrated(database: str) -> None:
-    """A database left at an older schema version is refused with the command that brings it up
-    to date, and that command does."""
-    migrate(database)
+def test_an_older_schema_is_refused_then_migrated_with_what_it_holds(database: str) -> None:
+    """A database left at the previous schema version is refused with the command that brings
+    it up to date; that command does, and keeps the bots it held."""
+    assert migrate(database, to="1") == (None, "1")
     engine = sqlalchemy.create_engine(database_url(database))
     with engine.begin() as connection:
-        connection.execute(sqlalchemy.text("UPDATE alembic_version SET version_num = '0'"))
+        connection.execute(
+            sqlalchemy.text(
+                "INSERT INTO bots (name, token_hash, created) VALUES ('old', :hash, :now)"
+            ),
+            {"hash": token_hash("thb_old"), "now": datetime.datetime(2026, 1, 1)},
+        )
     engine.dispose()
-    with pytest.raises(DatabaseError, match="is at schema version 0, not the current 1"):
+    with pytest.raises(DatabaseError, match="is at schema version 1, not the current 2"):
         Store(database)
+    assert migrate(database) == ("1", "2")
+    store = Store(database)
+    try:
+        assert store.bot_with_token("thb_old") == "old"
+        assert store.finished_groups("thousand", "russian") == []
+    finally:
+        store.close()
 
 
 def test_tokens_are_shown_once_kept_hashed_revoked_and_rotated(database: str) -> None:
@@ -177,9 +190,9 @@ def test_migrate_says_what_it_did(tmp_path: Path) -> None:
     """``thousand server migrate`` makes an empty database's tables, then says it is current."""
     db = ["--db", f"sqlite:///{tmp_path / 'server.db'}"]
     first = runner.invoke(app, ["server", "migrate", *db])
-    assert first.stdout.endswith(": schema version none -> 1\n")
+    assert first.stdout.endswith(": schema version none -> 2\n")
     second = runner.invoke(app, ["server", "migrate", *db])
-    assert second.stdout.endswith(" is at the current schema version, 1\n")
+    assert second.stdout.endswith(" is at the current schema version, 2\n")
 
 
 # Connections --------------------------------------------------------------------------------
@@ -227,8 +240,10 @@ def served(database: str) -> Iterator[tuple[Running, dict[str, str]]]:
     store = Store(database, make=True)
     tokens = {name: store.add_bot(name) for name in ("alpha", "beta")}
     store.close()
-    # Five messages at once, then one a minute: a test's burst never waits for a refill.
-    limits = Limits(largest_message=1000, per_second=1 / 60, burst=5, warnings=2, login_seconds=0.5)
+    # Ten messages at once, then one a minute: a test's burst never waits for a refill.
+    limits = Limits(
+        largest_message=1000, per_second=1 / 60, burst=10, warnings=2, login_seconds=0.5
+    )
     running = Running(Settings(database=database, limits=limits))
     try:
         yield running, tokens
@@ -358,7 +373,15 @@ def test_garbage_is_answered_and_the_connection_goes_on(
     running, tokens = served
     connection = login(running, tokens["alpha"])
     answers = []
-    for sent in ["{oops", "[]", '{"no": "type"}', '{"type": "dance"}']:
+    sent_texts = [
+        "{oops",
+        "[]",
+        '{"no": "type"}',
+        '{"type": "dance"}',
+        '{"type": "action", "action": "pass"}',
+        '{"type": "action", "action": "pass", "game_id": "9-9"}',
+    ]
+    for sent in sent_texts:
         connection.send(sent)
         answers.append(json.loads(connection.recv(timeout=10)))
     assert answers == [
@@ -366,6 +389,8 @@ def test_garbage_is_answered_and_the_connection_goes_on(
         {"type": "error", "message": "a message must be one JSON object"},
         {"type": "error", "message": 'a message must have a "type" string'},
         {"type": "error", "message": 'no message has the type "dance"'},
+        {"type": "error", "message": 'an answer (action) must name its game in "game_id"'},
+        {"type": "error", "message": 'no answer is awaited in game "9-9"'},
     ]
     connection.send(json.dumps({"type": "ping"}))
     assert json.loads(connection.recv(timeout=10)) == {"type": "pong"}
@@ -396,16 +421,14 @@ def test_too_many_messages_are_refused_then_the_connection_closed(
     running, tokens = served
     connection = login(running, tokens["alpha"])
     with contextlib.suppress(ConnectionClosed):
-        for _ in range(20):
+        for _ in range(30):
             connection.send(json.dumps({"type": "ping"}))
     messages, code = closed_with(connection)
     assert code == CLOSE_TOO_MANY
     kinds = [message["type"] for message in messages]
-    assert kinds[:5] == ["pong"] * 5
-    assert (
-        messages[5:]
-        == [{"type": "error", "message": "too many messages: at most 0.0166667 a second"}] * 3
-    )
+    assert kinds[:10] == ["pong"] * 10
+    refused = {"type": "error", "message": "too many messages: at most 0.0166667 a second"}
+    assert messages[10:] == [refused] * 3
 
 
 def test_the_real_program_serves_until_ctrl_c(tmp_path: Path) -> None:

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from thousand.common.text import table_lines
-from tournament.cli.app import app, fail
+from thousand.errors import ThousandError
+from tournament.cli.app import app, fail, isolation
+from tournament.cli.options import NoIsolateOption, SandboxByDefaultOption
 
 if TYPE_CHECKING:
     from tournament.server.store import Store
@@ -48,7 +50,7 @@ def _server_errors() -> Iterator[None]:
         raise fail(str(error)) from None
 
 
-_EXTRA_MODULES = {"starlette", "uvicorn", "sqlalchemy", "alembic", "psycopg", "anyio"}
+_EXTRA_MODULES = {"starlette", "uvicorn", "sqlalchemy", "alembic", "psycopg", "anyio", "websockets"}
 
 
 @server_app.callback()
@@ -145,3 +147,62 @@ def list_bots(db: Database = None) -> None:
         for bot in bots
     )
     typer.echo("\n".join(table_lines(rows)))
+
+
+@app.command()
+def connect(
+    spec: Annotated[
+        str,
+        typer.Argument(
+            help="The bot: a name, package.module:Class, path/to/file.py:Class or cmd:<command>."
+        ),
+    ],
+    server_url: Annotated[
+        str,
+        typer.Option(
+            "--server", metavar="URL", help="The server's bot address, ws://HOST:PORT/bot."
+        ),
+    ],
+    token: Annotated[
+        str,
+        typer.Option(
+            envvar="THOUSAND_TOKEN",
+            help="The bot's token (or set THOUSAND_TOKEN: kept out of the shell's history).",
+        ),
+    ],
+    games: Annotated[
+        int, typer.Option(min=1, max=16, help="Groups of games the bot plays at once.")
+    ] = 1,
+    isolate: SandboxByDefaultOption = None,
+    no_isolate: NoIsolateOption = False,
+) -> None:
+    """Play a bot on a ladder server until Ctrl-C: the bot runs here, and connects out."""
+    import asyncio
+
+    with _server_errors():
+        from thousand.table.sandbox import Isolation
+        from thousand.table.specs import load_player
+        from tournament.server.client import Refused, Replaced, play_for
+
+        mode = isolation(isolate, no_isolate) or Isolation.SANDBOX
+        try:
+            make = load_player(spec, isolate=mode)
+        except ThousandError as error:
+            raise fail(str(error)) from None
+        url = (
+            server_url
+            if server_url.rstrip("/").endswith("/bot")
+            else server_url.rstrip("/") + "/bot"
+        )
+
+        def say(line: str) -> None:
+            typer.echo(line, err=True)
+
+        try:
+            asyncio.run(play_for(make, url, token, games, say=say))
+        except Refused as refused:
+            raise fail(f"the server refused the bot: {refused}") from None
+        except Replaced:
+            raise fail("another connection with this bot's token took over") from None
+        except KeyboardInterrupt:
+            raise typer.Exit(130) from None

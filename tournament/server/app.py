@@ -2,7 +2,10 @@
 
 A bot connects to ``/bot`` and logs in with its token; one connection per bot is live, a new one
 taking over from the old (a bot that reconnects after a dropped connection need not wait for the
-server to notice the drop). ``GET /api/bots`` lists the bots and whether each is connected."""
+server to notice the drop). While it is connected, the matchmaker seats it in groups, whose
+questions and answers go over that connection (see :mod:`~tournament.server.lobby`).
+``GET /api/bots`` lists the bots and whether each is connected; ``GET /api/leaderboard`` rates
+them per pool."""
 
 from __future__ import annotations
 
@@ -21,10 +24,15 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from thousand.classic.rules import Rules
+from thousand.table.specs import load_player
+from tournament.server.groups import Pool, Timing
+from tournament.server.leaderboard import standings
+from tournament.server.lobby import Lobby
+from tournament.server.matchmaking import Matchmaker
 from tournament.server.protocol import (
     CLOSE_BAD_LOGIN,
     CLOSE_LOGIN_TIMEOUT,
-    CLOSE_REPLACED,
     CLOSE_TOO_BIG,
     CLOSE_TOO_MANY,
     PROTOCOL,
@@ -35,7 +43,12 @@ from tournament.server.protocol import (
 )
 from tournament.server.store import Store
 
-__all__ = ["Lobby", "Settings", "create_app", "serve", "web_server"]
+__all__ = ["MOST_GAMES", "Settings", "create_app", "serve", "web_server"]
+
+MOST_GAMES = 16
+"""The most groups a bot may play at once."""
+ANSWERS = ("ready", "action", "error")
+"""The messages that answer the server's questions in a game."""
 
 
 @attrs.frozen
@@ -46,43 +59,49 @@ class Settings:
     """The database's URL (``None``: the default SQLite file)."""
     limits: Limits = Limits()
     """What a bot's connection may send."""
-
-
-class Lobby:
-    """The bots connected now, one live connection each."""
-
-    def __init__(self) -> None:
-        self.connections: dict[str, WebSocket] = {}
-
-    async def enter(self, name: str, websocket: WebSocket) -> None:
-        """Make ``websocket`` the live connection of the bot ``name``, closing its older one."""
-        older = self.connections.get(name)
-        self.connections[name] = websocket
-        if older is not None:
-            with contextlib.suppress(Exception):
-                await older.send_json({"type": "replaced", "message": "the bot connected again"})
-                await older.close(CLOSE_REPLACED)
-
-    def leave(self, name: str, websocket: WebSocket) -> None:
-        """Forget ``websocket`` as the bot's connection, unless a newer one replaced it."""
-        if self.connections.get(name) is websocket:
-            del self.connections[name]
+    pools: tuple[str, ...] = ("russian",)
+    """The Thousand presets played, a pool each."""
+    reference: tuple[str, ...] = ("random", "greedy")
+    """The built-in bots that play in the server, for every pool, so that the ratings have a
+    fixed reference."""
+    timing: Timing = Timing()
+    """How long a connected bot may take."""
+    pairing: float = 1.0
+    """Seconds between two rounds of matchmaking."""
 
 
 def create_app(settings: Settings) -> Starlette:
-    """The server's application, which opens its database when it starts (making an empty one)
-    and closes it when it stops."""
+    """The server's application. As it starts it opens its database (making an empty one),
+    voids the groups a stopped server left unfinished, and starts the matchmaker; as it stops,
+    it voids the groups in progress and closes the database."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
         store = await anyio.to_thread.run_sync(lambda: Store(settings.database, make=True))
+        await anyio.to_thread.run_sync(store.void_unfinished)
+        lobby = Lobby()
+        pools = tuple(Pool(name, Rules.preset(name)) for name in settings.pools)
+        makers = {name: load_player(name) for name in settings.reference}
+
+        def local(name: str) -> object | None:
+            make = makers.get(name)
+            return None if make is None else make()
+
+        matchmaker = Matchmaker(store, lobby, pools, settings.reference, settings.timing, local)
+        pairing = asyncio.get_running_loop().create_task(matchmaker.run(settings.pairing))
         try:
-            yield {"store": store, "lobby": Lobby(), "limits": settings.limits}
+            yield {"store": store, "lobby": lobby, "limits": settings.limits, "pools": pools}
         finally:
+            pairing.cancel()
+            await matchmaker.stop()
             store.close()
 
     return Starlette(
-        routes=[Route("/api/bots", list_bots), WebSocketRoute("/bot", bot_connection)],
+        routes=[
+            Route("/api/bots", list_bots),
+            Route("/api/leaderboard", leaderboard),
+            WebSocketRoute("/bot", bot_connection),
+        ],
         lifespan=lifespan,
     )
 
@@ -98,11 +117,30 @@ async def list_bots(request: Request) -> JSONResponse:
                 {
                     "name": bot.name,
                     "revoked": bot.revoked,
-                    "connected": bot.name in lobby.connections,
+                    "connected": lobby.is_connected(bot.name),
                 }
                 for bot in bots
             ]
         }
+    )
+
+
+async def leaderboard(request: Request) -> JSONResponse:
+    """``GET /api/leaderboard?game=thousand&rules=russian``: the pool's standings."""
+    store: Store = request.state.store
+    pools: tuple[Pool, ...] = request.state.pools
+    game = request.query_params.get("game", "thousand")
+    rules = request.query_params.get("rules", pools[0].name if pools else "")
+    if not any(pool.game == game and pool.name == rules for pool in pools):
+        played = ", ".join(f"game={pool.game}&rules={pool.name}" for pool in pools)
+        return JSONResponse(
+            {"error": f"this server plays no pool game={game}&rules={rules}; it plays {played}"},
+            status_code=404,
+        )
+    groups = await anyio.to_thread.run_sync(store.finished_groups, game, rules)
+    lines = await anyio.to_thread.run_sync(standings, groups)
+    return JSONResponse(
+        {"game": game, "rules": rules, "standings": [line.to_dict() for line in lines]}
     )
 
 
@@ -113,30 +151,30 @@ async def bot_connection(websocket: WebSocket) -> None:
     limits: Limits = websocket.state.limits
     await websocket.accept()
     try:
-        name = await _logged_in(websocket, store, limits)
+        login = await _logged_in(websocket, store, limits)
     except WebSocketDisconnect:
         return
-    if name is None:
+    if login is None:
         return
-    await lobby.enter(name, websocket)
+    name, games = login
     await websocket.send_json({"type": "welcome", "bot": name, "protocol": PROTOCOL})
+    await lobby.enter(name, websocket, games)
     try:
-        await _serve(websocket, limits)
+        await _serve(websocket, name, lobby, limits)
     except WebSocketDisconnect:
         pass
     finally:
         lobby.leave(name, websocket)
 
 
-async def _logged_in(websocket: WebSocket, store: Store, limits: Limits) -> str | None:
-    """The name of the bot whose token the first message gives; ``None`` once the connection
-    is refused and closed."""
+async def _logged_in(websocket: WebSocket, store: Store, limits: Limits) -> tuple[str, int] | None:
+    """The bot whose token the first message gives, and how many groups it plays at once;
+    ``None`` once the connection is refused and closed."""
     try:
         text = await asyncio.wait_for(websocket.receive_text(), limits.login_seconds)
     except asyncio.TimeoutError:
-        await _refuse(
-            websocket, f"no login within {limits.login_seconds:g} seconds", CLOSE_LOGIN_TIMEOUT
-        )
+        reason = f"no login within {limits.login_seconds:g} seconds"
+        await _refuse(websocket, reason, CLOSE_LOGIN_TIMEOUT)
         return None
     if len(text) > limits.largest_message:
         await _refuse(websocket, _too_big(limits), CLOSE_TOO_BIG)
@@ -148,45 +186,61 @@ async def _logged_in(websocket: WebSocket, store: Store, limits: Limits) -> str 
         return None
     token = message.get("token")
     if message["type"] != "login" or not isinstance(token, str):
-        await _refuse(
-            websocket, 'the first message must be {"type": "login", "token": ...}', CLOSE_BAD_LOGIN
+        reason = 'the first message must be {"type": "login", "token": ...}'
+        await _refuse(websocket, reason, CLOSE_BAD_LOGIN)
+        return None
+    games = message.get("games", 1)
+    if type(games) is not int or not 1 <= games <= MOST_GAMES:
+        reason = (
+            f'"games" must be a whole number from 1 to {MOST_GAMES}, not {json.dumps(games)[:20]}'
         )
+        await _refuse(websocket, reason, CLOSE_BAD_LOGIN)
         return None
     name = await anyio.to_thread.run_sync(store.bot_with_token, token)
     if name is None:
-        await _refuse(
-            websocket, "no bot has this token (it may have been revoked)", CLOSE_BAD_LOGIN
-        )
-    return name
+        reason = "no bot has this token (it may have been revoked)"
+        await _refuse(websocket, reason, CLOSE_BAD_LOGIN)
+        return None
+    return name, games
 
 
-async def _serve(websocket: WebSocket, limits: Limits) -> None:
-    """Answer the bot's messages until it goes: a ping with a pong, anything else with an error
-    saying why; too large a message, or too many after a warning, close the connection."""
+async def _serve(websocket: WebSocket, name: str, lobby: Lobby, limits: Limits) -> None:
+    """Take the bot's messages until it goes: its answers go to the games awaiting them, a ping
+    is answered with a pong, anything else with an error saying why. Too large a message closes
+    the connection; so do too many messages after a warning, counting all but the answers the
+    server awaited (a bot answers as fast as it is asked)."""
     rate = Rate(limits)
     while True:
         text = await websocket.receive_text()
         if len(text) > limits.largest_message:
             await _refuse(websocket, _too_big(limits), CLOSE_TOO_BIG)
             return
+        refusal: str | None = None
+        try:
+            message = read_message(text)
+        except MessageError as error:
+            message, refusal = {"type": None}, str(error)
+        if message["type"] in ANSWERS:
+            refusal = lobby.deliver(name, message)
+            if refusal is None:
+                continue
         if not rate.allows():
             if rate.refused > limits.warnings:
                 await _refuse(websocket, _too_many(limits), CLOSE_TOO_MANY)
                 return
-            await websocket.send_json({"type": "error", "message": _too_many(limits)})
+            await _say(lobby, name, _too_many(limits))
             continue
-        try:
-            message = read_message(text)
-        except MessageError as error:
-            await websocket.send_json({"type": "error", "message": str(error)})
-            continue
-        if message["type"] == "ping":
-            await websocket.send_json({"type": "pong"})
+        if refusal is not None:
+            await _say(lobby, name, refusal)
+        elif message["type"] == "ping":
+            await lobby.tell(name, {"type": "pong"})
         else:
             shown = json.dumps(message["type"])[:60]
-            await websocket.send_json(
-                {"type": "error", "message": f"no message has the type {shown}"}
-            )
+            await _say(lobby, name, f"no message has the type {shown}")
+
+
+async def _say(lobby: Lobby, name: str, message: str) -> None:
+    await lobby.tell(name, {"type": "error", "message": message})
 
 
 async def _refuse(websocket: WebSocket, reason: str, code: int) -> None:

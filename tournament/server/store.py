@@ -7,8 +7,11 @@ migrate`` brings an older one up to date, and an empty one is made by the same m
 from __future__ import annotations
 
 import datetime
+import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 import sqlalchemy
@@ -16,7 +19,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import DateTime, String, select
+from sqlalchemy import BigInteger, DateTime, ForeignKey, String, Text, select, update
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -29,6 +32,9 @@ __all__ = [
     "BotEntry",
     "BotRow",
     "DatabaseError",
+    "GameRow",
+    "GroupRow",
+    "PlayedGame",
     "Store",
     "database_url",
     "migrate",
@@ -60,6 +66,54 @@ class BotRow(Base):
     name: Mapped[str] = mapped_column(String(40), unique=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GroupRow(Base):
+    """A group: the same cards dealt to the same bots under every seating, rated as one. It is
+    ``playing`` until its games are kept together with it (``finished``), or ``void`` (never
+    rated) when it could not finish."""
+
+    __tablename__ = "groups"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(16))
+    rules: Mapped[str] = mapped_column(String(32))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    bots: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(10))
+    started: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+    ended: Mapped[datetime.datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class GameRow(Base):
+    """One game of a finished group: who sat where, and its outcome and record (JSON)."""
+
+    __tablename__ = "games"
+    __table_args__ = (sqlalchemy.UniqueConstraint("group_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id"))
+    number: Mapped[int]
+    seats: Mapped[str] = mapped_column(Text)
+    places: Mapped[str] = mapped_column(Text)
+    scores: Mapped[str] = mapped_column(Text)
+    statuses: Mapped[str] = mapped_column(Text)
+    record: Mapped[str] = mapped_column(Text)
+
+
+@attrs.frozen
+class PlayedGame:
+    """A game of a group as the store keeps it."""
+
+    seats: tuple[str, ...]
+    """Each seat's bot."""
+    places: tuple[int, ...]
+    """Each seat's place, 1 the best (equal places for a tie)."""
+    scores: tuple[int, ...]
+    statuses: tuple[str, ...]
+    """Each seat's status (``ok`` or its fault)."""
+    record: dict[str, Any] = attrs.field(eq=False, repr=False)
+    """The game's record, as ``thousand replay`` reads it."""
 
 
 @attrs.frozen
@@ -108,15 +162,15 @@ def _engine(url: str) -> Engine:
     return sqlalchemy.create_engine(database_url(url), pool_pre_ping=True)
 
 
-def migrate(url: str | None) -> tuple[str | None, str]:
-    """Bring the database at ``url`` to the current schema (making it, when empty): the
-    versions it was at before and is at now."""
+def migrate(url: str | None, to: str = "head") -> tuple[str | None, str]:
+    """Bring the database at ``url`` to the current schema (making it, when empty), or to the
+    version ``to``: the versions it was at before and is at now."""
     engine = _engine(url or DEFAULT_DATABASE)
     try:
         with engine.begin() as connection:
             before = MigrationContext.configure(connection).get_current_revision()
-            command.upgrade(_alembic(connection), "head")
-            return before, _head()
+            command.upgrade(_alembic(connection), to)
+            return before, MigrationContext.configure(connection).get_current_revision() or ""
     except SQLAlchemyError as error:
         raise DatabaseError(
             f"cannot migrate {shown_url(str(engine.url))}: {_reason(error)}"
@@ -179,13 +233,7 @@ class Store:
         with self.sessions.begin() as session:
             if self._bot(session, name) is not None:
                 raise ValueError(f"there is already a bot named {name}")
-            session.add(
-                BotRow(
-                    name=name,
-                    token_hash=token_hash(token),
-                    created=datetime.datetime.now(datetime.timezone.utc),
-                )
-            )
+            session.add(BotRow(name=name, token_hash=token_hash(token), created=_now()))
         return token
 
     def revoke_bot(self, name: str) -> None:
@@ -210,6 +258,86 @@ class Store:
             return None
         return row.name
 
+    def begin_group(self, game: str, rules: str, seed: int, bots: Sequence[str]) -> int:
+        """Note a group as begun: the number it is kept under."""
+        with self.sessions.begin() as session:
+            row = GroupRow(
+                game=game,
+                rules=rules,
+                seed=seed,
+                bots=json.dumps(list(bots)),
+                status="playing",
+                started=_now(),
+            )
+            session.add(row)
+            session.flush()
+            return row.id
+
+    def finish_group(self, group: int, games: Sequence[PlayedGame]) -> None:
+        """Keep a group's games and mark it finished, all in one transaction: a group is kept
+        whole or not at all."""
+        with self.sessions.begin() as session:
+            for number, game in enumerate(games):
+                session.add(
+                    GameRow(
+                        group_id=group,
+                        number=number,
+                        seats=json.dumps(game.seats),
+                        places=json.dumps(game.places),
+                        scores=json.dumps(game.scores),
+                        statuses=json.dumps(game.statuses),
+                        record=json.dumps(game.record, separators=(",", ":")),
+                    )
+                )
+            finished = session.execute(
+                update(GroupRow)
+                .where(GroupRow.id == group, GroupRow.status == "playing")
+                .values(status="finished", ended=_now())
+            )
+            if finished.rowcount != 1:  # type: ignore[attr-defined]
+                raise ValueError(f"group {group} is not being played")
+
+    def void_unfinished(self) -> int:
+        """Void every group left playing (by a server that stopped): how many. A void group is
+        never rated."""
+        with self.sessions.begin() as session:
+            voided = session.execute(
+                update(GroupRow)
+                .where(GroupRow.status == "playing")
+                .values(status="void", ended=_now())
+            )
+            return int(voided.rowcount)  # type: ignore[attr-defined]
+
+    def void_unfinished_group(self, group: int) -> None:
+        """Void a group that could not finish: it is never rated."""
+        with self.sessions.begin() as session:
+            session.execute(
+                update(GroupRow)
+                .where(GroupRow.id == group, GroupRow.status == "playing")
+                .values(status="void", ended=_now())
+            )
+
+    def finished_groups(self, game: str, rules: str) -> list[list[PlayedGame]]:
+        """The games of every finished group of a pool, group by group in the order played."""
+        with self.sessions() as session:
+            rows = session.execute(
+                select(GameRow)
+                .join(GroupRow, GameRow.group_id == GroupRow.id)
+                .where(GroupRow.game == game, GroupRow.rules == rules)
+                .where(GroupRow.status == "finished")
+                .order_by(GroupRow.id, GameRow.number)
+            ).scalars()
+            groups: dict[int, list[PlayedGame]] = {}
+            for row in rows:
+                groups.setdefault(row.group_id, []).append(_played(row))
+        return list(groups.values())
+
+    def group_status(self, group: int) -> str | None:
+        """Whether a group is ``playing``, ``finished`` or ``void``; ``None`` when unknown."""
+        with self.sessions() as session:
+            row = session.get(GroupRow, group)
+            return None if row is None else row.status
+
     def bots(self) -> list[BotEntry]:
         """Every bot, by name."""
         with self.sessions() as session:
@@ -225,3 +353,17 @@ class Store:
         if row is None:
             raise ValueError(f"there is no bot named {name!r}")
         return row
+
+
+def _now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
+def _played(row: GameRow) -> PlayedGame:
+    return PlayedGame(
+        tuple(json.loads(row.seats)),
+        tuple(json.loads(row.places)),
+        tuple(json.loads(row.scores)),
+        tuple(json.loads(row.statuses)),
+        json.loads(row.record),
+    )

@@ -1,0 +1,206 @@
+"""Rated games on the ladder server: bots connected over real websockets are seated in groups
+with the reference bots, every group is kept whole or not at all, the leaderboard rates them,
+and a dropped connection is held for its grace."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from websockets.sync.client import connect
+
+from tests.postgres import postgres_server  # noqa: F401  (pytest fixture)
+from tests.test_server import Running, database  # noqa: F401  (pytest fixture)
+from thousand.games import THOUSAND
+from thousand.table.specs import load_player
+from tournament.server.app import Settings
+from tournament.server.client import play_for
+from tournament.server.groups import Timing
+from tournament.server.store import Store
+
+FAST = Timing(decision=5.0, start=5.0, grace=1.0)
+"""Limits that a test's bots meet with room to spare, and a short grace."""
+
+
+class Client:
+    """``thousand connect``'s loop for one bot, run in a thread of its own."""
+
+    def __init__(self, spec: str, url: str, token: str, games: int = 1) -> None:
+        self.lines: list[str] = []
+        self.error: BaseException | None = None
+        self.loop = asyncio.new_event_loop()
+        self.stop = asyncio.Event()
+        make = load_player(spec)
+
+        def run() -> None:
+            try:
+                self.loop.run_until_complete(
+                    play_for(make, url, token, games, say=self.lines.append, stop=self.stop)
+                )
+            except BaseException as error:
+                self.error = error
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.stop.set)
+        self.thread.join(30)
+
+
+def waited(condition: Any, seconds: float = 120) -> None:
+    """Wait until ``condition()`` holds, failing after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def ladder(database: str) -> Iterator[tuple[Running, str, dict[str, str]]]:  # noqa: F811
+    """A server playing Russian groups with random and greedy, on SQLite and on PostgreSQL: the
+    server, its database, and the tokens of the bots alpha and beta."""
+    store = Store(database, make=True)
+    tokens = {name: store.add_bot(name) for name in ("alpha", "beta")}
+    store.close()
+    running = Running(Settings(database=database, timing=FAST, pairing=0.05))
+    try:
+        yield running, database, tokens
+    finally:
+        running.stop()
+
+
+def finished(url: str) -> list[list[Any]]:
+    """The games of every finished group of the Russian pool in the database at ``url``."""
+    store = Store(url)
+    try:
+        return store.finished_groups("thousand", "russian")
+    finally:
+        store.close()
+
+
+def test_connected_bots_play_groups_that_the_leaderboard_rates(
+    ladder: tuple[Running, str, dict[str, str]],
+) -> None:
+    """A bot connected with ``thousand connect``'s loop is seated in groups of six games (the
+    same cards under every seating); each finished group is kept with its records, which
+    replay to the scores kept, and the leaderboard rates every bot that played."""
+    running, url, tokens = ladder
+    client = Client("greedy", f"ws://127.0.0.1:{running.port}/bot", tokens["alpha"])
+    try:
+        waited(lambda: len(finished(url)) >= 2)
+    finally:
+        client.close()
+    assert client.error is None
+    assert client.lines[0] == f"connected to ws://127.0.0.1:{running.port}/bot as alpha"
+    groups = finished(url)
+    for group in groups:
+        assert len(group) == 6
+        assert sorted(group[0].seats) == ["alpha", "greedy", "random"]
+        assert len({game.seats for game in group}) == 6
+        deals = {json.dumps(game.record["deals"][0]["layout"], sort_keys=True) for game in group}
+        assert len(deals) == 1
+        for game in group:
+            assert game.statuses == ("ok", "ok", "ok")
+            record = THOUSAND.record_from_dict(game.record)
+            assert THOUSAND.replay(record).result.deal_scores == game.scores
+    board = running.get("/api/leaderboard?game=thousand&rules=russian")
+    assert board["game"] == "thousand"
+    assert board["rules"] == "russian"
+    lines = {line["bot"]: line for line in board["standings"]}
+    assert set(lines) == {"alpha", "greedy", "random"}
+    assert lines["alpha"]["groups"] >= 2
+    assert lines["alpha"]["games"] == 6 * lines["alpha"]["groups"]
+    assert lines["alpha"]["faults"] == 0
+    interval = lines["alpha"]["interval"]
+    assert interval[0] <= lines["alpha"]["rating"] <= interval[1]
+
+
+def test_a_pool_the_server_does_not_play_is_a_404_naming_those_it_plays(
+    ladder: tuple[Running, str, dict[str, str]],
+) -> None:
+    running, _, _ = ladder
+    answer = running.get("/api/leaderboard?game=thousand&rules=polish")
+    assert answer == {
+        "error": "this server plays no pool game=thousand&rules=polish; "
+        "it plays game=thousand&rules=russian"
+    }
+
+
+def raw_bot(running: Running, token: str) -> Any:
+    """A connection logged in by hand, that answers nothing until told to."""
+    connection = running.connections.enter_context(
+        connect(f"ws://127.0.0.1:{running.port}/bot", open_timeout=10)
+    )
+    connection.send(json.dumps({"type": "login", "token": token}))
+    assert json.loads(connection.recv(timeout=10))["type"] == "welcome"
+    return connection
+
+
+def next_of(connection: Any, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` the connection receives."""
+    while True:
+        message: dict[str, Any] = json.loads(connection.recv(timeout=30))
+        if message["type"] == kind:
+            return message
+
+
+def test_a_bot_that_reconnects_within_the_grace_goes_on_with_its_game(
+    ladder: tuple[Running, str, dict[str, str]],
+) -> None:
+    """A bot that loses its connection and logs in again within the grace is sent its game's
+    hello and the question it had not answered, and its answer is played: the group finishes
+    with no fault."""
+    running, url, tokens = ladder
+    first = raw_bot(running, tokens["alpha"])
+    hello = next_of(first, "hello")
+    first.send(json.dumps({"type": "ready", "game_id": hello["game_id"]}))
+    question = next_of(first, "act")
+    first.close()
+    second = raw_bot(running, tokens["alpha"])
+    assert next_of(second, "hello") == hello
+    assert next_of(second, "act") == question
+    rules = THOUSAND.rules_from_dict(hello["rules"])
+    message = question
+    while True:
+        if message["type"] == "hello":
+            second.send(json.dumps({"type": "ready", "game_id": message["game_id"]}))
+        elif message["type"] == "act":
+            observation = THOUSAND.observation_from_dict(message["observation"], rules)
+            answer = {"action": str(observation.legal_actions[0]), "game_id": message["game_id"]}
+            second.send(json.dumps({"type": "action", **answer}))
+        elif message["type"] == "end" and message["game_id"].endswith("-5"):
+            break
+        message = json.loads(second.recv(timeout=30))
+    second.close()
+    waited(lambda: len(finished(url)) >= 1)
+    group = finished(url)[0]
+    assert [game.statuses for game in group] == [("ok", "ok", "ok")] * 6
+
+
+def test_a_bot_away_past_the_grace_is_at_fault_and_the_group_goes_on(
+    ladder: tuple[Running, str, dict[str, str]],
+) -> None:
+    """A bot that stays away longer than the grace is at fault in its game (it forfeits, and
+    only it is charged), and the group finishes without it answering."""
+    running, url, tokens = ladder
+    bot = raw_bot(running, tokens["alpha"])
+    next_of(bot, "hello")
+    bot.close()
+    waited(lambda: len(finished(url)) >= 1)
+    group = finished(url)[0]
+    for game in group:
+        alpha = game.seats.index("alpha")
+        assert game.statuses[alpha] != "ok"
+        assert [status for seat, status in enumerate(game.statuses) if seat != alpha] == [
+            "ok",
+            "ok",
+        ]
+    board = running.get("/api/leaderboard?game=thousand&rules=russian")
+    alpha_line = next(line for line in board["standings"] if line["bot"] == "alpha")
+    assert alpha_line["faults"] == 6

@@ -1,0 +1,209 @@
+"""A group played on the server: the same cards dealt to the same bots under every seating of
+the table, each seating one game, kept together once all are played, then rated as one.
+
+A seat is played by a connected bot, asked over its connection (see :mod:`~tournament.server.
+lobby`), or by a reference bot that runs in the server. A bot's fault (a wrong answer, an error,
+its time run out, its connection lost past the grace) counts against that bot only, as in a
+tournament; a failure of the server's own voids the group, which is then never rated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from thousand.errors import BotCrash, BotTimeout
+from thousand.games import AnyRules, game_of
+from thousand.table.external import PROTOCOL, SEED_BITS, told_outcome
+from thousand.table.match import Outcome, start_match
+from tournament.runner.balanced_seatings import seatings
+from tournament.runner.schedule import derive_seed
+from tournament.server.lobby import Lobby, Lost
+from tournament.server.store import PlayedGame, Store
+
+__all__ = ["Pool", "Timing", "play_group"]
+
+
+@attrs.frozen
+class Pool:
+    """The games rated together: one game and preset, at a table of ``rules.players``."""
+
+    name: str
+    """The preset's name, as the leaderboard is asked for it (``russian``)."""
+    rules: AnyRules
+
+    @property
+    def game(self) -> str:
+        return game_of(self.rules).name
+
+
+@attrs.frozen
+class Timing:
+    """How long a connected bot may take."""
+
+    decision: float = 10.0
+    """Seconds for one decision."""
+    bank: float | None = None
+    """Seconds for all of a game's decisions together (``None``: no bank)."""
+    start: float = 10.0
+    """Seconds to answer a game's hello."""
+    grace: float = 30.0
+    """Seconds a bot that lost its connection has to come back, its game waiting meanwhile."""
+
+
+async def play_group(
+    store: Store,
+    lobby: Lobby,
+    pool: Pool,
+    bots: Sequence[str],
+    seed: int,
+    timing: Timing,
+    local: Callable[[str], object | None],
+) -> int:
+    """Play one group of ``bots`` and keep it: its number. ``local`` gives a new player for a
+    bot that runs in the server (a reference bot), ``None`` for a connected one."""
+    group = await asyncio.to_thread(store.begin_group, pool.game, pool.name, seed, bots)
+    games = []
+    try:
+        for number, seating in enumerate(seatings(len(bots))):
+            names = [bots[index] for index in seating]
+            game_id = f"{group}-{number}"
+            games.append(await _play_game(lobby, pool, names, seed, game_id, timing, local))
+        await asyncio.to_thread(store.finish_group, group, games)
+    except BaseException:
+        await asyncio.shield(asyncio.to_thread(_void, store, group))
+        raise
+    return group
+
+
+def _void(store: Store, group: int) -> None:
+    store.void_unfinished_group(group)
+
+
+async def _play_game(
+    lobby: Lobby,
+    pool: Pool,
+    names: list[str],
+    seed: int,
+    game_id: str,
+    timing: Timing,
+    local: Callable[[str], object | None],
+) -> PlayedGame:
+    """One game of a group: the group's cards, the bots seated as ``names``."""
+    rules = pool.rules
+    game = game_of(rules)
+    match = start_match(
+        rules,
+        seed=seed,
+        names=names,
+        single_deal=game.has_deals,
+        time_limit=timing.decision,
+        time_quota=timing.bank,
+    )
+    players: list[Any] = [local(name) for name in names]
+    remote = [player is None for player in players]
+    try:
+        for seat, name in enumerate(names):
+            rng = random.Random(derive_seed(seed, "player", seat))
+            if remote[seat]:
+                hello = {
+                    "type": "hello",
+                    "game_id": game_id,
+                    "protocol": PROTOCOL,
+                    "game": game.name,
+                    "rules": rules.to_dict(),
+                    "seat": seat,
+                    "players": rules.players,
+                    "seed": rng.getrandbits(SEED_BITS),
+                }
+                lobby.join(name, game_id, hello)
+                failure = await _started(lobby, name, game_id, hello, timing)
+                if failure is not None:
+                    match.fail_to_start(seat, failure)
+            else:
+                start = getattr(players[seat], "start", None)
+                if start is not None:
+                    start(seat, rules, rng)
+        while (to_act := match.to_act) is not None:
+            seat = to_act
+            observation = match.observation()
+            if not remote[seat]:
+                match.submit(seat, players[seat].act(observation), 0.0)
+                continue
+            question = {
+                "type": "act",
+                "game_id": game_id,
+                "observation": observation.to_dict(with_rules=False),
+            }
+            try:
+                reply, spent = await lobby.ask(
+                    names[seat], game_id, question, match.allowed(), timing.grace
+                )
+            except Lost as lost:
+                match.fail(seat, BotCrash(str(lost)), 0.0)
+                continue
+            if reply is None:
+                match.fail(seat, BotTimeout(f"took more than {match.allowed():.3f} s"), spent)
+            elif reply.get("type") == "error":
+                message = str(reply.get("message", ""))[:200]
+                match.fail(seat, BotCrash(f"reported an error: {message}"), spent)
+            else:
+                match.submit(seat, _action(game, reply, observation), spent)
+        outcome = match.outcome()
+    finally:
+        for seat, name in enumerate(names):
+            if remote[seat]:
+                lobby.part(name, game_id)
+    for seat, name in enumerate(names):
+        if remote[seat]:
+            await lobby.tell(name, {"type": "end", "game_id": game_id, **_end(outcome)})
+        else:
+            end = getattr(players[seat], "end", None)
+            if end is not None:
+                end(outcome)
+    return PlayedGame(
+        tuple(names),
+        outcome.places,
+        outcome.scores,
+        tuple(status.value for status in outcome.statuses),
+        outcome.record.to_dict(),
+    )
+
+
+async def _started(
+    lobby: Lobby, name: str, game_id: str, hello: dict[str, Any], timing: Timing
+) -> BaseException | None:
+    """Send the hello and await the bot's ready: what went wrong, or ``None``."""
+    try:
+        reply, _ = await lobby.ask(name, game_id, hello, timing.start, timing.grace)
+    except Lost as lost:
+        return BotCrash(str(lost))
+    if reply is None:
+        return BotTimeout(f"did not answer the hello within {timing.start:g} s")
+    if reply.get("type") != "ready":
+        message = str(reply.get("message", reply.get("type")))[:200]
+        return BotCrash(f"did not start: {message}")
+    return None
+
+
+def _action(game: Any, reply: dict[str, Any], observation: Any) -> object:
+    """The action a bot's reply names: one of the legal actions when it spells one, else the
+    reply's text, for the match to refuse as an illegal answer."""
+    text = reply.get("action")
+    if not isinstance(text, str):
+        return repr(text)[:60]
+    for action in observation.legal_actions:
+        if str(action) == text:
+            return action
+    try:
+        return game.parse_action(text)
+    except ValueError:
+        return text
+
+
+def _end(outcome: Outcome) -> dict[str, Any]:
+    return {"outcome": told_outcome(outcome)}
