@@ -6,23 +6,34 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
+import socket
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+import sqlalchemy
+from typer.testing import CliRunner
 from websockets.sync.client import connect
 
 from tests.postgres import postgres_server  # noqa: F401  (pytest fixture)
+from tests.test_cli import installed_command
 from tests.test_server import Running, database  # noqa: F401  (pytest fixture)
 from thousand.games import THOUSAND
 from thousand.table.specs import load_player
+from tournament.cli import app
 from tournament.server.app import Settings
 from tournament.server.client import play_for
 from tournament.server.groups import Timing
-from tournament.server.store import Store
+from tournament.server.store import Store, database_url
 
+runner = CliRunner()
 FAST = Timing(decision=5.0, start=5.0, grace=1.0)
 """Limits that a test's bots meet with room to spare, and a short grace."""
 
@@ -204,3 +215,118 @@ def test_a_bot_away_past_the_grace_is_at_fault_and_the_group_goes_on(
     board = running.get("/api/leaderboard?game=thousand&rules=russian")
     alpha_line = next(line for line in board["standings"] if line["bot"] == "alpha")
     assert alpha_line["faults"] == 6
+
+
+def groups_by_status(url: str) -> dict[str, set[int]]:
+    """The numbers of the groups kept in the database at ``url``, by status."""
+    engine = sqlalchemy.create_engine(database_url(url))
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(sqlalchemy.text("SELECT id, status FROM groups")).all()
+    finally:
+        engine.dispose()
+    kept: dict[str, set[int]] = {"playing": set(), "finished": set(), "void": set()}
+    for number, status in rows:
+        kept[status].add(number)
+    return kept
+
+
+def started_server(url: str) -> tuple[subprocess.Popen[str], int]:
+    """The real ``thousand server`` on a free port, once it answers."""
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    process = subprocess.Popen(
+        [*installed_command(), "server", "--port", str(port), "--db", url],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+
+    def answers() -> bool:
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the server did not start"
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/bots", timeout=5)
+        except httpx.HTTPError:
+            return False
+        return True
+
+    waited(answers)
+    return process, port
+
+
+def test_a_server_killed_mid_group_loses_no_finished_group_and_voids_the_others(
+    tmp_path: Path,
+) -> None:
+    """``kill -9`` of the real server while groups are being played, then a restart: every group
+    finished before is still there, whole; every group in progress is void (never rated); and
+    the server goes on. The bots are played by the real ``thousand connect`` and by a bot that
+    answers no decision, which keeps its group in progress."""
+    url = f"sqlite:///{tmp_path / 'server.db'}"
+    tokens = {
+        name: runner.invoke(app, ["server", "add-bot", name, "--db", url]).stdout.strip()
+        for name in ("alpha", "beta")
+    }
+    server, port = started_server(url)
+    connected = subprocess.Popen(
+        [*installed_command(), "connect", "greedy", "--server", f"ws://127.0.0.1:{port}"],
+        env={**os.environ, "THOUSAND_TOKEN": tokens["alpha"]},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        waited(lambda: len(groups_by_status(url)["finished"]) >= 1)
+        with connect(f"ws://127.0.0.1:{port}/bot", open_timeout=10) as silent:
+            silent.send(json.dumps({"type": "login", "token": tokens["beta"]}))
+            hello = next_of(silent, "hello")
+            silent.send(json.dumps({"type": "ready", "game_id": hello["game_id"]}))
+            next_of(silent, "act")
+            server.kill()
+            server.wait()
+        before = groups_by_status(url)
+        assert before["playing"]
+        store = Store(url)
+        kept = store.finished_groups("thousand", "russian")
+        store.close()
+        restarted, port = started_server(url)
+        try:
+            after = groups_by_status(url)
+            assert after["void"] >= before["playing"] | before["void"]
+            assert not after["playing"] & before["playing"]
+            assert after["finished"] >= before["finished"]
+            store = Store(url)
+            again = store.finished_groups("thousand", "russian")[: len(kept)]
+            store.close()
+            assert again == kept
+            board = httpx.get(f"http://127.0.0.1:{port}/api/leaderboard", timeout=10).json()
+            assert {line["bot"] for line in board["standings"]} >= {"alpha"}
+        finally:
+            restarted.send_signal(signal.SIGINT)
+            restarted.communicate(timeout=30)
+    finally:
+        for process in (server, connected):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
+def test_connect_says_in_one_line_why_it_cannot_play(
+    ladder: tuple[Running, str, dict[str, str]],
+) -> None:
+    """``thousand connect`` ends with one error line when the server refuses the token, and when
+    the bot's spec names no bot; it never shows a traceback."""
+    running, _, _ = ladder
+    server = ["--server", f"ws://127.0.0.1:{running.port}"]
+    refused = runner.invoke(app, ["connect", "greedy", *server, "--token", "thb_wrong"])
+    assert refused.exit_code == 2
+    assert refused.stderr.splitlines()[-1] == (
+        "error: the server refused the bot: no bot has this token (it may have been revoked)"
+    )
+    unknown = runner.invoke(app, ["connect", "nosuchbot", *server, "--token", "thb_wrong"])
+    assert unknown.exit_code == 2
+    assert unknown.stderr.startswith("error: ")
+    assert len(unknown.stderr.splitlines()) == 1

@@ -40,7 +40,7 @@ _CLICK_ERROR: type[Exception] = next(
 as typer may bring its own copy of click)."""
 
 
-class _Commands(TyperGroup):
+class Commands(TyperGroup):
     """The commands, their usage errors told in one line like every other error, and their flags
     shown in the help without a ``<bool>`` placeholder."""
 
@@ -117,7 +117,7 @@ def _no_type(ctx: Any) -> None:
 
 app = typer.Typer(
     name="thousand",
-    cls=_Commands,
+    cls=Commands,
     help="The card game Thousand (Тысяча, Tysiąc): rules, matches and bot tournaments.",
     no_args_is_help=True,
     add_completion=False,

@@ -11,13 +11,14 @@ import typer
 
 from thousand.common.text import table_lines
 from thousand.errors import ThousandError
-from tournament.cli.app import app, fail, isolation
+from tournament.cli.app import Commands, app, fail, isolation
 from tournament.cli.options import NoIsolateOption, SandboxByDefaultOption
 
 if TYPE_CHECKING:
     from tournament.server.store import Store
 
 server_app = typer.Typer(
+    cls=Commands,
     help="Run the ladder server, where bots connect from anywhere and play rated games.",
     invoke_without_command=True,
     no_args_is_help=False,
@@ -59,22 +60,55 @@ def server(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.", min=0, max=65535)] = 8000,
     db: Database = None,
+    pool: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="PRESET",
+            help="A Thousand preset whose games are rated, a leaderboard each; repeat for more "
+            "(default: russian).",
+            show_default=False,
+        ),
+    ] = None,
+    time_limit: Annotated[
+        float, typer.Option(min=0.001, help="Seconds a connected bot may take for one decision.")
+    ] = 10.0,
+    time_bank: Annotated[
+        float | None,
+        typer.Option(
+            min=0.001,
+            help="Seconds a connected bot may take for all its decisions in a game (default: no "
+            "bank).",
+            show_default=False,
+        ),
+    ] = None,
+    grace: Annotated[
+        float,
+        typer.Option(
+            min=0.0, help="Seconds a bot that lost its connection has to come back to its game."
+        ),
+    ] = 30.0,
 ) -> None:
     """Run the ladder server until Ctrl-C: bots connect to ws://HOST:PORT/bot with their
     tokens. An empty database is made; an older one must be migrated first."""
     if context.invoked_subcommand is not None:
         return
     with _server_errors():
+        from thousand.classic.rules import Rules
         from tournament.server.app import Settings, serve
+        from tournament.server.groups import Timing
         from tournament.server.store import Store
 
+        pools = tuple(dict.fromkeys(pool or ["russian"]))
+        for name in pools:
+            Rules.preset(name)
+        timing = Timing(decision=time_limit, bank=time_bank, grace=grace)
         Store(db, make=True).close()
         typer.echo(
             f"bots connect to ws://{host}:{port}/bot with their tokens; "
-            f"the bots are listed at http://{host}:{port}/api/bots; Ctrl-C stops the server",
+            f"the leaderboard is at http://{host}:{port}/api/leaderboard; Ctrl-C stops the server",
             err=True,
         )
-        serve(Settings(database=db), host, port)
+        serve(Settings(database=db, pools=pools, timing=timing), host, port)
 
 
 @server_app.command()
@@ -154,7 +188,7 @@ def connect(
     spec: Annotated[
         str,
         typer.Argument(
-            help="The bot: a name, package.module:Class, path/to/file.py:Class or cmd:<command>."
+            help="The bot: a name, module:Class, path/to/file.py:Class or 'cmd:PROGRAM ARGS'."
         ),
     ],
     server_url: Annotated[
