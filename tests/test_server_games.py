@@ -100,11 +100,12 @@ def test_connected_bots_play_groups_that_the_leaderboard_rates(
 ) -> None:
     """A bot connected with ``thousand connect``'s loop is seated in groups of six games (the
     same cards under every seating); each finished group is kept with its records, which
-    replay to the scores kept, and the leaderboard rates every bot that played."""
+    replay to the scores kept, and the leaderboard rates every bot that played, on the
+    reference scale (greedy held at its rating on the Russian ladder)."""
     running, url, tokens = ladder
     client = Client("greedy", f"ws://127.0.0.1:{running.port}/bot", tokens["alpha"])
     try:
-        waited(lambda: len(finished(url)) >= 2)
+        waited(lambda: len(finished(url)) >= 4)
     finally:
         client.close()
     assert client.error is None
@@ -130,6 +131,16 @@ def test_connected_bots_play_groups_that_the_leaderboard_rates(
     assert lines["alpha"]["faults"] == 0
     interval = lines["alpha"]["interval"]
     assert interval[0] <= lines["alpha"]["rating"] <= interval[1]
+    assert board["anchor"] == {"bot": "greedy", "rating": 1500.0}
+    assert lines["greedy"]["rating"] == 1500.0
+    assert lines["greedy"]["interval"] == [1500.0, 1500.0]
+    assert [lines[bot]["reference"] for bot in ("alpha", "greedy", "random")] == [
+        False,
+        True,
+        True,
+    ]
+    assert lines["alpha"]["provisional"] is (lines["alpha"]["groups"] < 10)
+    assert lines["alpha"]["fault_rate"] == 0.0
 
 
 def test_a_pool_the_server_does_not_play_is_a_404_naming_those_it_plays(

@@ -26,8 +26,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from thousand.classic.rules import Rules
 from thousand.table.specs import load_player
+from tournament.runner.ladder import FIXED, ladder_key, load_ladders
 from tournament.server.groups import Pool, Timing
-from tournament.server.leaderboard import standings
+from tournament.server.leaderboard import Anchor, Standing, standings
 from tournament.server.lobby import Lobby
 from tournament.server.matchmaking import Matchmaker
 from tournament.server.protocol import (
@@ -89,8 +90,9 @@ def create_app(settings: Settings) -> Starlette:
 
         matchmaker = Matchmaker(store, lobby, pools, settings.reference, settings.timing, local)
         pairing = asyncio.get_running_loop().create_task(matchmaker.run(settings.pairing))
+        boards = Boards(store, pools, settings.reference)
         try:
-            yield {"store": store, "lobby": lobby, "limits": settings.limits, "pools": pools}
+            yield {"store": store, "lobby": lobby, "limits": settings.limits, "boards": boards}
         finally:
             pairing.cancel()
             await matchmaker.stop()
@@ -125,22 +127,63 @@ async def list_bots(request: Request) -> JSONResponse:
     )
 
 
+class Boards:
+    """The leaderboards, each worked out again only when its pool has a new finished group."""
+
+    def __init__(self, store: Store, pools: tuple[Pool, ...], reference: tuple[str, ...]) -> None:
+        self.store = store
+        self.pools = pools
+        self.reference = reference
+        self.anchors = {pool: _anchor(pool, reference) for pool in pools}
+        self.kept: dict[Pool, tuple[int, list[Standing]]] = {}
+
+    def pool(self, game: str, rules: str) -> Pool | None:
+        return next((p for p in self.pools if p.game == game and p.name == rules), None)
+
+    def standings(self, pool: Pool) -> list[Standing]:
+        """The pool's standings now (run in a worker thread: fitting takes a while)."""
+        groups = self.store.finished_groups(pool.game, pool.name)
+        kept = self.kept.get(pool)
+        if kept is not None and kept[0] == len(groups):
+            return kept[1]
+        lines = standings(groups, self.anchors[pool], self.reference)
+        self.kept[pool] = (len(groups), lines)
+        return lines
+
+
+def _anchor(pool: Pool, reference: tuple[str, ...]) -> Anchor | None:
+    """The reference bot held at its rating on the pool's ladder: greedy, when it plays."""
+    ladder = load_ladders().get(ladder_key(pool.game, pool.name, pool.rules.players))
+    if ladder is None:
+        return None
+    for bot in (FIXED[0], *reference):
+        rung = ladder.rung(bot)
+        if rung is not None and bot in reference:
+            return bot, rung.rating
+    return None
+
+
 async def leaderboard(request: Request) -> JSONResponse:
     """``GET /api/leaderboard?game=thousand&rules=russian``: the pool's standings."""
-    store: Store = request.state.store
-    pools: tuple[Pool, ...] = request.state.pools
+    boards: Boards = request.state.boards
     game = request.query_params.get("game", "thousand")
-    rules = request.query_params.get("rules", pools[0].name if pools else "")
-    if not any(pool.game == game and pool.name == rules for pool in pools):
-        played = ", ".join(f"game={pool.game}&rules={pool.name}" for pool in pools)
+    rules = request.query_params.get("rules", boards.pools[0].name if boards.pools else "")
+    pool = boards.pool(game, rules)
+    if pool is None:
+        played = ", ".join(f"game={pool.game}&rules={pool.name}" for pool in boards.pools)
         return JSONResponse(
             {"error": f"this server plays no pool game={game}&rules={rules}; it plays {played}"},
             status_code=404,
         )
-    groups = await anyio.to_thread.run_sync(store.finished_groups, game, rules)
-    lines = await anyio.to_thread.run_sync(standings, groups)
+    lines = await anyio.to_thread.run_sync(boards.standings, pool)
+    anchor = boards.anchors[pool]
     return JSONResponse(
-        {"game": game, "rules": rules, "standings": [line.to_dict() for line in lines]}
+        {
+            "game": game,
+            "rules": rules,
+            "anchor": None if anchor is None else {"bot": anchor[0], "rating": anchor[1]},
+            "standings": [line.to_dict() for line in lines],
+        }
     )
 
 

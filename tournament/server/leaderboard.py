@@ -1,6 +1,9 @@
 """The leaderboard of a pool: Plackett–Luce ratings fitted to every finished group's games (each
-game ranks its bots by place), on the Elo-like scale of ``thousand tournament``, with 95%
-bootstrap intervals over the groups."""
+game ranks its bots by place), with 95% bootstrap intervals over the groups, on the reference
+scale of ``thousand ladder``: a reference bot that has a rung on the pool's ladder (``greedy``
+first) is held at its reference rating, in the fit and in every resample, so that a rating on
+the server means what it means on the ladder. A bot is provisional until it has played
+:data:`PROVISIONAL` groups."""
 
 from __future__ import annotations
 
@@ -9,12 +12,18 @@ from collections.abc import Sequence
 import attrs
 
 from tournament.runner.ratings import elo, interval, plackett_luce, resample_draws
+from tournament.runner.summary import MIN_GROUPS
 from tournament.server.store import PlayedGame
 
-__all__ = ["RESAMPLES", "Standing", "standings"]
+__all__ = ["PROVISIONAL", "RESAMPLES", "Anchor", "Standing", "standings"]
 
 RESAMPLES = 200
 """Resamples of the groups behind each interval."""
+PROVISIONAL = 10
+"""Groups a bot plays before its rating is no longer provisional."""
+
+Anchor = tuple[str, float]
+"""A bot held at a rating: the reference scale's anchor."""
 
 
 @attrs.frozen
@@ -24,11 +33,17 @@ class Standing:
     bot: str
     rating: float
     interval: tuple[float, float] | None
-    """The 95% interval of the rating, ``None`` until there is enough to resample."""
+    """The 95% interval of the rating, ``None`` until there are enough groups to resample."""
     groups: int
     games: int
     faults: int
     """Games in which the bot was at fault (any status but ``ok``)."""
+    reference: bool = False
+    """Whether the bot is a reference bot that plays in the server."""
+
+    @property
+    def provisional(self) -> bool:
+        return self.groups < PROVISIONAL
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -38,21 +53,30 @@ class Standing:
             "groups": self.groups,
             "games": self.games,
             "faults": self.faults,
+            "fault_rate": round(self.faults / self.games, 4) if self.games else 0.0,
+            "provisional": self.provisional,
+            "reference": self.reference,
         }
 
 
-def standings(groups: Sequence[Sequence[PlayedGame]], seed: int = 0) -> list[Standing]:
-    """Every bot of the groups, best rated first."""
+def standings(
+    groups: Sequence[Sequence[PlayedGame]],
+    anchor: Anchor | None = None,
+    reference: Sequence[str] = (),
+    seed: int = 0,
+) -> list[Standing]:
+    """Every bot of the groups, best rated first; with ``anchor``, on its scale. The intervals
+    come from :data:`RESAMPLES` resamples of the groups, once there are ``MIN_GROUPS``."""
     names = sorted({bot for group in groups for game in group for bot in game.seats})
     if not names:
         return []
-    ratings = _ratings(groups, names)
+    ratings = _ratings(groups, names, anchor)
     samples: dict[str, list[float]] = {name: [] for name in names}
-    if len(groups) > 1:
+    if len(groups) >= MIN_GROUPS:
         for draw in resample_draws(len(groups), RESAMPLES, seed):
             drawn = [groups[index] for index in draw]
             present = sorted({bot for group in drawn for game in group for bot in game.seats})
-            for name, rating in zip(present, _ratings(drawn, present), strict=True):
+            for name, rating in zip(present, _ratings(drawn, present, anchor), strict=True):
                 samples[name].append(rating)
     counts = {name: [0, 0, 0] for name in names}
     for group in groups:
@@ -63,14 +87,25 @@ def standings(groups: Sequence[Sequence[PlayedGame]], seed: int = 0) -> list[Sta
                 counts[name][1] += 1
                 counts[name][2] += status != "ok"
     lines = [
-        Standing(name, rating, interval(samples[name]), *counts[name])
+        Standing(
+            name,
+            rating,
+            interval(samples[name]),
+            groups=counts[name][0],
+            games=counts[name][1],
+            faults=counts[name][2],
+            reference=name in reference,
+        )
         for name, rating in zip(names, ratings, strict=True)
     ]
     return sorted(lines, key=lambda line: (-line.rating, line.bot))
 
 
-def _ratings(groups: Sequence[Sequence[PlayedGame]], names: list[str]) -> list[float]:
-    """The bots' ratings, in the order of ``names``, fitted to every game of ``groups``."""
+def _ratings(
+    groups: Sequence[Sequence[PlayedGame]], names: list[str], anchor: Anchor | None
+) -> list[float]:
+    """The bots' ratings, in the order of ``names``, fitted to every game of ``groups``, the
+    anchor (when it played) held at its rating."""
     number = {name: index for index, name in enumerate(names)}
     rankings = []
     for group in groups:
@@ -86,4 +121,8 @@ def _ratings(groups: Sequence[Sequence[PlayedGame]], names: list[str]) -> list[f
                     for place in places
                 ]
             )
-    return elo(plackett_luce(rankings, len(names)))
+    ratings = elo(plackett_luce(rankings, len(names)))
+    if anchor is not None and anchor[0] in number:
+        shift = anchor[1] - ratings[number[anchor[0]]]
+        ratings = [rating + shift for rating in ratings]
+    return ratings
