@@ -143,6 +143,41 @@ def test_connected_bots_play_groups_that_the_leaderboard_rates(
     assert lines["alpha"]["fault_rate"] == 0.0
 
 
+def test_finished_games_are_served_and_exported_as_records_that_replay(
+    ladder: tuple[Running, str, dict[str, str]], tmp_path: Path
+) -> None:
+    """A finished game's record is served as JSON and as a replay page, and ``thousand server
+    export`` writes every finished game's record, which ``thousand replay`` reads; a name that
+    is no kept game is a 404. (A group's games are kept only once it is finished, so no game of
+    a group in progress can be shown.)"""
+    running, url, tokens = ladder
+    client = Client("random", f"ws://127.0.0.1:{running.port}/bot", tokens["alpha"])
+    try:
+        waited(lambda: len(finished(url)) >= 1)
+    finally:
+        client.close()
+    group = min(groups_by_status(url)["finished"])
+    kept = finished(url)[0]
+    assert running.get(f"/api/games/{group}-0") == kept[0].record
+    page = httpx.get(f"http://127.0.0.1:{running.port}/games/{group}-5", timeout=10)
+    assert page.status_code == 200
+    assert page.text.lower().startswith("<!doctype html>")
+    for name in ("999-0", f"{group}-6", "nonsense"):
+        missing = httpx.get(f"http://127.0.0.1:{running.port}/api/games/{name}", timeout=10)
+        assert missing.status_code == 404
+        assert missing.json()["error"].startswith("no finished game has this name")
+    folder = tmp_path / "records"
+    exported = runner.invoke(app, ["server", "export", str(folder), "--db", url])
+    assert exported.exit_code == 0, exported.output
+    games = sum(len(group) for group in finished(url))
+    assert exported.stdout == f"{games} new records in {folder} ({games} games in all)\n"
+    replayed = runner.invoke(app, ["replay", str(folder / f"{group}-3.json")])
+    assert replayed.exit_code == 0, replayed.output
+    assert "alpha" in replayed.stdout
+    again = runner.invoke(app, ["server", "export", str(folder), "--db", url])
+    assert again.stdout.startswith("0 new records")
+
+
 def test_a_pool_the_server_does_not_play_is_a_404_naming_those_it_plays(
     ladder: tuple[Running, str, dict[str, str]],
 ) -> None:

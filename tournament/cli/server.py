@@ -4,11 +4,14 @@ bots' tokens."""
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from thousand.common.files import write_file
 from thousand.common.text import table_lines
 from thousand.errors import ThousandError
 from tournament.cli.app import Commands, app, fail, isolation
@@ -240,3 +243,25 @@ def connect(
             raise fail("another connection with this bot's token took over") from None
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
+
+
+@server_app.command()
+def export(
+    folder: Annotated[Path, typer.Argument(help="The folder to write the records in.")],
+    db: Database = None,
+) -> None:
+    """Write the record of every finished game as FOLDER/GROUP-NUMBER.json, which thousand
+    replay reads; records already there are left as they are."""
+    with _store(db) as store:
+        games = store.every_game()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        written = 0
+        for name, game in games:
+            path = folder / f"{name}.json"
+            if not path.exists():
+                write_file(path, json.dumps(game.record, indent=1) + "\n")
+                written += 1
+    except OSError as error:
+        raise fail(f"cannot write the records in {folder}: {error.strerror}") from None
+    typer.echo(f"{written} new records in {folder} ({len(games)} games in all)")

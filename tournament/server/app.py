@@ -20,7 +20,7 @@ import attrs
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -102,6 +102,8 @@ def create_app(settings: Settings) -> Starlette:
         routes=[
             Route("/api/bots", list_bots),
             Route("/api/leaderboard", leaderboard),
+            Route("/api/games/{game_id}", game_record),
+            Route("/games/{game_id}", game_page),
             WebSocketRoute("/bot", bot_connection),
         ],
         lifespan=lifespan,
@@ -185,6 +187,43 @@ async def leaderboard(request: Request) -> JSONResponse:
             "standings": [line.to_dict() for line in lines],
         }
     )
+
+
+async def _kept_game(request: Request) -> Any:
+    """The finished game that the path names, or a 404 response."""
+    store: Store = request.state.store
+    group, _, number = str(request.path_params["game_id"]).partition("-")
+    if not (group.isdigit() and number.isdigit()):
+        return None
+    return await anyio.to_thread.run_sync(store.played_game, int(group), int(number))
+
+
+_NO_GAME = (
+    "no finished game has this name: a game is shown once its whole group is over, "
+    "as GROUP-NUMBER, such as 17-0"
+)
+
+
+async def game_record(request: Request) -> Response:
+    """``GET /api/games/GROUP-NUMBER``: a finished game's record, as ``thousand replay`` reads
+    it."""
+    game = await _kept_game(request)
+    if game is None:
+        return JSONResponse({"error": _NO_GAME}, status_code=404)
+    return JSONResponse(game.record)
+
+
+async def game_page(request: Request) -> Response:
+    """``GET /games/GROUP-NUMBER``: a finished game's replay, a page that steps through it."""
+    from thousand.frontends.html_replay import html_page
+    from thousand.games import record_from_json
+
+    game = await _kept_game(request)
+    if game is None:
+        return HTMLResponse(f"<!doctype html><title>no such game</title><p>{_NO_GAME}", 404)
+    record = record_from_json(json.dumps(game.record))
+    title = f"game {request.path_params['game_id']}: {', '.join(game.seats)}"
+    return HTMLResponse(html_page(record, game.seats, title))
 
 
 async def bot_connection(websocket: WebSocket) -> None:

@@ -332,6 +332,30 @@ class Store:
                 groups.setdefault(row.group_id, []).append(_played(row))
         return list(groups.values())
 
+    def played_game(self, group: int, number: int) -> PlayedGame | None:
+        """A game of a finished group (``None`` while its group is not finished, or when there
+        is no such game): a game's cards are shown only once its group is kept."""
+        with self.sessions() as session:
+            row = session.execute(
+                select(GameRow)
+                .join(GroupRow, GameRow.group_id == GroupRow.id)
+                .where(GameRow.group_id == group, GameRow.number == number)
+                .where(GroupRow.status == "finished")
+            ).scalar_one_or_none()
+            return None if row is None else _played(row)
+
+    def every_game(self) -> list[tuple[str, PlayedGame]]:
+        """Every game of every finished group, with its name (``group-number``), in the order
+        played."""
+        with self.sessions() as session:
+            rows = session.execute(
+                select(GameRow)
+                .join(GroupRow, GameRow.group_id == GroupRow.id)
+                .where(GroupRow.status == "finished")
+                .order_by(GroupRow.id, GameRow.number)
+            ).scalars()
+            return [(f"{row.group_id}-{row.number}", _played(row)) for row in rows]
+
     def group_status(self, group: int) -> str | None:
         """Whether a group is ``playing``, ``finished`` or ``void``; ``None`` when unknown."""
         with self.sessions() as session:
