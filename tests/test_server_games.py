@@ -75,9 +75,12 @@ def waited(condition: Any, seconds: float = 120) -> None:
 @pytest.fixture
 def ladder(database: str) -> Iterator[tuple[Running, str, dict[str, str]]]:  # noqa: F811
     """A server playing Russian groups with random and greedy, on SQLite and on PostgreSQL: the
-    server, its database, and the tokens of the bots alpha and beta."""
+    server, its database, and the tokens of the bots alpha and beta, which have passed their
+    check games, and gamma, which has not."""
     store = Store(database, make=True)
-    tokens = {name: store.add_bot(name) for name in ("alpha", "beta")}
+    tokens = {name: store.add_bot(name) for name in ("alpha", "beta", "gamma")}
+    store.mark_checked("alpha")
+    store.mark_checked("beta")
     store.close()
     running = Running(Settings(database=database, timing=FAST, pairing=0.05))
     try:
@@ -316,6 +319,10 @@ def test_a_server_killed_mid_group_loses_no_finished_group_and_voids_the_others(
         name: runner.invoke(app, ["server", "add-bot", name, "--db", url]).stdout.strip()
         for name in ("alpha", "beta")
     }
+    store = Store(url)
+    for name in tokens:
+        store.mark_checked(name)
+    store.close()
     server, port = started_server(url)
     connected = subprocess.Popen(
         [*installed_command(), "connect", "greedy", "--server", f"ws://127.0.0.1:{port}"],
@@ -376,3 +383,52 @@ def test_connect_says_in_one_line_why_it_cannot_play(
     assert unknown.exit_code == 2
     assert unknown.stderr.startswith("error: ")
     assert len(unknown.stderr.splitlines()) == 1
+
+
+def test_a_new_bot_plays_a_check_game_before_it_is_rated(
+    ladder: tuple[Running, str, dict[str, str]],
+) -> None:
+    """A bot that never played is first checked, in a game kept nowhere; once it passes, it is
+    seated in rated groups and stays checked."""
+    running, url, tokens = ladder
+    client = Client("greedy", f"ws://127.0.0.1:{running.port}/bot", tokens["gamma"])
+    try:
+        waited(lambda: any("gamma" in group[0].seats for group in finished(url)))
+    finally:
+        client.close()
+    store = Store(url)
+    try:
+        assert store.is_checked("gamma")
+    finally:
+        store.close()
+    assert all(len(group) == 6 for group in finished(url))
+
+
+def test_a_bot_that_fails_its_check_is_told_and_never_seated(
+    ladder: tuple[Running, str, dict[str, str]],
+) -> None:
+    """A bot whose check game finds faults is told them, with when it is checked again, and is
+    not seated in a rated group meanwhile."""
+    running, url, tokens = ladder
+    bot = raw_bot(running, tokens["gamma"])
+    while True:
+        message = json.loads(bot.recv(timeout=30))
+        if message["type"] == "hello":
+            bot.send(json.dumps({"type": "ready", "game_id": message["game_id"]}))
+        elif message["type"] == "act":
+            bot.send(
+                json.dumps({"type": "action", "action": "fold", "game_id": message["game_id"]})
+            )
+        elif message["type"] == "error":
+            break
+    assert message["message"].startswith("the check game found 1 fault(s): ")
+    assert message["message"].endswith(
+        "; the bot is not rated until it passes (checked again in 60 s)"
+    )
+    time.sleep(0.5)
+    assert finished(url) == []
+    store = Store(url)
+    try:
+        assert not store.is_checked("gamma")
+    finally:
+        store.close()

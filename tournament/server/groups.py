@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -25,7 +26,7 @@ from tournament.runner.schedule import derive_seed
 from tournament.server.lobby import Lobby, Lost
 from tournament.server.store import PlayedGame, Store
 
-__all__ = ["Pool", "Timing", "play_group"]
+__all__ = ["Pool", "Timing", "check_game", "play_group"]
 
 
 @attrs.frozen
@@ -72,7 +73,8 @@ async def play_group(
         for number, seating in enumerate(seatings(len(bots))):
             names = [bots[index] for index in seating]
             game_id = f"{group}-{number}"
-            games.append(await _play_game(lobby, pool, names, seed, game_id, timing, local))
+            played, _ = await _play_game(lobby, pool, names, seed, game_id, timing, local)
+            games.append(played)
         await asyncio.to_thread(store.finish_group, group, games)
     except BaseException:
         await asyncio.shield(asyncio.to_thread(_void, store, group))
@@ -84,6 +86,23 @@ def _void(store: Store, group: int) -> None:
     store.void_unfinished_group(group)
 
 
+async def check_game(
+    lobby: Lobby,
+    pool: Pool,
+    bot: str,
+    opponent: str,
+    number: int,
+    timing: Timing,
+    local: Callable[[str], object | None],
+) -> Outcome:
+    """A connected bot's check game, in seat 0 against ``opponent`` (a reference bot) in every
+    other seat, kept nowhere: its outcome, whose faults say whether the bot may be rated."""
+    names = [bot] + [opponent] * (pool.rules.players - 1)
+    seed = secrets.randbits(63)
+    _, outcome = await _play_game(lobby, pool, names, seed, f"check-{number}", timing, local)
+    return outcome
+
+
 async def _play_game(
     lobby: Lobby,
     pool: Pool,
@@ -92,7 +111,7 @@ async def _play_game(
     game_id: str,
     timing: Timing,
     local: Callable[[str], object | None],
-) -> PlayedGame:
+) -> tuple[PlayedGame, Outcome]:
     """One game of a group: the group's cards, the bots seated as ``names``."""
     rules = pool.rules
     game = game_of(rules)
@@ -165,13 +184,14 @@ async def _play_game(
             end = getattr(players[seat], "end", None)
             if end is not None:
                 end(outcome)
-    return PlayedGame(
+    played = PlayedGame(
         tuple(names),
         outcome.places,
         outcome.scores,
         tuple(status.value for status in outcome.statuses),
         outcome.record.to_dict(),
     )
+    return played, outcome
 
 
 async def _started(

@@ -8,20 +8,27 @@ import collections
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 
-from tournament.server.groups import Pool, Timing, play_group
+from tournament.server.groups import Pool, Timing, check_game, play_group
 from tournament.server.lobby import Lobby
 from tournament.server.store import Store
 
-__all__ = ["Matchmaker"]
+__all__ = ["CHECK_AGAIN", "Matchmaker"]
+
+CHECK_AGAIN = 60.0
+"""Seconds before a bot that failed its check game is checked again."""
 
 LOG = logging.getLogger("thousand.server")
 
 
 class Matchmaker:
     """Forms groups for each pool: every connected bot with room for another group is seated
-    with others drawn at random from the free connected bots and the reference bots."""
+    with others drawn at random from the free connected bots and the reference bots. A bot is
+    seated only once it has passed its check game (one game against the first reference bot,
+    rated nowhere), as ``thousand check-bot`` would check it; one that fails is told its faults
+    and checked again a minute later."""
 
     def __init__(
         self,
@@ -42,6 +49,10 @@ class Matchmaker:
         """Groups in progress per connected bot."""
         self.tasks: set[asyncio.Task[None]] = set()
         self.rng = random.Random(secrets.randbits(64))
+        self.checked: set[str] = set()
+        self.failed: dict[str, float] = {}
+        """When each bot last failed its check game."""
+        self.checks = 0
 
     def free(self) -> list[str]:
         """The connected bots with room for another group."""
@@ -51,11 +62,21 @@ class Matchmaker:
             if name not in self.reference and self.groups[name] < self.lobby.games_at_once(name)
         ]
 
-    def pair(self) -> int:
-        """Start every group that can start now: how many."""
+    async def pair(self) -> int:
+        """Start every group and check that can start now: how many."""
         started = 0
+        ready = []
+        for name in self.free():
+            if name not in self.checked and await asyncio.to_thread(self.store.is_checked, name):
+                self.checked.add(name)
+            if name in self.checked:
+                ready.append(name)
+            elif time.monotonic() - self.failed.get(name, -CHECK_AGAIN) >= CHECK_AGAIN:
+                self._check(name)
+                started += 1
         for pool in self.pools:
-            free = self.free()
+            now_free = set(self.free())
+            free = [name for name in ready if name in now_free]
             self.rng.shuffle(free)
             while free:
                 first = free.pop()
@@ -69,6 +90,37 @@ class Matchmaker:
                 self._start(pool, bots)
                 started += 1
         return started
+
+    def _check(self, name: str) -> None:
+        self.groups[name] += 1
+        self.checks += 1
+        task = asyncio.get_running_loop().create_task(self._checking(name, self.checks))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _checking(self, name: str, number: int) -> None:
+        try:
+            pool, opponent = self.pools[0], self.reference[0]
+            outcome = await check_game(
+                self.lobby, pool, name, opponent, number, self.timing, self.local
+            )
+            faults = [str(fault.detail) for fault in outcome.faults if fault.seat == 0]
+            if faults:
+                self.failed[name] = time.monotonic()
+                shown = "; ".join(faults[:3])
+                message = (
+                    f"the check game found {len(faults)} fault(s): {shown}; the bot is not "
+                    f"rated until it passes (checked again in {CHECK_AGAIN:g} s)"
+                )
+                await self.lobby.tell(name, {"type": "error", "message": message})
+            else:
+                await asyncio.to_thread(self.store.mark_checked, name)
+                self.checked.add(name)
+        except Exception:
+            self.failed[name] = time.monotonic()
+            LOG.exception("the check game of %s could not finish", name)
+        finally:
+            self.groups[name] -= 1
 
     def _start(self, pool: Pool, bots: list[str]) -> None:
         for name in bots:
@@ -90,7 +142,7 @@ class Matchmaker:
     async def run(self, every: float) -> None:
         """Pair bots every ``every`` seconds until cancelled."""
         while True:
-            self.pair()
+            await self.pair()
             await asyncio.sleep(every)
 
     async def stop(self) -> None:

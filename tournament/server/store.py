@@ -66,6 +66,8 @@ class BotRow(Base):
     name: Mapped[str] = mapped_column(String(40), unique=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+    checked: Mapped[datetime.datetime | None] = mapped_column(DateTime(timezone=True))
+    """When the bot passed its check game: it is rated only once it has."""
 
 
 class GroupRow(Base):
@@ -361,6 +363,17 @@ class Store:
         with self.sessions() as session:
             row = session.get(GroupRow, group)
             return None if row is None else row.status
+
+    def is_checked(self, name: str) -> bool:
+        """Whether the bot has passed its check game."""
+        with self.sessions() as session:
+            row = self._bot(session, name)
+            return row is not None and row.checked is not None
+
+    def mark_checked(self, name: str) -> None:
+        """Note that the bot passed its check game."""
+        with self.sessions.begin() as session:
+            self._named(session, name).checked = _now()
 
     def bots(self) -> list[BotEntry]:
         """Every bot, by name."""
