@@ -149,8 +149,8 @@ def test_connected_bots_play_groups_that_the_leaderboard_rates(
 def test_finished_games_are_served_and_exported_as_records_that_replay(
     ladder: tuple[Running, str, dict[str, str]], tmp_path: Path
 ) -> None:
-    """A finished game's record is served as JSON and as a replay page, and ``thousand server
-    export`` writes every finished game's record, which ``thousand replay`` reads; a name that
+    """A finished game's record is served as JSON and as a replay page, the leaderboard and
+    each bot have their pages, and ``thousand server export`` writes every finished game's record, which ``thousand replay`` reads; a name that
     is no kept game is a 404. (A group's games are kept only once it is finished, so no game of
     a group in progress can be shown.)"""
     running, url, tokens = ladder
@@ -179,6 +179,16 @@ def test_finished_games_are_served_and_exported_as_records_that_replay(
     assert "alpha" in replayed.stdout
     again = runner.invoke(app, ["server", "export", str(folder), "--db", url])
     assert again.stdout.startswith("0 new records")
+    front = httpx.get(f"http://127.0.0.1:{running.port}/", timeout=10)
+    assert front.status_code == 200
+    assert "<h1>Leaderboard</h1>" in front.text
+    assert "<a href='/bots/alpha'>alpha</a>" in front.text
+    page = httpx.get(f"http://127.0.0.1:{running.port}/bots/alpha", timeout=10)
+    assert page.status_code == 200
+    assert f"<a href='/games/{group}-0'>{group}-0</a>" in page.text
+    assert "<h3>Faults</h3><p class=note>None.</p>" in page.text
+    nobody = httpx.get(f"http://127.0.0.1:{running.port}/bots/nobody", timeout=10)
+    assert nobody.status_code == 404
 
 
 def test_a_pool_the_server_does_not_play_is_a_404_naming_those_it_plays(

@@ -31,6 +31,7 @@ from tournament.server.groups import Pool, Timing
 from tournament.server.leaderboard import Anchor, Standing, standings
 from tournament.server.lobby import Lobby
 from tournament.server.matchmaking import Matchmaker
+from tournament.server.pages import bot_page, leaderboard_page
 from tournament.server.protocol import (
     CLOSE_BAD_LOGIN,
     CLOSE_LOGIN_TIMEOUT,
@@ -104,6 +105,8 @@ def create_app(settings: Settings) -> Starlette:
             Route("/api/leaderboard", leaderboard),
             Route("/api/games/{game_id}", game_record),
             Route("/games/{game_id}", game_page),
+            Route("/", leaderboard_html),
+            Route("/bots/{name}", bot_html),
             WebSocketRoute("/bot", bot_connection),
         ],
         lifespan=lifespan,
@@ -187,6 +190,35 @@ async def leaderboard(request: Request) -> JSONResponse:
             "standings": [line.to_dict() for line in lines],
         }
     )
+
+
+async def leaderboard_html(request: Request) -> HTMLResponse:
+    """``GET /``: the leaderboard of every pool, as a page."""
+    boards: Boards = request.state.boards
+    shown = []
+    for pool in boards.pools:
+        lines = await anyio.to_thread.run_sync(boards.standings, pool)
+        shown.append((pool.game, pool.name, lines))
+    return HTMLResponse(leaderboard_page(shown))
+
+
+async def bot_html(request: Request) -> HTMLResponse:
+    """``GET /bots/NAME``: a bot's page."""
+    boards: Boards = request.state.boards
+    store: Store = request.state.store
+    name = str(request.path_params["name"])
+    bots = await anyio.to_thread.run_sync(store.bots)
+    if name not in {bot.name for bot in bots}:
+        return HTMLResponse(f"<!doctype html><title>no such bot</title><p>{_NO_BOT}", 404)
+    pools = []
+    for pool in boards.pools:
+        numbered = await anyio.to_thread.run_sync(store.numbered_groups, pool.game, pool.name)
+        pools.append((pool.game, pool.name, numbered, boards.anchors[pool]))
+    page = await anyio.to_thread.run_sync(bot_page, name, pools)
+    return HTMLResponse(page)
+
+
+_NO_BOT = "no bot has this name on this server"
 
 
 async def _kept_game(request: Request) -> Any:

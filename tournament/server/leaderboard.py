@@ -15,7 +15,7 @@ from tournament.runner.ratings import elo, interval, plackett_luce, resample_dra
 from tournament.runner.summary import MIN_GROUPS
 from tournament.server.store import PlayedGame
 
-__all__ = ["PROVISIONAL", "RESAMPLES", "Anchor", "Standing", "standings"]
+__all__ = ["PROVISIONAL", "RESAMPLES", "Anchor", "Standing", "rating_history", "standings"]
 
 RESAMPLES = 200
 """Resamples of the groups behind each interval."""
@@ -126,3 +126,24 @@ def _ratings(
         shift = anchor[1] - ratings[number[anchor[0]]]
         ratings = [rating + shift for rating in ratings]
     return ratings
+
+
+HISTORY_POINTS = 40
+"""The most points of a rating's history: the ratings after that many evenly spread groups."""
+
+
+def rating_history(
+    groups: Sequence[Sequence[PlayedGame]], bot: str, anchor: Anchor | None = None
+) -> list[float]:
+    """The bot's rating after each of up to :data:`HISTORY_POINTS` evenly spread groups among
+    those it played, each fitted to the groups finished by then."""
+    ends = [index + 1 for index, group in enumerate(groups) if any(bot in g.seats for g in group)]
+    if len(ends) > HISTORY_POINTS:
+        ends = [
+            ends[round(i * (len(ends) - 1) / (HISTORY_POINTS - 1))] for i in range(HISTORY_POINTS)
+        ]
+    history = []
+    for end in ends:
+        names = sorted({name for group in groups[:end] for game in group for name in game.seats})
+        history.append(_ratings(groups[:end], names, anchor)[names.index(bot)])
+    return history

@@ -321,6 +321,11 @@ class Store:
 
     def finished_groups(self, game: str, rules: str) -> list[list[PlayedGame]]:
         """The games of every finished group of a pool, group by group in the order played."""
+        return list(self.numbered_groups(game, rules).values())
+
+    def numbered_groups(self, game: str, rules: str) -> dict[int, list[PlayedGame]]:
+        """The games of every finished group of a pool by the group's number, in the order
+        played."""
         with self.sessions() as session:
             rows = session.execute(
                 select(GameRow)
@@ -332,7 +337,7 @@ class Store:
             groups: dict[int, list[PlayedGame]] = {}
             for row in rows:
                 groups.setdefault(row.group_id, []).append(_played(row))
-        return list(groups.values())
+        return groups
 
     def played_game(self, group: int, number: int) -> PlayedGame | None:
         """A game of a finished group (``None`` while its group is not finished, or when there

@@ -1,0 +1,67 @@
+"""The server's leaderboard and pages, from groups made by hand: the order the games give, the
+anchor held at its rating, the intervals, the provisional mark, and the pages' escaping."""
+
+from __future__ import annotations
+
+import itertools
+
+from tournament.server.leaderboard import rating_history, standings
+from tournament.server.pages import bot_page, leaderboard_page
+from tournament.server.store import PlayedGame
+
+BOTS = ("alpha", "greedy", "random")
+
+
+def group(order: tuple[str, ...], faulty: str | None = None) -> list[PlayedGame]:
+    """A group of six games in which the bots always finish in ``order``, best first, each
+    seating once; ``faulty`` is at fault in every game."""
+    games = []
+    for seats in itertools.permutations(BOTS):
+        places = tuple(order.index(bot) + 1 for bot in seats)
+        statuses = tuple("error" if bot == faulty else "ok" for bot in seats)
+        games.append(PlayedGame(seats, places, (0, 0, 0), statuses, {}))
+    return games
+
+
+def test_the_order_of_the_games_is_the_order_of_the_ratings() -> None:
+    """A bot that beats another in most groups rates above it; with the anchor, greedy is held
+    at its rating, interval and all."""
+    groups = [group(("alpha", "greedy", "random"))] * 6 + [group(("greedy", "alpha", "random"))]
+    lines = standings(groups, anchor=("greedy", 1500.0), reference=("greedy", "random"))
+    assert [line.bot for line in lines] == ["alpha", "greedy", "random"]
+    greedy = lines[1]
+    assert greedy.rating == 1500.0
+    assert greedy.interval == (1500.0, 1500.0)
+    alpha = lines[0]
+    assert alpha.interval is not None
+    assert alpha.interval[0] <= alpha.rating <= alpha.interval[1]
+    assert (alpha.groups, alpha.games, alpha.faults) == (7, 42, 0)
+    assert alpha.provisional  # seven groups, fewer than PROVISIONAL
+    assert [line.reference for line in lines] == [False, True, True]
+
+
+def test_faults_are_counted_against_the_bot_at_fault_only() -> None:
+    groups = [group(("greedy", "random", "alpha"), faulty="alpha")] * 2
+    lines = {line.bot: line for line in standings(groups)}
+    assert [lines[bot].faults for bot in BOTS] == [12, 0, 0]
+    assert lines["alpha"].to_dict()["fault_rate"] == 1.0
+    assert lines["alpha"].interval is None  # fewer groups than an interval needs
+
+
+def test_a_rating_history_rises_as_the_bot_wins() -> None:
+    groups = [group(("random", "greedy", "alpha"))] * 3 + [group(("alpha", "greedy", "random"))] * 9
+    history = rating_history(groups, "alpha", ("greedy", 1500.0))
+    assert len(history) == 12
+    assert history[-1] > history[2]
+
+
+def test_the_pages_escape_what_they_show_and_draw_the_history() -> None:
+    """Names are escaped on every page; a bot with groups gets its rating drawn."""
+    groups = {number: group(("alpha", "greedy", "random")) for number in range(1, 4)}
+    page = bot_page("alpha", [("thousand", "russian<b>", groups, None)])
+    assert "<svg" in page
+    assert "russian&lt;b&gt;" in page
+    assert "<a href='/games/3-0'>3-0</a>" in page
+    board = leaderboard_page([("thousand", "<script>", standings(list(groups.values())))])
+    assert "<script>" not in board
+    assert "&lt;script&gt;" in board
