@@ -144,15 +144,22 @@ def test_connected_bots_play_groups_that_the_leaderboard_rates(
     ]
     assert lines["alpha"]["provisional"] is (lines["alpha"]["groups"] < 10)
     assert lines["alpha"]["fault_rate"] == 0.0
+    measured = running.get("/api/metrics")
+    assert measured["groups"] >= 4
+    assert measured["games"] >= 6 * measured["groups"]
+    assert measured["decisions"] > measured["games"]
+    own = measured["own_ms_per_decision"]
+    assert 0 < own["p50"] <= own["p99"]
+    assert measured["processor_ms_per_game"] > 0
 
 
 def test_finished_games_are_served_and_exported_as_records_that_replay(
     ladder: tuple[Running, str, dict[str, str]], tmp_path: Path
 ) -> None:
     """A finished game's record is served as JSON and as a replay page, the leaderboard and
-    each bot have their pages, and ``thousand server export`` writes every finished game's record, which ``thousand replay`` reads; a name that
-    is no kept game is a 404. (A group's games are kept only once it is finished, so no game of
-    a group in progress can be shown.)"""
+    each bot have their pages, and ``thousand server export`` writes every finished game's
+    record, which ``thousand replay`` reads; a name that is no kept game is a 404. (A group's
+    games are kept only once it is finished, so no game of a group in progress can be shown.)"""
     running, url, tokens = ladder
     client = Client("random", f"ws://127.0.0.1:{running.port}/bot", tokens["alpha"])
     try:

@@ -31,6 +31,7 @@ from tournament.server.groups import Pool, Timing
 from tournament.server.leaderboard import Anchor, Standing, standings
 from tournament.server.lobby import Lobby
 from tournament.server.matchmaking import Matchmaker
+from tournament.server.metrics import Metrics
 from tournament.server.pages import bot_page, leaderboard_page
 from tournament.server.protocol import (
     CLOSE_BAD_LOGIN,
@@ -93,7 +94,13 @@ def create_app(settings: Settings) -> Starlette:
         pairing = asyncio.get_running_loop().create_task(matchmaker.run(settings.pairing))
         boards = Boards(store, pools, settings.reference)
         try:
-            yield {"store": store, "lobby": lobby, "limits": settings.limits, "boards": boards}
+            yield {
+                "store": store,
+                "lobby": lobby,
+                "limits": settings.limits,
+                "boards": boards,
+                "metrics": matchmaker.metrics,
+            }
         finally:
             pairing.cancel()
             await matchmaker.stop()
@@ -103,6 +110,7 @@ def create_app(settings: Settings) -> Starlette:
         routes=[
             Route("/api/bots", list_bots),
             Route("/api/leaderboard", leaderboard),
+            Route("/api/metrics", metrics),
             Route("/api/games/{game_id}", game_record),
             Route("/games/{game_id}", game_page),
             Route("/", leaderboard_html),
@@ -130,6 +138,12 @@ async def list_bots(request: Request) -> JSONResponse:
             ]
         }
     )
+
+
+async def metrics(request: Request) -> JSONResponse:
+    """``GET /api/metrics``: what the server measures of itself (see :class:`Metrics`)."""
+    measured: Metrics = request.state.metrics
+    return JSONResponse(measured.to_dict())
 
 
 class Boards:

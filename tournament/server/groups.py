@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,6 +25,7 @@ from thousand.table.match import Outcome, start_match
 from tournament.runner.balanced_seatings import seatings
 from tournament.runner.schedule import derive_seed
 from tournament.server.lobby import Lobby, Lost
+from tournament.server.metrics import Metrics
 from tournament.server.store import PlayedGame, Store
 
 __all__ = ["Pool", "Timing", "check_game", "play_group"]
@@ -64,6 +66,7 @@ async def play_group(
     seed: int,
     timing: Timing,
     local: Callable[[str], object | None],
+    metrics: Metrics,
 ) -> int:
     """Play one group of ``bots`` and keep it: its number. ``local`` gives a new player for a
     bot that runs in the server (a reference bot), ``None`` for a connected one."""
@@ -73,9 +76,10 @@ async def play_group(
         for number, seating in enumerate(seatings(len(bots))):
             names = [bots[index] for index in seating]
             game_id = f"{group}-{number}"
-            played, _ = await _play_game(lobby, pool, names, seed, game_id, timing, local)
+            played, _ = await _play_game(lobby, pool, names, seed, game_id, timing, local, metrics)
             games.append(played)
         await asyncio.to_thread(store.finish_group, group, games)
+        metrics.groups += 1
     except BaseException:
         await asyncio.shield(asyncio.to_thread(_void, store, group))
         raise
@@ -94,12 +98,14 @@ async def check_game(
     number: int,
     timing: Timing,
     local: Callable[[str], object | None],
+    metrics: Metrics,
 ) -> Outcome:
     """A connected bot's check game, in seat 0 against ``opponent`` (a reference bot) in every
     other seat, kept nowhere: its outcome, whose faults say whether the bot may be rated."""
     names = [bot] + [opponent] * (pool.rules.players - 1)
     seed = secrets.randbits(63)
-    _, outcome = await _play_game(lobby, pool, names, seed, f"check-{number}", timing, local)
+    game_id = f"check-{number}"
+    _, outcome = await _play_game(lobby, pool, names, seed, game_id, timing, local, metrics)
     return outcome
 
 
@@ -111,6 +117,7 @@ async def _play_game(
     game_id: str,
     timing: Timing,
     local: Callable[[str], object | None],
+    metrics: Metrics,
 ) -> tuple[PlayedGame, Outcome]:
     """One game of a group: the group's cards, the bots seated as ``names``."""
     rules = pool.rules
@@ -149,15 +156,18 @@ async def _play_game(
                     start(seat, rules, rng)
         while (to_act := match.to_act) is not None:
             seat = to_act
+            began = time.perf_counter()
             observation = match.observation()
             if not remote[seat]:
                 match.submit(seat, players[seat].act(observation), 0.0)
+                metrics.decided(time.perf_counter() - began)
                 continue
             question = {
                 "type": "act",
                 "game_id": game_id,
                 "observation": observation.to_dict(with_rules=False),
             }
+            asked = time.perf_counter()
             try:
                 reply, spent = await lobby.ask(
                     names[seat], game_id, question, match.allowed(), timing.grace
@@ -165,6 +175,7 @@ async def _play_game(
             except Lost as lost:
                 match.fail(seat, BotCrash(str(lost)), 0.0)
                 continue
+            began += time.perf_counter() - asked
             if reply is None:
                 match.fail(seat, BotTimeout(f"took more than {match.allowed():.3f} s"), spent)
             elif reply.get("type") == "error":
@@ -172,7 +183,9 @@ async def _play_game(
                 match.fail(seat, BotCrash(f"reported an error: {message}"), spent)
             else:
                 match.submit(seat, _action(game, reply, observation), spent)
+            metrics.decided(time.perf_counter() - began)
         outcome = match.outcome()
+        metrics.games += 1
     finally:
         for seat, name in enumerate(names):
             if remote[seat]:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from tournament.server.groups import Pool, Timing, check_game, play_group
 from tournament.server.lobby import Lobby
+from tournament.server.metrics import Metrics
 from tournament.server.store import Store
 
 __all__ = ["CHECK_AGAIN", "Matchmaker"]
@@ -53,6 +54,7 @@ class Matchmaker:
         self.failed: dict[str, float] = {}
         """When each bot last failed its check game."""
         self.checks = 0
+        self.metrics = Metrics()
 
     def free(self) -> list[str]:
         """The connected bots with room for another group."""
@@ -102,7 +104,7 @@ class Matchmaker:
         try:
             pool, opponent = self.pools[0], self.reference[0]
             outcome = await check_game(
-                self.lobby, pool, name, opponent, number, self.timing, self.local
+                self.lobby, pool, name, opponent, number, self.timing, self.local, self.metrics
             )
             faults = [str(fault.detail) for fault in outcome.faults if fault.seat == 0]
             if faults:
@@ -132,7 +134,9 @@ class Matchmaker:
     async def _play(self, pool: Pool, bots: list[str]) -> None:
         try:
             seed = secrets.randbits(63)
-            await play_group(self.store, self.lobby, pool, bots, seed, self.timing, self.local)
+            await play_group(
+                self.store, self.lobby, pool, bots, seed, self.timing, self.local, self.metrics
+            )
         except Exception:
             LOG.exception("a group of %s could not finish; it is void", ", ".join(bots))
         finally:
