@@ -3,9 +3,12 @@ anchor held at its rating, the intervals, the provisional mark, and the pages' e
 
 from __future__ import annotations
 
+import collections
 import itertools
+import random
 
 from tournament.server.leaderboard import rating_history, standings
+from tournament.server.matchmaking import opponents
 from tournament.server.pages import bot_page, leaderboard_page
 from tournament.server.store import PlayedGame
 
@@ -65,3 +68,19 @@ def test_the_pages_escape_what_they_show_and_draw_the_history() -> None:
     board = leaderboard_page([("thousand", "<script>", standings(list(groups.values())))])
     assert "<script>" not in board
     assert "&lt;script&gt;" in board
+
+
+def test_opponents_near_in_rating_are_met_more_often() -> None:
+    """A rated bot meets opponents near its rating more often than far ones, yet meets every
+    one sometimes; a bot without a settled rating meets all alike."""
+    rng = random.Random(4)
+    ratings = {"me": 1500.0, "near": 1520.0, "far": 2200.0}
+    met = collections.Counter(
+        opponents("me", ["near", "far"], ratings, 1, rng)[0] for _ in range(2000)
+    )
+    assert met["near"] > 10 * met["far"] > 0
+    new = collections.Counter(
+        opponents("new", ["near", "far"], ratings, 1, rng)[0] for _ in range(2000)
+    )
+    assert abs(new["near"] - new["far"]) < 200
+    assert sorted(opponents("me", ["near", "far"], ratings, 2, rng)) == ["far", "near"]

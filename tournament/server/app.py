@@ -90,9 +90,18 @@ def create_app(settings: Settings) -> Starlette:
             make = makers.get(name)
             return None if make is None else make()
 
-        matchmaker = Matchmaker(store, lobby, pools, settings.reference, settings.timing, local)
-        pairing = asyncio.get_running_loop().create_task(matchmaker.run(settings.pairing))
         boards = Boards(store, pools, settings.reference)
+        matchmaker = Matchmaker(
+            store,
+            lobby,
+            pools,
+            settings.reference,
+            settings.timing,
+            local,
+            ratings=boards.settled,
+            rerate=boards.standings,
+        )
+        pairing = asyncio.get_running_loop().create_task(matchmaker.run(settings.pairing))
         try:
             yield {
                 "store": store,
@@ -158,6 +167,13 @@ class Boards:
 
     def pool(self, game: str, rules: str) -> Pool | None:
         return next((p for p in self.pools if p.game == game and p.name == rules), None)
+
+    def settled(self, pool: Pool) -> dict[str, float]:
+        """The ratings of the pool's bots that are no longer provisional, as last worked out
+        (without working them out again)."""
+        kept = self.kept.get(pool)
+        lines = [] if kept is None else kept[1]
+        return {line.bot: line.rating for line in lines if not line.provisional or line.reference}
 
     def standings(self, pool: Pool) -> list[Standing]:
         """The pool's standings now (run in a worker thread: fitting takes a while)."""

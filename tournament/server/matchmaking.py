@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import math
 import random
 import secrets
 import time
@@ -16,10 +17,41 @@ from tournament.server.lobby import Lobby
 from tournament.server.metrics import Metrics
 from tournament.server.store import Store
 
-__all__ = ["CHECK_AGAIN", "Matchmaker"]
+__all__ = ["CHECK_AGAIN", "WINDOW", "Matchmaker", "opponents"]
 
 CHECK_AGAIN = 60.0
 """Seconds before a bot that failed its check game is checked again."""
+WINDOW = 200.0
+"""Rating points over which the chance of meeting an opponent falls by a factor of e."""
+EXPLORE = 0.05
+"""The least weight of any opponent, however far its rating: every pairing stays possible."""
+
+
+def opponents(
+    first: str,
+    candidates: list[str],
+    ratings: dict[str, float],
+    count: int,
+    rng: random.Random,
+) -> list[str]:
+    """``count`` opponents for ``first`` drawn from ``candidates``, each weighted by how near its
+    rating is to ``first``'s (``exp(-distance / WINDOW)``, at least ``EXPLORE``). A bot without
+    a rating yet (new, or still provisional) is weighted 1 and weights every candidate 1: it
+    meets all kinds, so that its rating is found fast."""
+    pool = list(candidates)
+    chosen: list[str] = []
+    own = ratings.get(first)
+    while pool and len(chosen) < count:
+        weights = [
+            1.0
+            if own is None or ratings.get(name) is None
+            else max(EXPLORE, math.exp(-abs(ratings[name] - own) / WINDOW))
+            for name in pool
+        ]
+        pick = rng.choices(range(len(pool)), weights)[0]
+        chosen.append(pool.pop(pick))
+    return chosen
+
 
 LOG = logging.getLogger("thousand.server")
 
@@ -39,8 +71,14 @@ class Matchmaker:
         reference: tuple[str, ...],
         timing: Timing,
         local: Callable[[str], object | None],
+        ratings: Callable[[Pool], dict[str, float]] = lambda pool: {},
+        rerate: Callable[[Pool], object] = lambda pool: None,
     ) -> None:
         self.store = store
+        self.ratings = ratings
+        """The latest settled ratings of a pool's bots (provisional ones left out)."""
+        self.rerate = rerate
+        """Rates a pool's bots again, after each group it finished (run in a worker thread)."""
         self.lobby = lobby
         self.pools = pools
         self.reference = reference
@@ -85,7 +123,8 @@ class Matchmaker:
                 others = [*free, *self.reference]
                 if len(others) < pool.rules.players - 1:
                     break
-                chosen = self.rng.sample(others, pool.rules.players - 1)
+                rated = self.ratings(pool)
+                chosen = opponents(first, others, rated, pool.rules.players - 1, self.rng)
                 free = [name for name in free if name not in chosen]
                 bots = [first, *chosen]
                 self.rng.shuffle(bots)
@@ -137,6 +176,7 @@ class Matchmaker:
             await play_group(
                 self.store, self.lobby, pool, bots, seed, self.timing, self.local, self.metrics
             )
+            await asyncio.to_thread(self.rerate, pool)
         except Exception:
             LOG.exception("a group of %s could not finish; it is void", ", ".join(bots))
         finally:
