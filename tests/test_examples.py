@@ -29,6 +29,12 @@ EXPECTED: dict[str, list[str]] = {
         "greedy rates ",
         "its reference rating is 1500",
     ],
+    "ladder_server.py": [
+        "logged in as mybot",
+        "leaderboard of thousand, russian rules:",
+        "  greedy    1500.0  2 groups, 12 games",
+        "  mybot    ",
+    ],
     "learn_bluff.py": [
         "1000? for 2 against random: 300 games of training, seed 1",
         "wins before training: ",

@@ -407,16 +407,19 @@ def serve(settings: Settings, host: str, port: int) -> None:
     web_server(settings, host, port).run()
 
 
-def web_server(settings: Settings, host: str = "127.0.0.1", port: int = 0) -> uvicorn.Server:
+def web_server(
+    settings: Settings, host: str = "127.0.0.1", port: int = 0, log_level: str = "info"
+) -> uvicorn.Server:
     """The server, ready to run: ``run()`` it, or ``run(sockets=[...])`` on sockets already
-    bound. A message four times the limit is refused by the websocket layer itself (still with
-    close code 1009); one above the limit, by the server with its error message."""
+    bound; it logs each connection and request at ``log_level`` ``info`` (``warning``: only
+    what goes wrong). A message four times the limit is refused by the websocket layer itself
+    (still with close code 1009); one above the limit, by the server with its error message."""
     config = uvicorn.Config(
         create_app(settings),
         host=host,
         port=port,
         ws_max_size=4 * settings.limits.largest_message,
-        log_level="info",
+        log_level=log_level,
         lifespan="on",
     )
     return uvicorn.Server(config)
