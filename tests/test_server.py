@@ -140,6 +140,8 @@ def test_a_bad_name_is_refused(tmp_path: Path, name: str, message: str) -> None:
             store.add_bot("alpha")
         with pytest.raises(ValueError, match="there is no bot named 'gamma'"):
             store.revoke_bot("gamma")
+        with pytest.raises(ValueError, match="greedy is the name of a built-in bot"):
+            store.add_bot("greedy")
     finally:
         store.close()
 
@@ -431,32 +433,39 @@ def test_too_many_messages_are_refused_then_the_connection_closed(
     assert messages[10:] == [refused] * 3
 
 
-def test_the_real_program_serves_until_ctrl_c(tmp_path: Path) -> None:
-    """``thousand server`` makes its database, accepts a bot's login, and stops on Ctrl-C."""
-    database = f"sqlite:///{tmp_path / 'server.db'}"
-    token = runner.invoke(app, ["server", "add-bot", "alpha", "--db", database]).stdout.strip()
+def started_server(url: str) -> tuple[subprocess.Popen[str], int]:
+    """The real ``thousand server`` on the database at ``url`` on a free port, once it answers."""
     probe = socket.socket()
     probe.bind(("127.0.0.1", 0))
     port = probe.getsockname()[1]
     probe.close()
     process = subprocess.Popen(
-        [*installed_command(), "server", "--port", str(port), "--db", database],
-        stdout=subprocess.PIPE,
+        [*installed_command(), "server", "--port", str(port), "--db", url],
+        stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
     )
+    deadline = time.monotonic() + 60
+    while True:
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the server did not start"
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/bots", timeout=5)
+        except httpx.HTTPError:
+            time.sleep(0.1)
+            continue
+        return process, port
+
+
+def test_the_real_program_serves_until_ctrl_c(tmp_path: Path) -> None:
+    """``thousand server`` makes its database, accepts a bot's login, and stops on Ctrl-C."""
+    database = f"sqlite:///{tmp_path / 'server.db'}"
+    token = runner.invoke(app, ["server", "add-bot", "alpha", "--db", database]).stdout.strip()
+    process, port = started_server(database)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with connect(f"ws://127.0.0.1:{port}/bot", open_timeout=5) as connection:
-                    connection.send(json.dumps({"type": "login", "token": token}))
-                    assert json.loads(connection.recv(timeout=10))["bot"] == "alpha"
-                break
-            except OSError:
-                assert process.poll() is None, process.communicate()
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.1)
+        with connect(f"ws://127.0.0.1:{port}/bot", open_timeout=5) as connection:
+            connection.send(json.dumps({"type": "login", "token": token}))
+            assert json.loads(connection.recv(timeout=10))["bot"] == "alpha"
         process.send_signal(signal.SIGINT)
         _, errors = process.communicate(timeout=30)
     finally:

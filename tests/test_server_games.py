@@ -8,7 +8,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import threading
 import time
@@ -24,7 +23,7 @@ from websockets.sync.client import connect
 
 from tests.postgres import postgres_server  # noqa: F401  (pytest fixture)
 from tests.test_cli import installed_command
-from tests.test_server import Running, database  # noqa: F401  (pytest fixture)
+from tests.test_server import Running, database, started_server  # noqa: F401  (pytest fixture)
 from thousand.games import THOUSAND
 from thousand.table.specs import load_player
 from tournament.cli import app
@@ -62,6 +61,16 @@ class Client:
     def close(self) -> None:
         self.loop.call_soon_threadsafe(self.stop.set)
         self.thread.join(30)
+
+
+def played(running: Running, spec: str, token: str, until: Any) -> Client:
+    """The bot ``spec`` played on ``running`` with ``token`` until ``until()`` holds."""
+    client = Client(spec, f"ws://127.0.0.1:{running.port}/bot", token)
+    try:
+        waited(until)
+    finally:
+        client.close()
+    return client
 
 
 def waited(condition: Any, seconds: float = 120) -> None:
@@ -106,11 +115,7 @@ def test_connected_bots_play_groups_that_the_leaderboard_rates(
     replay to the scores kept, and the leaderboard rates every bot that played, on the
     reference scale (greedy held at its rating on the Russian ladder)."""
     running, url, tokens = ladder
-    client = Client("greedy", f"ws://127.0.0.1:{running.port}/bot", tokens["alpha"])
-    try:
-        waited(lambda: len(finished(url)) >= 4)
-    finally:
-        client.close()
+    client = played(running, "greedy", tokens["alpha"], lambda: len(finished(url)) >= 4)
     assert client.error is None
     assert client.lines[0] == f"connected to ws://127.0.0.1:{running.port}/bot as alpha"
     groups = finished(url)
@@ -161,11 +166,7 @@ def test_finished_games_are_served_and_exported_as_records_that_replay(
     record, which ``thousand replay`` reads; a name that is no kept game is a 404. (A group's
     games are kept only once it is finished, so no game of a group in progress can be shown.)"""
     running, url, tokens = ladder
-    client = Client("random", f"ws://127.0.0.1:{running.port}/bot", tokens["alpha"])
-    try:
-        waited(lambda: len(finished(url)) >= 1)
-    finally:
-        client.close()
+    played(running, "random", tokens["alpha"], lambda: len(finished(url)) >= 1)
     group = min(groups_by_status(url)["finished"])
     kept = finished(url)[0]
     assert running.get(f"/api/games/{group}-0") == kept[0].record
@@ -297,33 +298,6 @@ def groups_by_status(url: str) -> dict[str, set[int]]:
     return kept
 
 
-def started_server(url: str) -> tuple[subprocess.Popen[str], int]:
-    """The real ``thousand server`` on a free port, once it answers."""
-    probe = socket.socket()
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-    probe.close()
-    process = subprocess.Popen(
-        [*installed_command(), "server", "--port", str(port), "--db", url],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    deadline = time.monotonic() + 60
-
-    def answers() -> bool:
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "the server did not start"
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/bots", timeout=5)
-        except httpx.HTTPError:
-            return False
-        return True
-
-    waited(answers)
-    return process, port
-
-
 def test_a_server_killed_mid_group_loses_no_finished_group_and_voids_the_others(
     tmp_path: Path,
 ) -> None:
@@ -408,11 +382,11 @@ def test_a_new_bot_plays_a_check_game_before_it_is_rated(
     """A bot that never played is first checked, in a game kept nowhere; once it passes, it is
     seated in rated groups and stays checked."""
     running, url, tokens = ladder
-    client = Client("greedy", f"ws://127.0.0.1:{running.port}/bot", tokens["gamma"])
-    try:
-        waited(lambda: any("gamma" in group[0].seats for group in finished(url)))
-    finally:
-        client.close()
+
+    def seated() -> bool:
+        return any("gamma" in group[0].seats for group in finished(url))
+
+    played(running, "greedy", tokens["gamma"], seated)
     store = Store(url)
     try:
         assert store.is_checked("gamma")

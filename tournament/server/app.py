@@ -10,8 +10,12 @@ them per pool."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import functools
 import json
+import multiprocessing
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -28,7 +32,7 @@ from thousand.classic.rules import Rules
 from thousand.table.specs import load_player
 from tournament.runner.ladder import FIXED, ladder_key, load_ladders
 from tournament.server.groups import Pool, Timing
-from tournament.server.leaderboard import Anchor, Standing, standings
+from tournament.server.leaderboard import Anchor, Standing, settled_ratings, standings
 from tournament.server.lobby import Lobby
 from tournament.server.matchmaking import Matchmaker
 from tournament.server.metrics import Metrics
@@ -44,7 +48,7 @@ from tournament.server.protocol import (
     Rate,
     read_message,
 )
-from tournament.server.store import Store
+from tournament.server.store import PlayedGame, Store
 
 __all__ = ["MOST_GAMES", "Settings", "create_app", "serve", "web_server"]
 
@@ -71,6 +75,9 @@ class Settings:
     """How long a connected bot may take."""
     pairing: float = 1.0
     """Seconds between two rounds of matchmaking."""
+    refit: float = 30.0
+    """Seconds at least between two fits of a pool's ratings for the matchmaker (the
+    leaderboard, when asked for, is always up to date)."""
 
 
 def create_app(settings: Settings) -> Starlette:
@@ -90,7 +97,12 @@ def create_app(settings: Settings) -> Starlette:
             make = makers.get(name)
             return None if make is None else make()
 
-        boards = Boards(store, pools, settings.reference)
+        # Spawned, not forked: the server's process runs threads, which a fork could leave
+        # holding locks in the child.
+        fitting = concurrent.futures.ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn")
+        )
+        boards = Boards(store, pools, settings.reference, settings.refit, fitting)
         matchmaker = Matchmaker(
             store,
             lobby,
@@ -99,7 +111,7 @@ def create_app(settings: Settings) -> Starlette:
             settings.timing,
             local,
             ratings=boards.settled,
-            rerate=boards.standings,
+            rerate=boards.rerate,
         )
         pairing = asyncio.get_running_loop().create_task(matchmaker.run(settings.pairing))
         try:
@@ -113,6 +125,7 @@ def create_app(settings: Settings) -> Starlette:
         finally:
             pairing.cancel()
             await matchmaker.stop()
+            fitting.shutdown(cancel_futures=True)
             store.close()
 
     return Starlette(
@@ -156,34 +169,66 @@ async def metrics(request: Request) -> JSONResponse:
 
 
 class Boards:
-    """The leaderboards, each worked out again only when its pool has a new finished group."""
+    """The leaderboards. Fitting takes longer the more groups there are, so it is done in a
+    process of its own (``fitting``), apart from the games, and only when needed: a pool's
+    standings are worked out again when they are asked for and its pool has a new finished
+    group, and its ratings for the matchmaker (without intervals, far quicker) at most once
+    every ``refit`` seconds."""
 
-    def __init__(self, store: Store, pools: tuple[Pool, ...], reference: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        pools: tuple[Pool, ...],
+        reference: tuple[str, ...],
+        refit: float,
+        fitting: concurrent.futures.Executor,
+    ) -> None:
         self.store = store
         self.pools = pools
         self.reference = reference
+        self.refit = refit
+        self.fitting = fitting
         self.anchors = {pool: _anchor(pool, reference) for pool in pools}
         self.kept: dict[Pool, tuple[int, list[Standing]]] = {}
+        self.ratings: dict[Pool, dict[str, float]] = {}
+        self.rated: dict[Pool, float] = {}
+        self.lock = asyncio.Lock()
 
     def pool(self, game: str, rules: str) -> Pool | None:
         return next((p for p in self.pools if p.game == game and p.name == rules), None)
 
     def settled(self, pool: Pool) -> dict[str, float]:
-        """The ratings of the pool's bots that are no longer provisional, as last worked out
-        (without working them out again)."""
-        kept = self.kept.get(pool)
-        lines = [] if kept is None else kept[1]
-        return {line.bot: line.rating for line in lines if not line.provisional or line.reference}
+        """The ratings of the pool's bots that are no longer provisional, as last worked out."""
+        return self.ratings.get(pool, {})
 
-    def standings(self, pool: Pool) -> list[Standing]:
-        """The pool's standings now (run in a worker thread: fitting takes a while)."""
-        groups = self.store.finished_groups(pool.game, pool.name)
-        kept = self.kept.get(pool)
-        if kept is not None and kept[0] == len(groups):
-            return kept[1]
-        lines = standings(groups, self.anchors[pool], self.reference)
-        self.kept[pool] = (len(groups), lines)
-        return lines
+    async def rerate(self, pool: Pool) -> None:
+        """Work the pool's ratings out again for the matchmaker, unless that was done less than
+        ``refit`` seconds ago."""
+        if time.monotonic() - self.rated.get(pool, -self.refit) < self.refit:
+            return
+        self.rated[pool] = time.monotonic()
+        groups = await anyio.to_thread.run_sync(self._groups, pool)
+        loop = asyncio.get_running_loop()
+        self.ratings[pool] = await loop.run_in_executor(
+            self.fitting, settled_ratings, groups, self.anchors[pool], self.reference
+        )
+
+    async def standings(self, pool: Pool) -> list[Standing]:
+        """The pool's standings now."""
+        async with self.lock:
+            groups = await anyio.to_thread.run_sync(self._groups, pool)
+            kept = self.kept.get(pool)
+            if kept is not None and kept[0] == len(groups):
+                return kept[1]
+            loop = asyncio.get_running_loop()
+            lines = await loop.run_in_executor(
+                self.fitting, standings, groups, self.anchors[pool], self.reference
+            )
+            self.kept[pool] = (len(groups), lines)
+            return lines
+
+    def _groups(self, pool: Pool) -> list[list[PlayedGame]]:
+        return self.store.finished_groups(pool.game, pool.name, records=False)
 
 
 def _anchor(pool: Pool, reference: tuple[str, ...]) -> Anchor | None:
@@ -210,7 +255,7 @@ async def leaderboard(request: Request) -> JSONResponse:
             {"error": f"this server plays no pool game={game}&rules={rules}; it plays {played}"},
             status_code=404,
         )
-    lines = await anyio.to_thread.run_sync(boards.standings, pool)
+    lines = await boards.standings(pool)
     anchor = boards.anchors[pool]
     return JSONResponse(
         {
@@ -227,7 +272,7 @@ async def leaderboard_html(request: Request) -> HTMLResponse:
     boards: Boards = request.state.boards
     shown = []
     for pool in boards.pools:
-        lines = await anyio.to_thread.run_sync(boards.standings, pool)
+        lines = await boards.standings(pool)
         shown.append((pool.game, pool.name, lines))
     return HTMLResponse(leaderboard_page(shown))
 
@@ -242,9 +287,11 @@ async def bot_html(request: Request) -> HTMLResponse:
         return HTMLResponse(f"<!doctype html><title>no such bot</title><p>{_NO_BOT}", 404)
     pools = []
     for pool in boards.pools:
-        numbered = await anyio.to_thread.run_sync(store.numbered_groups, pool.game, pool.name)
+        numbered = await anyio.to_thread.run_sync(
+            functools.partial(store.numbered_groups, pool.game, pool.name, records=False)
+        )
         pools.append((pool.game, pool.name, numbered, boards.anchors[pool]))
-    page = await anyio.to_thread.run_sync(bot_page, name, pools)
+    page = await asyncio.get_running_loop().run_in_executor(boards.fitting, bot_page, name, pools)
     return HTMLResponse(page)
 
 

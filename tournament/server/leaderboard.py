@@ -15,7 +15,15 @@ from tournament.runner.ratings import elo, interval, plackett_luce, resample_dra
 from tournament.runner.summary import MIN_GROUPS
 from tournament.server.store import PlayedGame
 
-__all__ = ["PROVISIONAL", "RESAMPLES", "Anchor", "Standing", "rating_history", "standings"]
+__all__ = [
+    "PROVISIONAL",
+    "RESAMPLES",
+    "Anchor",
+    "Standing",
+    "rating_history",
+    "settled_ratings",
+    "standings",
+]
 
 RESAMPLES = 200
 """Resamples of the groups behind each interval."""
@@ -147,3 +155,22 @@ def rating_history(
         names = sorted({name for group in groups[:end] for game in group for name in game.seats})
         history.append(_ratings(groups[:end], names, anchor)[names.index(bot)])
     return history
+
+
+def settled_ratings(
+    groups: Sequence[Sequence[PlayedGame]], anchor: Anchor | None, reference: Sequence[str]
+) -> dict[str, float]:
+    """The ratings of the reference bots and of the bots no longer provisional, without their
+    intervals (one fit, where the standings take hundreds)."""
+    names = sorted({bot for group in groups for game in group for bot in game.seats})
+    if not names:
+        return {}
+    played = dict.fromkeys(names, 0)
+    for group in groups:
+        for name in {bot for game in group for bot in game.seats}:
+            played[name] += 1
+    return {
+        name: rating
+        for name, rating in zip(names, _ratings(groups, names, anchor), strict=True)
+        if name in reference or played[name] >= PROVISIONAL
+    }

@@ -10,7 +10,7 @@ import math
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from tournament.server.groups import Pool, Timing, check_game, play_group
 from tournament.server.lobby import Lobby
@@ -72,13 +72,13 @@ class Matchmaker:
         timing: Timing,
         local: Callable[[str], object | None],
         ratings: Callable[[Pool], dict[str, float]] = lambda pool: {},
-        rerate: Callable[[Pool], object] = lambda pool: None,
+        rerate: Callable[[Pool], Awaitable[object]] | None = None,
     ) -> None:
         self.store = store
         self.ratings = ratings
         """The latest settled ratings of a pool's bots (provisional ones left out)."""
         self.rerate = rerate
-        """Rates a pool's bots again, after each group it finished (run in a worker thread)."""
+        """Rates a pool's bots again, after each group it finished."""
         self.lobby = lobby
         self.pools = pools
         self.reference = reference
@@ -176,7 +176,8 @@ class Matchmaker:
             await play_group(
                 self.store, self.lobby, pool, bots, seed, self.timing, self.local, self.metrics
             )
-            await asyncio.to_thread(self.rerate, pool)
+            if self.rerate is not None:
+                await self.rerate(pool)
         except Exception:
             LOG.exception("a group of %s could not finish; it is void", ", ".join(bots))
         finally:

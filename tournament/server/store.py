@@ -19,11 +19,12 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import BigInteger, DateTime, ForeignKey, String, Text, select, update
+from sqlalchemy import BigInteger, DateTime, ForeignKey, Select, String, Text, select, update
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, defer, mapped_column, sessionmaker
 
+from thousand.bots import BUILTIN
 from tournament.server.tokens import new_token, token_hash, token_matches
 
 __all__ = [
@@ -231,6 +232,11 @@ class Store:
                 f"a bot's name is 1 to 40 letters, digits, dots, dashes and underscores, "
                 f"starting with a letter or digit, not {name!r}"
             )
+        if name in BUILTIN:
+            raise ValueError(
+                f"{name} is the name of a built-in bot, which the server may play itself; "
+                "choose another"
+            )
         token = new_token()
         with self.sessions.begin() as session:
             if self._bot(session, name) is not None:
@@ -319,24 +325,29 @@ class Store:
                 .values(status="void", ended=_now())
             )
 
-    def finished_groups(self, game: str, rules: str) -> list[list[PlayedGame]]:
-        """The games of every finished group of a pool, group by group in the order played."""
-        return list(self.numbered_groups(game, rules).values())
+    def finished_groups(
+        self, game: str, rules: str, *, records: bool = True
+    ) -> list[list[PlayedGame]]:
+        """The games of every finished group of a pool, group by group in the order played;
+        without ``records`` their records are left out (empty), which reads far less."""
+        return list(self.numbered_groups(game, rules, records=records).values())
 
-    def numbered_groups(self, game: str, rules: str) -> dict[int, list[PlayedGame]]:
+    def numbered_groups(
+        self, game: str, rules: str, *, records: bool = True
+    ) -> dict[int, list[PlayedGame]]:
         """The games of every finished group of a pool by the group's number, in the order
-        played."""
+        played (see :meth:`finished_groups`)."""
+        query = (
+            _kept_games()
+            .where(GroupRow.game == game, GroupRow.rules == rules)
+            .order_by(GroupRow.id, GameRow.number)
+        )
+        if not records:
+            query = query.options(defer(GameRow.record))
         with self.sessions() as session:
-            rows = session.execute(
-                select(GameRow)
-                .join(GroupRow, GameRow.group_id == GroupRow.id)
-                .where(GroupRow.game == game, GroupRow.rules == rules)
-                .where(GroupRow.status == "finished")
-                .order_by(GroupRow.id, GameRow.number)
-            ).scalars()
             groups: dict[int, list[PlayedGame]] = {}
-            for row in rows:
-                groups.setdefault(row.group_id, []).append(_played(row))
+            for row in session.execute(query).scalars():
+                groups.setdefault(row.group_id, []).append(_played(row, records))
         return groups
 
     def played_game(self, group: int, number: int) -> PlayedGame | None:
@@ -344,10 +355,7 @@ class Store:
         is no such game): a game's cards are shown only once its group is kept."""
         with self.sessions() as session:
             row = session.execute(
-                select(GameRow)
-                .join(GroupRow, GameRow.group_id == GroupRow.id)
-                .where(GameRow.group_id == group, GameRow.number == number)
-                .where(GroupRow.status == "finished")
+                _kept_games().where(GameRow.group_id == group, GameRow.number == number)
             ).scalar_one_or_none()
             return None if row is None else _played(row)
 
@@ -355,12 +363,7 @@ class Store:
         """Every game of every finished group, with its name (``group-number``), in the order
         played."""
         with self.sessions() as session:
-            rows = session.execute(
-                select(GameRow)
-                .join(GroupRow, GameRow.group_id == GroupRow.id)
-                .where(GroupRow.status == "finished")
-                .order_by(GroupRow.id, GameRow.number)
-            ).scalars()
+            rows = session.execute(_kept_games().order_by(GroupRow.id, GameRow.number)).scalars()
             return [(f"{row.group_id}-{row.number}", _played(row)) for row in rows]
 
     def group_status(self, group: int) -> str | None:
@@ -397,15 +400,24 @@ class Store:
         return row
 
 
+def _kept_games() -> Select[GameRow]:
+    """The games of the finished groups: the only ones shown."""
+    return (
+        select(GameRow)
+        .join(GroupRow, GameRow.group_id == GroupRow.id)
+        .where(GroupRow.status == "finished")
+    )
+
+
 def _now() -> datetime.datetime:
     return datetime.datetime.now(datetime.timezone.utc)
 
 
-def _played(row: GameRow) -> PlayedGame:
+def _played(row: GameRow, record: bool = True) -> PlayedGame:
     return PlayedGame(
         tuple(json.loads(row.seats)),
         tuple(json.loads(row.places)),
         tuple(json.loads(row.scores)),
         tuple(json.loads(row.statuses)),
-        json.loads(row.record),
+        json.loads(row.record) if record else {},
     )
