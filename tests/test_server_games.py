@@ -40,12 +40,14 @@ FAST = Timing(decision=5.0, start=5.0, grace=1.0)
 class Client:
     """``thousand connect``'s loop for one bot, run in a thread of its own."""
 
-    def __init__(self, spec: str, url: str, token: str, games: int = 1) -> None:
+    def __init__(
+        self, spec: str, url: str, token: str, games: int = 1, isolate: str = "none"
+    ) -> None:
         self.lines: list[str] = []
         self.error: BaseException | None = None
         self.loop = asyncio.new_event_loop()
         self.stop = asyncio.Event()
-        make = load_player(spec)
+        make = load_player(spec, isolate=isolate)
 
         def run() -> None:
             try:
@@ -63,9 +65,9 @@ class Client:
         self.thread.join(30)
 
 
-def played(running: Running, spec: str, token: str, until: Any) -> Client:
+def played(running: Running, spec: str, token: str, until: Any, isolate: str = "none") -> Client:
     """The bot ``spec`` played on ``running`` with ``token`` until ``until()`` holds."""
-    client = Client(spec, f"ws://127.0.0.1:{running.port}/bot", token)
+    client = Client(spec, f"ws://127.0.0.1:{running.port}/bot", token, isolate=isolate)
     try:
         waited(until)
     finally:
@@ -423,3 +425,21 @@ def test_a_bot_that_fails_its_check_is_told_and_never_seated(
         assert not store.is_checked("gamma")
     finally:
         store.close()
+
+
+def test_a_bot_in_a_process_of_its_own_plays_through_connect(
+    ladder: tuple[Running, str, dict[str, str]],
+) -> None:
+    """A bot from a file, played in a process of its own as ``thousand connect`` plays a bot
+    that is not built in, is checked and rated like any other: the observations the client
+    rebuilds from the server's messages reach it whole."""
+    running, url, tokens = ladder
+    spec = f"{Path(__file__).parent / 'bots' / 'python_bots.py'}:Cautious"
+
+    def seated() -> bool:
+        return any("gamma" in group[0].seats for group in finished(url))
+
+    client = played(running, spec, tokens["gamma"], seated, isolate="process")
+    assert not [line for line in client.lines if line.startswith("the server says")]
+    gamma = [game for group in finished(url) for game in group if "gamma" in game.seats]
+    assert all(game.statuses[game.seats.index("gamma")] == "ok" for game in gamma)

@@ -109,6 +109,12 @@ class View:
         of the same seat in the same game: a subclass takes from it what did not change."""
         return self.to_dict(with_rules=False)
 
+    def holds_parts(self) -> bool:
+        """Whether the view holds its parts, as a view the engine made does, and so can be sent
+        in the compact form; a view rebuilt from its fields (:meth:`from_fields`, or a game's
+        ``observation_from_dict``) cannot."""
+        return "_known" in self.__dict__
+
     def knowledge_since(self, previous: View | None) -> dict[str, Any]:
         """What a bot that was last sent ``previous`` (``None``: nothing yet), a view of the
         same seat in the same game, needs to rebuild this view: its parts that changed and the

@@ -395,7 +395,7 @@ class ExternalPlayer:
         assert self.game is not None
         self._await_ready()
         told, told_view = self._told, self._told_view
-        if self._knowledge:
+        if self._knowledge and observation.holds_parts():
             message = {"type": "act", **observation.knowledge_since(told_view)}
             data = message["fields"]
         elif told is None:
