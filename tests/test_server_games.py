@@ -455,3 +455,33 @@ def test_a_bot_in_a_process_of_its_own_plays_through_connect(
     assert not [line for line in client.lines if line.startswith("the server says")]
     gamma = [game for group in finished(url) for game in group if "gamma" in game.seats]
     assert all(game.statuses[game.seats.index("gamma")] == "ok" for game in gamma)
+
+
+def test_a_pool_of_two_seats_plays_groups_of_two_games(tmp_path: Path) -> None:
+    """Polish for two: a group is the same cards under both seatings, and the leaderboard of
+    the pool rates the bot against the reference bots on that pool's ladder."""
+    url = f"sqlite:///{tmp_path / 'server.db'}"
+    store = Store(url, make=True)
+    token = store.add_bot("alpha")
+    store.mark_checked("alpha")
+    store.close()
+    running = Running(Settings(database=url, pools=("polish-2p",), timing=FAST, pairing=0.05))
+    try:
+        store = Store(url)
+
+        def kept() -> list[list[Any]]:
+            return store.finished_groups("thousand", "polish-2p")
+
+        played(running, "greedy", token, lambda: len(kept()) >= 4)
+        for group in kept():
+            assert [len(game.seats) for game in group] == [2, 2]
+            assert {game.seats for game in group} == {
+                (group[0].seats[1], group[0].seats[0]),
+                group[0].seats,
+            }
+        store.close()
+        board = running.get("/api/leaderboard?game=thousand&rules=polish-2p")
+        assert board["anchor"] == {"bot": "greedy", "rating": 1500.0}
+        assert "alpha" in {line["bot"] for line in board["standings"]}
+    finally:
+        running.stop()
