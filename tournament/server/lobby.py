@@ -15,7 +15,12 @@ import json
 import time
 from typing import Any, Protocol
 
-__all__ = ["Connection", "Lobby", "Lost"]
+from tournament.server.protocol import CLOSE_REPLACED, CLOSE_SLOW
+
+__all__ = ["SEND_SECONDS", "Connection", "Lobby", "Lost"]
+
+SEND_SECONDS = 10.0
+"""Seconds a connection may take to take a message before it is dropped."""
 
 
 class Connection(Protocol):
@@ -58,8 +63,9 @@ class _Bot:
 class Lobby:
     """The bots connected now, one live connection each, and their games in progress."""
 
-    def __init__(self) -> None:
+    def __init__(self, send_seconds: float = SEND_SECONDS) -> None:
         self._bots: dict[str, _Bot] = {}
+        self.send_seconds = send_seconds
 
     def _bot(self, name: str) -> _Bot:
         return self._bots.setdefault(name, _Bot())
@@ -84,7 +90,6 @@ class Lobby:
     async def enter(self, name: str, connection: Connection, games_at_once: int = 1) -> None:
         """Make ``connection`` the bot's live one (closing an older one), and send it what it
         needs to go on with its games in progress."""
-        from tournament.server.protocol import CLOSE_REPLACED
 
         bot = self._bot(name)
         older, bot.connection = bot.connection, connection
@@ -173,9 +178,21 @@ class Lobby:
             seat.answer = None
 
     async def _send(self, bot: _Bot, message: dict[str, Any]) -> None:
+        """Send ``message`` on the bot's live connection. A connection that takes more than
+        ``send_seconds`` to take it (a bot that stopped reading, its buffers full) is dropped,
+        as if the bot had gone: its games wait for it through the grace, then charge it."""
         connection = bot.connection
         if connection is None:
             return
         async with bot.lock:
-            with contextlib.suppress(Exception):
-                await connection.send_json(message)
+            try:
+                await asyncio.wait_for(connection.send_json(message), self.send_seconds)
+            except asyncio.TimeoutError:
+                if bot.connection is connection:
+                    bot.connection = None
+                    bot.connected.clear()
+                    bot.changed()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(connection.close(CLOSE_SLOW), self.send_seconds)
+            except Exception:
+                pass

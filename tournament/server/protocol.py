@@ -13,6 +13,7 @@ __all__ = [
     "CLOSE_BAD_LOGIN",
     "CLOSE_LOGIN_TIMEOUT",
     "CLOSE_REPLACED",
+    "CLOSE_SLOW",
     "CLOSE_TOO_BIG",
     "CLOSE_TOO_MANY",
     "PROTOCOL",
@@ -35,6 +36,8 @@ CLOSE_REPLACED = 4409
 """Close code: the bot connected again, and the newer connection took over."""
 CLOSE_TOO_MANY = 4429
 """Close code: the bot kept sending faster than the limit after it was told."""
+CLOSE_SLOW = 4504
+"""Close code: the bot took too long to read what it was sent (it stopped reading)."""
 
 
 @attrs.frozen
