@@ -508,3 +508,15 @@ def test_without_the_extra_the_server_says_how_to_get_it(monkeypatch: pytest.Mon
         'error: the server needs its extra: python -m pip install ".[server]" in a checkout of '
         "thousand\n"
     )
+
+
+def test_a_pool_that_is_no_preset_is_one_error_line(tmp_path: Path) -> None:
+    """``--pool`` takes a Thousand preset or bluff; anything else is refused in one line before
+    the server starts."""
+    database = f"sqlite:///{tmp_path / 'server.db'}"
+    result = runner.invoke(app, ["server", "--pool", "nope", "--db", database])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: --pool must be a Thousand preset (russian, polish, polish-2p, russian-4, "
+        "polish-4) or bluff, not 'nope'\n"
+    )

@@ -485,3 +485,34 @@ def test_a_pool_of_two_seats_plays_groups_of_two_games(tmp_path: Path) -> None:
         assert "alpha" in {line["bot"] for line in board["standings"]}
     finally:
         running.stop()
+
+
+def test_a_pool_of_1000_plays_groups_of_every_seating_of_four(tmp_path: Path) -> None:
+    """1000? for four: two connected bots with the two reference bots play groups of 24 games
+    (every seating of four), rated on 1000?'s ladder; the pool is named ``standard``."""
+    url = f"sqlite:///{tmp_path / 'server.db'}"
+    store = Store(url, make=True)
+    tokens = {name: store.add_bot(name) for name in ("alpha", "beta")}
+    for name in tokens:
+        store.mark_checked(name)
+    store.close()
+    running = Running(Settings(database=url, pools=("bluff",), timing=FAST, pairing=0.05))
+    try:
+        address = f"ws://127.0.0.1:{running.port}/bot"
+        clients = [Client("greedy", address, token) for token in tokens.values()]
+        store = Store(url)
+        try:
+            waited(lambda: len(store.finished_groups("bluff", "standard")) >= 1)
+            group = store.finished_groups("bluff", "standard")[0]
+        finally:
+            store.close()
+            for client in clients:
+                client.close()
+        assert len(group) == 24
+        assert sorted(group[0].seats) == ["alpha", "beta", "greedy", "random"]
+        assert len({game.seats for game in group}) == 24
+        board = running.get("/api/leaderboard?game=bluff&rules=standard")
+        assert board["anchor"] == {"bot": "greedy", "rating": 1500.0}
+        assert {line["bot"] for line in board["standings"]} == {"alpha", "beta", "greedy", "random"}
+    finally:
+        running.stop()

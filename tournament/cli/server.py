@@ -67,8 +67,8 @@ def server(
         list[str] | None,
         typer.Option(
             metavar="PRESET",
-            help="A Thousand preset whose games are rated, a leaderboard each; repeat for more "
-            "(default: russian).",
+            help="A Thousand preset, or bluff for 1000?, whose games are rated, a leaderboard "
+            "each; repeat for more (default: russian).",
             show_default=False,
         ),
     ] = None,
@@ -96,14 +96,13 @@ def server(
     if context.invoked_subcommand is not None:
         return
     with _server_errors():
-        from thousand.classic.rules import Rules
         from tournament.server.app import Settings, serve
-        from tournament.server.groups import Timing
+        from tournament.server.groups import Timing, pool_named
         from tournament.server.store import Store
 
         pools = tuple(dict.fromkeys(pool or ["russian"]))
         for name in pools:
-            Rules.preset(name)
+            pool_named(name)
         timing = Timing(decision=time_limit, bank=time_bank, grace=grace)
         Store(db, make=True).close()
         typer.echo(

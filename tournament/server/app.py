@@ -28,10 +28,9 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from thousand.classic.rules import Rules
 from thousand.table.specs import load_player
 from tournament.runner.ladder import FIXED, ladder_key, load_ladders
-from tournament.server.groups import Pool, Timing
+from tournament.server.groups import Pool, Timing, pool_named
 from tournament.server.leaderboard import Anchor, Standing, settled_ratings, standings
 from tournament.server.lobby import Lobby
 from tournament.server.matchmaking import Matchmaker
@@ -67,7 +66,8 @@ class Settings:
     limits: Limits = Limits()
     """What a bot's connection may send."""
     pools: tuple[str, ...] = ("russian",)
-    """The Thousand presets played, a pool each."""
+    """The pools played: Thousand presets, or ``bluff`` (see :func:`~tournament.server.groups.
+    pool_named`)."""
     reference: tuple[str, ...] = ("random", "greedy")
     """The built-in bots that play in the server, for every pool, so that the ratings have a
     fixed reference."""
@@ -90,7 +90,7 @@ def create_app(settings: Settings) -> Starlette:
         store = await anyio.to_thread.run_sync(lambda: Store(settings.database, make=True))
         await anyio.to_thread.run_sync(store.void_unfinished)
         lobby = Lobby()
-        pools = tuple(Pool(name, Rules.preset(name)) for name in settings.pools)
+        pools = tuple(pool_named(name) for name in settings.pools)
         makers = {name: load_player(name) for name in settings.reference}
 
         def local(name: str) -> object | None:

@@ -18,17 +18,19 @@ from typing import Any
 
 import attrs
 
+from thousand.classic.rules import Rules
 from thousand.errors import BotCrash, BotTimeout
-from thousand.games import AnyRules, game_of
+from thousand.games import AnyRules, game_named, game_of
 from thousand.table.external import PROTOCOL, SEED_BITS, told_outcome
 from thousand.table.match import Outcome, start_match
 from tournament.runner.balanced_seatings import seatings
+from tournament.runner.ladder import STANDARD
 from tournament.runner.schedule import derive_seed
 from tournament.server.lobby import Lobby, Lost
 from tournament.server.metrics import Metrics
 from tournament.server.store import PlayedGame, Store
 
-__all__ = ["Pool", "Timing", "check_game", "play_group"]
+__all__ = ["Pool", "Timing", "check_game", "play_group", "pool_named"]
 
 
 @attrs.frozen
@@ -41,7 +43,29 @@ class Pool:
 
     @property
     def game(self) -> str:
-        return game_of(self.rules).name
+        """The game's key, as the API and the ladder name it: ``thousand`` or ``bluff``."""
+        return game_of(self.rules).key
+
+
+def pool_named(name: str) -> Pool:
+    """The pool of a Thousand preset (``russian``...), or of a game without presets by its
+    name (``bluff``, also ``1000?``): its standard rules, under the name ``standard``.
+
+    Raises:
+        ValueError: ``name`` is neither.
+    """
+    try:
+        return Pool(name, Rules.preset(name))
+    except ValueError:
+        pass
+    try:
+        game = game_named(name)
+    except ValueError:
+        game = None
+    if game is None or game.has_deals:
+        presets = ", ".join(Rules.preset_names())
+        raise ValueError(f"--pool must be a Thousand preset ({presets}) or bluff, not {name!r}")
+    return Pool(STANDARD, game.default_rules())
 
 
 @attrs.frozen
