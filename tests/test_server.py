@@ -520,3 +520,21 @@ def test_a_pool_that_is_no_preset_is_one_error_line(tmp_path: Path) -> None:
         "error: --pool must be a Thousand preset (russian, polish, polish-2p, russian-4, "
         "polish-4) or bluff, not 'nope'\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ("polish=5", "--pool-time names the pool 'polish', which is not played (russian)"),
+        ("russian=x", "--pool-time must be PRESET=LIMIT or PRESET=LIMIT/BANK in seconds, not "),
+        ("russian=5/0", "--pool-time must be PRESET=LIMIT or PRESET=LIMIT/BANK in seconds, not "),
+        ("russian", "--pool-time must be PRESET=LIMIT or PRESET=LIMIT/BANK in seconds, not "),
+    ],
+)
+def test_a_pool_time_is_checked_in_one_line(tmp_path: Path, given: str, message: str) -> None:
+    """``--pool-time`` names a pool the server plays and a limit (and bank) in seconds."""
+    database = f"sqlite:///{tmp_path / 'server.db'}"
+    result = runner.invoke(app, ["server", "--pool-time", given, "--db", database])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {message}")
+    assert len(result.stderr.splitlines()) == 1

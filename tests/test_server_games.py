@@ -516,3 +516,24 @@ def test_a_pool_of_1000_plays_groups_of_every_seating_of_four(tmp_path: Path) ->
         assert {line["bot"] for line in board["standings"]} == {"alpha", "beta", "greedy", "random"}
     finally:
         running.stop()
+
+
+def test_a_pool_with_its_own_time_limit_holds_its_bots_to_it(tmp_path: Path) -> None:
+    """A pool's own limit, not the server's, is what its bots are held to: a bot that does not
+    answer its check game's first question is told it took more than the pool's 0.3 s."""
+    url = f"sqlite:///{tmp_path / 'server.db'}"
+    store = Store(url, make=True)
+    token = store.add_bot("gamma")
+    store.close()
+    own = (("polish-2p", attrs.evolve(FAST, decision=0.3)),)
+    settings = Settings(database=url, pools=("polish-2p",), timing=FAST, pool_timing=own)
+    running = Running(attrs.evolve(settings, pairing=0.05))
+    try:
+        bot = raw_bot(running, token)
+        hello = next_of(bot, "hello")
+        bot.send(json.dumps({"type": "ready", "game_id": hello["game_id"]}))
+        told = next_of(bot, "error")
+        assert told["message"].startswith("the check game found ")
+        assert "took more than 0.300 s" in told["message"]
+    finally:
+        running.stop()

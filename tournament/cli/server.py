@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
+import attrs
 import typer
 
 from thousand.common.files import write_file
@@ -18,6 +19,7 @@ from tournament.cli.app import Commands, app, fail, isolation
 from tournament.cli.options import NoIsolateOption, SandboxByDefaultOption
 
 if TYPE_CHECKING:
+    from tournament.server.groups import Timing
     from tournament.server.store import Store
 
 server_app = typer.Typer(
@@ -90,6 +92,15 @@ def server(
             min=0.0, help="Seconds a bot that lost its connection has to come back to its game."
         ),
     ] = 30.0,
+    pool_time: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="PRESET=LIMIT[/BANK]",
+            help="A pool's own --time-limit, and --time-bank after a slash: russian=5 or "
+            "bluff=2/120; repeat for more pools.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Run the ladder server until Ctrl-C: bots connect to ws://HOST:PORT/bot with their
     tokens. An empty database is made; an older one must be migrated first."""
@@ -104,13 +115,34 @@ def server(
         for name in pools:
             pool_named(name)
         timing = Timing(decision=time_limit, bank=time_bank, grace=grace)
+        own = tuple(pool_timing_of(text, pools, timing) for text in pool_time or [])
         Store(db, make=True).close()
         typer.echo(
             f"bots connect to ws://{host}:{port}/bot with their tokens; "
             f"the leaderboard is at http://{host}:{port}/api/leaderboard; Ctrl-C stops the server",
             err=True,
         )
-        serve(Settings(database=db, pools=pools, timing=timing), host, port)
+        serve(Settings(database=db, pools=pools, timing=timing, pool_timing=own), host, port)
+
+
+def pool_timing_of(text: str, pools: tuple[str, ...], timing: Timing) -> tuple[str, Timing]:
+    """A ``--pool-time`` given as ``PRESET=LIMIT[/BANK]``: the pool, and its limits (its grace and
+    its time to start are the server's)."""
+    name, _, limits = text.partition("=")
+    limit, _, bank = limits.partition("/")
+    if name not in pools:
+        played = ", ".join(pools)
+        raise ValueError(f"--pool-time names the pool {name!r}, which is not played ({played})")
+    try:
+        seconds = float(limit)
+        banked = float(bank) if bank else None
+    except ValueError:
+        seconds = banked = float("nan")
+    if not (seconds > 0 and (banked is None or banked > 0)) or seconds == float("inf"):
+        raise ValueError(
+            f"--pool-time must be PRESET=LIMIT or PRESET=LIMIT/BANK in seconds, not {text!r}"
+        )
+    return name, attrs.evolve(timing, decision=seconds, bank=banked)
 
 
 @server_app.command()

@@ -73,6 +73,8 @@ class Settings:
     fixed reference."""
     timing: Timing = Timing()
     """How long a connected bot may take."""
+    pool_timing: tuple[tuple[str, Timing], ...] = ()
+    """Pools (by the names in :attr:`pools`) with limits of their own."""
     pairing: float = 1.0
     """Seconds between two rounds of matchmaking."""
     refit: float = 30.0
@@ -90,7 +92,8 @@ def create_app(settings: Settings) -> Starlette:
         store = await anyio.to_thread.run_sync(lambda: Store(settings.database, make=True))
         await anyio.to_thread.run_sync(store.void_unfinished)
         lobby = Lobby()
-        pools = tuple(pool_named(name) for name in settings.pools)
+        own = dict(settings.pool_timing)
+        pools = tuple(pool_named(name, own.get(name)) for name in settings.pools)
         makers = {name: load_player(name) for name in settings.reference}
 
         def local(name: str) -> object | None:

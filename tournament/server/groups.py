@@ -34,41 +34,6 @@ __all__ = ["Pool", "Timing", "check_game", "play_group", "pool_named"]
 
 
 @attrs.frozen
-class Pool:
-    """The games rated together: one game and preset, at a table of ``rules.players``."""
-
-    name: str
-    """The preset's name, as the leaderboard is asked for it (``russian``)."""
-    rules: AnyRules
-
-    @property
-    def game(self) -> str:
-        """The game's key, as the API and the ladder name it: ``thousand`` or ``bluff``."""
-        return game_of(self.rules).key
-
-
-def pool_named(name: str) -> Pool:
-    """The pool of a Thousand preset (``russian``...), or of a game without presets by its
-    name (``bluff``, also ``1000?``): its standard rules, under the name ``standard``.
-
-    Raises:
-        ValueError: ``name`` is neither.
-    """
-    try:
-        return Pool(name, Rules.preset(name))
-    except ValueError:
-        pass
-    try:
-        game = game_named(name)
-    except ValueError:
-        game = None
-    if game is None or game.has_deals:
-        presets = ", ".join(Rules.preset_names())
-        raise ValueError(f"--pool must be a Thousand preset ({presets}) or bluff, not {name!r}")
-    return Pool(STANDARD, game.default_rules())
-
-
-@attrs.frozen
 class Timing:
     """How long a connected bot may take."""
 
@@ -80,6 +45,44 @@ class Timing:
     """Seconds to answer a game's hello."""
     grace: float = 30.0
     """Seconds a bot that lost its connection has to come back, its game waiting meanwhile."""
+
+
+@attrs.frozen
+class Pool:
+    """The games rated together: one game and preset, at a table of ``rules.players``."""
+
+    name: str
+    """The preset's name, as the leaderboard is asked for it (``russian``)."""
+    rules: AnyRules
+    timing: Timing | None = None
+    """How long a connected bot may take in this pool; ``None``: as the server says."""
+
+    @property
+    def game(self) -> str:
+        """The game's key, as the API and the ladder name it: ``thousand`` or ``bluff``."""
+        return game_of(self.rules).key
+
+
+def pool_named(name: str, timing: Timing | None = None) -> Pool:
+    """The pool of a Thousand preset (``russian``...), or of a game without presets by its
+    name (``bluff``, also ``1000?``): its standard rules, under the name ``standard``; with
+    ``timing``, its own limits.
+
+    Raises:
+        ValueError: ``name`` is neither.
+    """
+    try:
+        return Pool(name, Rules.preset(name), timing)
+    except ValueError:
+        pass
+    try:
+        game = game_named(name)
+    except ValueError:
+        game = None
+    if game is None or game.has_deals:
+        presets = ", ".join(Rules.preset_names())
+        raise ValueError(f"--pool must be a Thousand preset ({presets}) or bluff, not {name!r}")
+    return Pool(STANDARD, game.default_rules(), timing)
 
 
 async def play_group(

@@ -94,6 +94,10 @@ class Matchmaker:
         self.checks = 0
         self.metrics = Metrics()
 
+    def timed(self, pool: Pool) -> Timing:
+        """How long a connected bot may take in ``pool``: its own limits, else the server's."""
+        return self.timing if pool.timing is None else pool.timing
+
     def free(self) -> list[str]:
         """The connected bots with room for another group."""
         return [
@@ -143,7 +147,7 @@ class Matchmaker:
         try:
             pool, opponent = self.pools[0], self.reference[0]
             outcome = await check_game(
-                self.lobby, pool, name, opponent, number, self.timing, self.local, self.metrics
+                self.lobby, pool, name, opponent, number, self.timed(pool), self.local, self.metrics
             )
             faults = [str(fault.detail) for fault in outcome.faults if fault.seat == 0]
             if faults:
@@ -174,7 +178,7 @@ class Matchmaker:
         try:
             seed = secrets.randbits(63)
             await play_group(
-                self.store, self.lobby, pool, bots, seed, self.timing, self.local, self.metrics
+                self.store, self.lobby, pool, bots, seed, self.timed(pool), self.local, self.metrics
             )
             if self.rerate is not None:
                 await self.rerate(pool)
