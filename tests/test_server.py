@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import httpx
 import pytest
 import sqlalchemy
@@ -207,7 +208,8 @@ class Running:
         self.listening = socket.socket()
         self.listening.bind(("127.0.0.1", 0))
         self.port = self.listening.getsockname()[1]
-        self.server = web_server(settings)
+        address = f"ws://127.0.0.1:{self.port}/bot"
+        self.server = web_server(attrs.evolve(settings, address=settings.address or address))
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.listening]}, daemon=True
         )
@@ -537,4 +539,24 @@ def test_a_pool_time_is_checked_in_one_line(tmp_path: Path, given: str, message:
     result = runner.invoke(app, ["server", "--pool-time", given, "--db", database])
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {message}")
+    assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ("mybot.py:Bot", "--reference-process must name a built-in bot, not 'mybot.py:Bot'"),
+        ("ismcts(stepz=3)", "ismcts"),
+    ],
+)
+def test_a_reference_process_must_be_a_built_in_bot(
+    tmp_path: Path, given: str, message: str
+) -> None:
+    """``--reference-process`` takes a built-in bot, its options checked, before the server
+    starts."""
+    database = f"sqlite:///{tmp_path / 'server.db'}"
+    result = runner.invoke(app, ["server", "--reference-process", given, "--db", database])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ")
+    assert message in result.stderr
     assert len(result.stderr.splitlines()) == 1

@@ -537,3 +537,36 @@ def test_a_pool_with_its_own_time_limit_holds_its_bots_to_it(tmp_path: Path) -> 
         assert "took more than 0.300 s" in told["message"]
     finally:
         running.stop()
+
+
+def test_a_reference_bot_in_a_process_of_its_own_plays_like_one_in_the_server(
+    tmp_path: Path,
+) -> None:
+    """A reference bot played from a process of its own (as the search bots are, so as not to
+    hold up the server's games) connects with a token the server makes, is seated in groups
+    without a check game, and is marked as a reference bot on the leaderboard."""
+    url = f"sqlite:///{tmp_path / 'server.db'}"
+    store = Store(url, make=True)
+    token = store.add_bot("alpha")
+    store.mark_checked("alpha")
+    store.close()
+    settings = Settings(
+        database=url,
+        reference=("random",),
+        reference_processes=("greedy",),
+        timing=FAST,
+        pairing=0.05,
+    )
+    running = Running(settings)
+    try:
+        played(running, "greedy", token, lambda: len(finished(url)) >= 2)
+        for group in finished(url):
+            assert sorted(group[0].seats) == ["alpha", "greedy", "random"]
+            assert all(game.statuses == ("ok", "ok", "ok") for game in group)
+        lines = {line["bot"]: line for line in running.get("/api/leaderboard")["standings"]}
+        assert lines["greedy"]["reference"] is True
+        assert lines["greedy"]["rating"] == 1500.0
+        bots = {bot["name"]: bot for bot in running.get("/api/bots")["bots"]}
+        assert bots["greedy"]["connected"] is True
+    finally:
+        running.stop()

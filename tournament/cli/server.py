@@ -92,6 +92,15 @@ def server(
             min=0.0, help="Seconds a bot that lost its connection has to come back to its game."
         ),
     ] = 30.0,
+    reference_process: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="SPEC",
+            help="A built-in bot to play as a reference bot from a process of its own, such as "
+            "'ismcts(steps=250)' (random and greedy play in the server); repeat for more.",
+            show_default=False,
+        ),
+    ] = None,
     pool_time: Annotated[
         list[str] | None,
         typer.Option(
@@ -116,13 +125,30 @@ def server(
             pool_named(name)
         timing = Timing(decision=time_limit, bank=time_bank, grace=grace)
         own = tuple(pool_timing_of(text, pools, timing) for text in pool_time or [])
+        remote = tuple(dict.fromkeys(reference_process or []))
+        for spec in remote:
+            built_in_bot(spec)
         Store(db, make=True).close()
         typer.echo(
             f"bots connect to ws://{host}:{port}/bot with their tokens; "
             f"the leaderboard is at http://{host}:{port}/api/leaderboard; Ctrl-C stops the server",
             err=True,
         )
-        serve(Settings(database=db, pools=pools, timing=timing, pool_timing=own), host, port)
+        settings = Settings(
+            database=db, pools=pools, timing=timing, pool_timing=own, reference_processes=remote
+        )
+        serve(settings, host, port)
+
+
+def built_in_bot(spec: str) -> None:
+    """Check that ``spec`` names a built-in bot (its options allowed), which can be a reference
+    bot."""
+    from thousand.bots import BUILTIN
+    from thousand.table.specs import load_player
+
+    if spec.partition("(")[0].strip() not in BUILTIN:
+        raise ValueError(f"--reference-process must name a built-in bot, not {spec!r}")
+    load_player(spec)
 
 
 def pool_timing_of(text: str, pools: tuple[str, ...], timing: Timing) -> tuple[str, Timing]:

@@ -15,6 +15,7 @@ import contextlib
 import functools
 import json
 import multiprocessing
+import os
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -80,6 +81,12 @@ class Settings:
     refit: float = 30.0
     """Seconds at least between two fits of a pool's ratings for the matchmaker (the
     leaderboard, when asked for, is always up to date)."""
+    reference_processes: tuple[str, ...] = ()
+    """Reference bots that play from processes of their own (search bots, which would hold
+    up the server's games): each connects to the server as a bot does, with a token the
+    server makes for it as it starts."""
+    address: str | None = None
+    """The server's own bot address (``ws://HOST:PORT/bot``), where those processes connect."""
 
 
 def create_app(settings: Settings) -> Starlette:
@@ -95,6 +102,12 @@ def create_app(settings: Settings) -> Starlette:
         own = dict(settings.pool_timing)
         pools = tuple(pool_named(name, own.get(name)) for name in settings.pools)
         makers = {name: load_player(name) for name in settings.reference}
+        remote = settings.reference_processes
+        if remote and settings.address is None:
+            raise ValueError("reference bots in processes of their own need the server's address")
+        tokens = {
+            name: await anyio.to_thread.run_sync(store.reference_token, name) for name in remote
+        }
 
         def local(name: str) -> object | None:
             make = makers.get(name)
@@ -105,18 +118,30 @@ def create_app(settings: Settings) -> Starlette:
         fitting = concurrent.futures.ProcessPoolExecutor(
             1, mp_context=multiprocessing.get_context("spawn")
         )
-        boards = Boards(store, pools, settings.reference, settings.refit, fitting)
+        every_reference = (*settings.reference, *remote)
+        boards = Boards(store, pools, every_reference, settings.refit, fitting)
         matchmaker = Matchmaker(
             store,
             lobby,
             pools,
-            settings.reference,
+            every_reference,
             settings.timing,
             local,
             ratings=boards.settled,
             rerate=boards.rerate,
         )
         pairing = asyncio.get_running_loop().create_task(matchmaker.run(settings.pairing))
+        context = multiprocessing.get_context("spawn")
+        processes = [
+            context.Process(
+                target=play_reference,
+                args=(name, settings.address, tokens[name], os.getpid()),
+                daemon=True,
+            )
+            for name in remote
+        ]
+        for process in processes:
+            process.start()
         try:
             yield {
                 "store": store,
@@ -127,6 +152,8 @@ def create_app(settings: Settings) -> Starlette:
             }
         finally:
             pairing.cancel()
+            for process in processes:
+                process.kill()
             await matchmaker.stop()
             fitting.shutdown(cancel_futures=True)
             store.close()
@@ -144,6 +171,16 @@ def create_app(settings: Settings) -> Starlette:
         ],
         lifespan=lifespan,
     )
+
+
+def play_reference(spec: str, address: str, token: str, parent: int) -> None:
+    """A reference bot's process: play ``spec`` for the server at ``address`` as ``thousand
+    connect`` does, as many groups at once as a bot may, until the server's process ends."""
+    from thousand.table.external import die_with_parent
+    from tournament.server.client import play_for
+
+    die_with_parent(parent)
+    asyncio.run(play_for(load_player(spec), address, token, MOST_GAMES, say=lambda line: None))
 
 
 async def list_bots(request: Request) -> JSONResponse:
@@ -454,7 +491,9 @@ def _too_many(limits: Limits) -> str:
 
 def serve(settings: Settings, host: str, port: int) -> None:
     """Run the server on ``host`` and ``port`` until it is stopped (Ctrl-C)."""
-    web_server(settings, host, port).run()
+    near = "127.0.0.1" if host in ("0.0.0.0", "") else host
+    located = attrs.evolve(settings, address=f"ws://{near}:{port}/bot")
+    web_server(located, host, port).run()
 
 
 def web_server(

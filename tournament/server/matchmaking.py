@@ -82,6 +82,8 @@ class Matchmaker:
         self.lobby = lobby
         self.pools = pools
         self.reference = reference
+        self.here = {name for name in reference if local(name) is not None}
+        """The reference bots that play in the server (the others connect like any bot)."""
         self.timing = timing
         self.local = local
         self.groups: collections.Counter[str] = collections.Counter()
@@ -99,11 +101,23 @@ class Matchmaker:
         return self.timing if pool.timing is None else pool.timing
 
     def free(self) -> list[str]:
-        """The connected bots with room for another group."""
+        """The connected bots with room for another group, the reference bots left out."""
         return [
             name
             for name in self.lobby.connected()
             if name not in self.reference and self.groups[name] < self.lobby.games_at_once(name)
+        ]
+
+    def references(self) -> list[str]:
+        """The reference bots that can play another group: those that play in the server, and
+        those that play from processes of their own while they are connected and have room."""
+        return [
+            name
+            for name in self.reference
+            if name in self.here
+            or (
+                self.lobby.is_connected(name) and self.groups[name] < self.lobby.games_at_once(name)
+            )
         ]
 
     async def pair(self) -> int:
@@ -124,7 +138,7 @@ class Matchmaker:
             self.rng.shuffle(free)
             while free:
                 first = free.pop()
-                others = [*free, *self.reference]
+                others = [*free, *self.references()]
                 if len(others) < pool.rules.players - 1:
                     break
                 rated = self.ratings(pool)
@@ -146,6 +160,10 @@ class Matchmaker:
     async def _checking(self, name: str, number: int) -> None:
         try:
             pool, opponent = self.pools[0], self.reference[0]
+            if opponent not in self.here:
+                raise ValueError(
+                    f"the check games need a reference bot in the server, not {opponent}"
+                )
             outcome = await check_game(
                 self.lobby, pool, name, opponent, number, self.timed(pool), self.local, self.metrics
             )
