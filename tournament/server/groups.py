@@ -108,13 +108,9 @@ async def play_group(
         await asyncio.to_thread(store.finish_group, group, games)
         metrics.groups += 1
     except BaseException:
-        await asyncio.shield(asyncio.to_thread(_void, store, group))
+        await asyncio.shield(asyncio.to_thread(store.void_unfinished_group, group))
         raise
     return group
-
-
-def _void(store: Store, group: int) -> None:
-    store.void_unfinished_group(group)
 
 
 async def check_game(
@@ -217,9 +213,10 @@ async def _play_game(
         for seat, name in enumerate(names):
             if remote[seat]:
                 lobby.part(name, game_id)
+    ended = {"type": "end", "game_id": game_id, "outcome": told_outcome(outcome)}
     for seat, name in enumerate(names):
         if remote[seat]:
-            await lobby.tell(name, {"type": "end", "game_id": game_id, **_end(outcome)})
+            await lobby.tell(name, ended)
         else:
             end = getattr(players[seat], "end", None)
             if end is not None:
@@ -263,7 +260,3 @@ def _action(game: Any, reply: dict[str, Any], observation: Any) -> object:
         return game.parse_action(text)
     except ValueError:
         return text
-
-
-def _end(outcome: Outcome) -> dict[str, Any]:
-    return {"outcome": told_outcome(outcome)}

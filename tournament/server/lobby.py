@@ -82,11 +82,6 @@ class Lobby:
         """How many games the bot said it plays at once (1 unless it said more)."""
         return self._bot(name).games_at_once
 
-    def playing(self, name: str) -> int:
-        """How many games the bot is in now."""
-        bot = self._bots.get(name)
-        return 0 if bot is None else len(bot.seats)
-
     async def enter(self, name: str, connection: Connection, games_at_once: int = 1) -> None:
         """Make ``connection`` the bot's live one (closing an older one), and send it what it
         needs to go on with its games in progress."""

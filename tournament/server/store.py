@@ -380,12 +380,6 @@ class Store:
             rows = session.execute(_kept_games().order_by(GroupRow.id, GameRow.number)).scalars()
             return [(f"{row.group_id}-{row.number}", _played(row)) for row in rows]
 
-    def group_status(self, group: int) -> str | None:
-        """Whether a group is ``playing``, ``finished`` or ``void``; ``None`` when unknown."""
-        with self.sessions() as session:
-            row = session.get(GroupRow, group)
-            return None if row is None else row.status
-
     def is_checked(self, name: str) -> bool:
         """Whether the bot has passed its check game."""
         with self.sessions() as session:
