@@ -1,6 +1,7 @@
 """Ladder server under load: many simulated bots over real websockets.
 
-For each database (a SQLite file, and a throwaway PostgreSQL server when one can be started):
+For each database (a SQLite file, and a PostgreSQL server of its own when one can be started,
+waiting on its disk as a deployment's does):
 ``--bots`` bots are added to a new database as already checked, the server runs in this process
 (uvicorn in a thread, on a free port, matchmaking every 0.2 s, other settings as by default),
 and the bots connect from a child process: one asyncio program, one websocket each, answering
@@ -282,7 +283,7 @@ def database(kind: str, folder: Path) -> Iterator[str | None]:
         return
     postgres: PostgresServer | None = None
     try:
-        postgres = start_postgres(folder)
+        postgres = start_postgres(folder, durable=True)
     except PostgresUnavailable as problem:
         print(f"postgresql skipped: {problem.reason}")
         yield None

@@ -57,16 +57,10 @@ between the moment it is found free and the moment the server binds it)."""
 TIMEOUT = 120
 """Seconds any one ``initdb`` or ``pg_ctl`` may take."""
 
-SETTINGS = " ".join(
-    f"-c {setting}"
-    for setting in (
-        "listen_addresses=127.0.0.1",
-        "fsync=off",
-        "synchronous_commit=off",
-        "full_page_writes=off",
-    )
-)
-"""Server settings for throwaway test data: TCP on the loopback only, and no waiting on disks."""
+LOOPBACK = "-c listen_addresses=127.0.0.1"
+"""TCP on the loopback only."""
+THROWAWAY = "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+"""Settings for throwaway test data: no waiting on disks."""
 
 ERROR_LINE = re.compile(r"\b(PANIC|FATAL|ERROR|error):")
 """Where the message starts on a line of PostgreSQL's output that reports an error."""
@@ -159,9 +153,10 @@ class PostgresServer:
             shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def start_postgres(directory: Path) -> PostgresServer:
+def start_postgres(directory: Path, durable: bool = False) -> PostgresServer:
     """Make a new database cluster in a folder of its own under ``directory`` and start a server
-    on it; raise :class:`PostgresUnavailable` when that cannot be done."""
+    on it, which waits on its disk as a real deployment does when ``durable`` (for measuring),
+    not otherwise (for tests); raise :class:`PostgresUnavailable` when that cannot be done."""
     bin_dir = find_postgres()
     if bin_dir is None:
         raise PostgresUnavailable(
@@ -173,7 +168,7 @@ def start_postgres(directory: Path) -> PostgresServer:
     try:
         _initdb(bin_dir, folder)
         watcher = _start_watcher(bin_dir, folder)
-        port = _start(bin_dir, folder)
+        port = _start(bin_dir, folder, LOOPBACK if durable else f"{LOOPBACK} {THROWAWAY}")
     except BaseException:
         if watcher is not None:
             _end_watcher(watcher)
@@ -222,16 +217,16 @@ def _initdb(bin_dir: Path, folder: Path) -> None:
         raise PostgresUnavailable(f"PostgreSQL's initdb ({bin_dir}) failed: {summary}", output)
 
 
-def _start(bin_dir: Path, folder: Path) -> int:
-    """Start the server on a free port, trying again on another port when the start fails;
-    return the port."""
+def _start(bin_dir: Path, folder: Path, settings: str) -> int:
+    """Start the server on a free port with ``settings`` (its ``-c`` options), trying again on
+    another port when the start fails; return the port."""
     log = folder / "server.log"
     pg_ctl = [str(bin_dir / "pg_ctl"), "-D", str(folder / "data")]
     tail = ""
     for _attempt in range(START_ATTEMPTS):
         log.unlink(missing_ok=True)
         port = _free_port()
-        options = f"-p {port} -k {shlex.quote(str(folder / 'socket'))} {SETTINGS}"
+        options = f"-p {port} -k {shlex.quote(str(folder / 'socket'))} {settings}"
         done = _run_as_owner(
             [*pg_ctl, "-l", str(log), "-w", "-t", "60", "-o", options, "start"], cwd=folder
         )

@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import attrs
 import httpx
 import pytest
 import sqlalchemy
@@ -208,8 +207,7 @@ class Running:
         self.listening = socket.socket()
         self.listening.bind(("127.0.0.1", 0))
         self.port = self.listening.getsockname()[1]
-        address = f"ws://127.0.0.1:{self.port}/bot"
-        self.server = web_server(attrs.evolve(settings, address=settings.address or address))
+        self.server = web_server(settings)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.listening]}, daemon=True
         )
@@ -545,17 +543,23 @@ def test_a_pool_time_is_checked_in_one_line(tmp_path: Path, given: str, message:
 @pytest.mark.parametrize(
     ("given", "message"),
     [
-        ("mybot.py:Bot", "--reference-process must name a built-in bot, not 'mybot.py:Bot'"),
-        ("ismcts(stepz=3)", "ismcts"),
+        (
+            ["--reference", "mybot.py:Bot"],
+            "--reference must name a built-in bot, not 'mybot.py:Bot'",
+        ),
+        (["--reference", "ismcts(stepz=3)"], "ismcts"),
+        (["--reference", "greedy"], "greedy is a reference bot already, played in the server"),
+        (["--backend", "cloud"], "--backend must be local or ray, not 'cloud'"),
+        (["--ray-address", "auto"], "--ray-address goes with --backend ray"),
     ],
 )
-def test_a_reference_process_must_be_a_built_in_bot(
-    tmp_path: Path, given: str, message: str
+def test_the_reference_bots_and_their_workers_are_checked_in_one_line(
+    tmp_path: Path, given: list[str], message: str
 ) -> None:
-    """``--reference-process`` takes a built-in bot, its options checked, before the server
-    starts."""
+    """``--reference`` takes a built-in bot not already played in the server, its options
+    checked, and ``--backend`` names where the workers run, all before the server starts."""
     database = f"sqlite:///{tmp_path / 'server.db'}"
-    result = runner.invoke(app, ["server", "--reference-process", given, "--db", database])
+    result = runner.invoke(app, ["server", *given, "--db", database])
     assert result.exit_code == 2
     assert result.stderr.startswith("error: ")
     assert message in result.stderr

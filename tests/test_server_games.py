@@ -539,12 +539,10 @@ def test_a_pool_with_its_own_time_limit_holds_its_bots_to_it(tmp_path: Path) -> 
         running.stop()
 
 
-def test_a_reference_bot_in_a_process_of_its_own_plays_like_one_in_the_server(
-    tmp_path: Path,
-) -> None:
-    """A reference bot played from a process of its own (as the search bots are, so as not to
-    hold up the server's games) connects with a token the server makes, is seated in groups
-    without a check game, and is marked as a reference bot on the leaderboard."""
+def test_a_reference_bot_played_by_workers_plays_like_one_in_the_server(tmp_path: Path) -> None:
+    """A reference bot played by the workers (as the search bots are, so as not to hold up the
+    server's games) is seated in groups without a check game, its decisions made in the
+    workers, and is marked as a reference bot on the leaderboard."""
     url = f"sqlite:///{tmp_path / 'server.db'}"
     store = Store(url, make=True)
     token = store.add_bot("alpha")
@@ -553,7 +551,8 @@ def test_a_reference_bot_in_a_process_of_its_own_plays_like_one_in_the_server(
     settings = Settings(
         database=url,
         reference=("random",),
-        reference_processes=("greedy",),
+        hosted=("greedy",),
+        workers=2,
         timing=FAST,
         pairing=0.05,
     )
@@ -566,7 +565,36 @@ def test_a_reference_bot_in_a_process_of_its_own_plays_like_one_in_the_server(
         lines = {line["bot"]: line for line in running.get("/api/leaderboard")["standings"]}
         assert lines["greedy"]["reference"] is True
         assert lines["greedy"]["rating"] == 1500.0
-        bots = {bot["name"]: bot for bot in running.get("/api/bots")["bots"]}
-        assert bots["greedy"]["connected"] is True
+    finally:
+        running.stop()
+
+
+def test_a_group_whose_worker_dies_is_void_and_the_ladder_goes_on(tmp_path: Path) -> None:
+    """A worker that dies in the middle of a group is the server's failure, not a bot's: the
+    group is void, never rated, the worker is replaced, and the bots are seated again."""
+    url = f"sqlite:///{tmp_path / 'server.db'}"
+    store = Store(url, make=True)
+    token = store.add_bot("alpha")
+    store.mark_checked("alpha")
+    store.close()
+    dies = "tests/bots/python_bots.py:ExitsAtOnce"
+    settings = Settings(
+        database=url, reference=("random",), hosted=(dies,), timing=FAST, pairing=0.05
+    )
+    running = Running(settings)
+
+    def statuses() -> list[str]:
+        engine = sqlalchemy.create_engine(url)
+        try:
+            with engine.connect() as connection:
+                rows = connection.execute(sqlalchemy.text("SELECT status FROM groups"))
+                return [row[0] for row in rows]
+        finally:
+            engine.dispose()
+
+    try:
+        played(running, "greedy", token, lambda: statuses().count("void") >= 3)
+        assert finished(url) == []
+        assert running.get("/api/leaderboard")["standings"] == []
     finally:
         running.stop()

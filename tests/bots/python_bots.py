@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -141,3 +142,29 @@ class Shouter(SeatedPlayer):
     def act(self, observation: Any) -> object:
         """Never answers: its error message holds an escape sequence."""
         raise RuntimeError("\x1b[2J the screen is mine")
+
+
+class WhereAmI(SeatedPlayer):
+    """Answers every decision with the id of the process it runs in (not an action): for the
+    tests of where a server's workers play a bot."""
+
+    def act(self, observation: Any) -> object:
+        """This process's id."""
+        return os.getpid()
+
+
+class ExitsAtOnce(SeatedPlayer):
+    """Kills its own process at its first decision."""
+
+    def act(self, observation: Any) -> object:
+        """Nothing: the process ends."""
+        os._exit(3)
+
+
+class Sleeper(SeatedPlayer):
+    """Sleeps for a minute over each decision, then plays at random."""
+
+    def act(self, observation: Any) -> object:
+        """A random legal action, a minute late."""
+        time.sleep(60)
+        return self.rng.choice(observation.legal_actions)

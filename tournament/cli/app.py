@@ -391,13 +391,18 @@ def choose_backend(name: str, address: str | None, workers: int | None) -> Backe
     """The backend named on the command line; ``None`` for the local default."""
     from tournament.runner.ray_backend import RayBackend
 
-    if name == "local":
-        if address is not None:
-            raise ValueError("--ray-address goes with --backend ray")
+    if not on_ray(name, address):
         return None
-    if name == "ray":
-        return RayBackend(address, workers or os.cpu_count() or 1)
-    raise ValueError(f"--backend must be local or ray, not {name!r}")
+    return RayBackend(address, workers or os.cpu_count() or 1)
+
+
+def on_ray(backend: str, address: str | None) -> bool:
+    """Whether ``--backend`` names Ray (else local processes), checked with ``--ray-address``."""
+    if backend not in ("local", "ray"):
+        raise ValueError(f"--backend must be local or ray, not {backend!r}")
+    if address is not None and backend != "ray":
+        raise ValueError("--ray-address goes with --backend ray")
+    return backend == "ray"
 
 
 def supported_games(spec: str) -> list[str]:

@@ -15,7 +15,7 @@ import typer
 from thousand.common.files import write_file
 from thousand.common.text import table_lines
 from thousand.errors import ThousandError
-from tournament.cli.app import Commands, app, fail, isolation
+from tournament.cli.app import Commands, app, fail, isolation, on_ray
 from tournament.cli.options import NoIsolateOption, SandboxByDefaultOption
 
 if TYPE_CHECKING:
@@ -92,13 +92,34 @@ def server(
             min=0.0, help="Seconds a bot that lost its connection has to come back to its game."
         ),
     ] = 30.0,
-    reference_process: Annotated[
+    reference: Annotated[
         list[str] | None,
         typer.Option(
             metavar="SPEC",
-            help="A built-in bot to play as a reference bot from a process of its own, such as "
-            "'ismcts(steps=250)' (random and greedy play in the server); repeat for more.",
+            help="A built-in bot to play as a reference bot on the workers, such as "
+            "'ismcts(steps=250)' (random and greedy always play, in the server); repeat for "
+            "more.",
             show_default=False,
+        ),
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers", "-w", min=1, help="Worker processes (or Ray actors) for --reference bots."
+        ),
+    ] = 1,
+    backend: Annotated[
+        str,
+        typer.Option(
+            "--backend",
+            metavar="[local|ray]",
+            help="Where the workers run: processes of this machine, or ray for a Ray cluster.",
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray-address", help="With --backend ray: the cluster (default: a local instance)."
         ),
     ] = None,
     pool_time: Annotated[
@@ -125,9 +146,10 @@ def server(
             pool_named(name)
         timing = Timing(decision=time_limit, bank=time_bank, grace=grace)
         own = tuple(pool_timing_of(text, pools, timing) for text in pool_time or [])
-        remote = tuple(dict.fromkeys(reference_process or []))
-        for spec in remote:
+        hosted = tuple(dict.fromkeys(reference or []))
+        for spec in hosted:
             built_in_bot(spec)
+        ray = on_ray(backend, ray_address)
         Store(db, make=True).close()
         typer.echo(
             f"bots connect to ws://{host}:{port}/bot with their tokens; "
@@ -135,7 +157,14 @@ def server(
             err=True,
         )
         settings = Settings(
-            database=db, pools=pools, timing=timing, pool_timing=own, reference_processes=remote
+            database=db,
+            pools=pools,
+            timing=timing,
+            pool_timing=own,
+            hosted=hosted,
+            workers=workers,
+            ray=ray,
+            ray_address=ray_address,
         )
         serve(settings, host, port)
 
@@ -145,9 +174,13 @@ def built_in_bot(spec: str) -> None:
     bot."""
     from thousand.bots import BUILTIN
     from thousand.table.specs import load_player
+    from tournament.server.hosts import IN_SERVER
 
-    if spec.partition("(")[0].strip() not in BUILTIN:
-        raise ValueError(f"--reference-process must name a built-in bot, not {spec!r}")
+    name = spec.partition("(")[0].strip()
+    if name not in BUILTIN:
+        raise ValueError(f"--reference must name a built-in bot, not {spec!r}")
+    if spec in IN_SERVER:
+        raise ValueError(f"{spec} is a reference bot already, played in the server")
     load_player(spec)
 
 

@@ -39,6 +39,8 @@ __all__ = [
     "batches",
     "hand_out",
     "interrupts_held",
+    "kill_pool",
+    "start_worker",
 ]
 
 DEFAULT_BATCH = 64
@@ -167,14 +169,18 @@ class ProcessBackend:
         """Drop the pool at once: its workers are killed in the middle of their batches (and
         their bots' processes die with them)."""
         pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        # Before Python 3.14 a pool cannot kill its workers itself. Shutting it down after they
-        # died waits only for its own threads to see them gone, and keeps those threads from
-        # racing the program's exit.
-        for worker in list((pool._processes or {}).values()):
-            worker.kill()
-        pool.shutdown(cancel_futures=True)
+        if pool is not None:
+            kill_pool(pool)
+
+
+def kill_pool(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    """Kill a pool's workers in the middle of what they do, then shut it down."""
+    # Before Python 3.14 a pool cannot kill its workers itself. Shutting it down after they
+    # died waits only for its own threads to see them gone, and keeps those threads from
+    # racing the program's exit.
+    for worker in list((pool._processes or {}).values()):
+        worker.kill()
+    pool.shutdown(cancel_futures=True)
 
 
 def start_worker(parent: int) -> None:

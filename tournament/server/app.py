@@ -15,7 +15,6 @@ import contextlib
 import functools
 import json
 import multiprocessing
-import os
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -32,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from thousand.table.specs import load_player
 from tournament.runner.ladder import FIXED, ladder_key, load_ladders
 from tournament.server.groups import Pool, Timing, pool_named
+from tournament.server.hosts import IN_SERVER, Hosted, InServer, ServerSeat, hosts_for
 from tournament.server.leaderboard import Anchor, Standing, settled_ratings, standings
 from tournament.server.lobby import Lobby
 from tournament.server.matchmaking import Matchmaker
@@ -50,10 +50,13 @@ from tournament.server.protocol import (
 )
 from tournament.server.store import PlayedGame, Store
 
-__all__ = ["MOST_GAMES", "Settings", "create_app", "serve", "web_server"]
+__all__ = ["HOSTED_GROUPS", "MOST_GAMES", "Settings", "create_app", "serve", "web_server"]
 
 MOST_GAMES = 16
 """The most groups a bot may play at once."""
+HOSTED_GROUPS = 2
+"""The most groups at once of a reference bot played by workers, per worker: enough that a
+worker always has a decision to make, few enough that none waits long for it."""
 ANSWERS = ("ready", "action", "error")
 """The messages that answer the server's questions in a game."""
 
@@ -69,7 +72,7 @@ class Settings:
     pools: tuple[str, ...] = ("russian",)
     """The pools played: Thousand presets, or ``bluff`` (see :func:`~tournament.server.groups.
     pool_named`)."""
-    reference: tuple[str, ...] = ("random", "greedy")
+    reference: tuple[str, ...] = IN_SERVER
     """The built-in bots that play in the server, for every pool, so that the ratings have a
     fixed reference."""
     timing: Timing = Timing()
@@ -81,12 +84,15 @@ class Settings:
     refit: float = 30.0
     """Seconds at least between two fits of a pool's ratings for the matchmaker (the
     leaderboard, when asked for, is always up to date)."""
-    reference_processes: tuple[str, ...] = ()
-    """Reference bots that play from processes of their own (search bots, which would hold
-    up the server's games): each connects to the server as a bot does, with a token the
-    server makes for it as it starts."""
-    address: str | None = None
-    """The server's own bot address (``ws://HOST:PORT/bot``), where those processes connect."""
+    hosted: tuple[str, ...] = ()
+    """Reference bots played by worker processes, apart from the server's games (the search
+    bots, whose thinking would hold those games up)."""
+    workers: int = 1
+    """How many workers play the :attr:`hosted` bots."""
+    ray: bool = False
+    """Whether the workers are Ray actors rather than processes of this machine."""
+    ray_address: str | None = None
+    """With :attr:`ray`: the Ray cluster (``None``: a new local Ray instance)."""
 
 
 def create_app(settings: Settings) -> Starlette:
@@ -102,23 +108,24 @@ def create_app(settings: Settings) -> Starlette:
         own = dict(settings.pool_timing)
         pools = tuple(pool_named(name, own.get(name)) for name in settings.pools)
         makers = {name: load_player(name) for name in settings.reference}
-        remote = settings.reference_processes
-        if remote and settings.address is None:
-            raise ValueError("reference bots in processes of their own need the server's address")
-        tokens = {
-            name: await anyio.to_thread.run_sync(store.reference_token, name) for name in remote
-        }
+        hosts = (
+            hosts_for(settings.workers, settings.ray_address, settings.ray)
+            if settings.hosted
+            else None
+        )
 
-        def local(name: str) -> object | None:
+        def local(name: str) -> ServerSeat | None:
             make = makers.get(name)
-            return None if make is None else make()
+            if make is not None:
+                return InServer(make())
+            return None if hosts is None or name not in settings.hosted else Hosted(hosts, name)
 
         # Spawned, not forked: the server's process runs threads, which a fork could leave
         # holding locks in the child.
         fitting = concurrent.futures.ProcessPoolExecutor(
             1, mp_context=multiprocessing.get_context("spawn")
         )
-        every_reference = (*settings.reference, *remote)
+        every_reference = (*settings.reference, *settings.hosted)
         boards = Boards(store, pools, every_reference, settings.refit, fitting)
         matchmaker = Matchmaker(
             store,
@@ -129,19 +136,9 @@ def create_app(settings: Settings) -> Starlette:
             local,
             ratings=boards.settled,
             rerate=boards.rerate,
+            most_groups=dict.fromkeys(settings.hosted, HOSTED_GROUPS * settings.workers),
         )
         pairing = asyncio.get_running_loop().create_task(matchmaker.run(settings.pairing))
-        context = multiprocessing.get_context("spawn")
-        processes = [
-            context.Process(
-                target=play_reference,
-                args=(name, settings.address, tokens[name], os.getpid()),
-                daemon=True,
-            )
-            for name in remote
-        ]
-        for process in processes:
-            process.start()
         try:
             yield {
                 "store": store,
@@ -152,9 +149,9 @@ def create_app(settings: Settings) -> Starlette:
             }
         finally:
             pairing.cancel()
-            for process in processes:
-                process.kill()
             await matchmaker.stop()
+            if hosts is not None:
+                hosts.close()
             fitting.shutdown(cancel_futures=True)
             store.close()
 
@@ -171,16 +168,6 @@ def create_app(settings: Settings) -> Starlette:
         ],
         lifespan=lifespan,
     )
-
-
-def play_reference(spec: str, address: str, token: str, parent: int) -> None:
-    """A reference bot's process: play ``spec`` for the server at ``address`` as ``thousand
-    connect`` does, as many groups at once as a bot may, until the server's process ends."""
-    from thousand.table.external import die_with_parent
-    from tournament.server.client import play_for
-
-    die_with_parent(parent)
-    asyncio.run(play_for(load_player(spec), address, token, MOST_GAMES, say=lambda line: None))
 
 
 async def list_bots(request: Request) -> JSONResponse:
@@ -491,9 +478,7 @@ def _too_many(limits: Limits) -> str:
 
 def serve(settings: Settings, host: str, port: int) -> None:
     """Run the server on ``host`` and ``port`` until it is stopped (Ctrl-C)."""
-    near = "127.0.0.1" if host in ("0.0.0.0", "") else host
-    located = attrs.evolve(settings, address=f"ws://{near}:{port}/bot")
-    web_server(located, host, port).run()
+    web_server(settings, host, port).run()
 
 
 def web_server(

@@ -26,6 +26,7 @@ from thousand.table.match import Outcome, start_match
 from tournament.runner.balanced_seatings import seatings
 from tournament.runner.ladder import STANDARD
 from tournament.runner.schedule import derive_seed
+from tournament.server.hosts import ServerSeat
 from tournament.server.lobby import Lobby, Lost
 from tournament.server.metrics import Metrics
 from tournament.server.store import PlayedGame, Store
@@ -92,11 +93,11 @@ async def play_group(
     bots: Sequence[str],
     seed: int,
     timing: Timing,
-    local: Callable[[str], object | None],
+    local: Callable[[str], ServerSeat | None],
     metrics: Metrics,
 ) -> int:
-    """Play one group of ``bots`` and keep it: its number. ``local`` gives a new player for a
-    bot that runs in the server (a reference bot), ``None`` for a connected one."""
+    """Play one group of ``bots`` and keep it: its number. ``local`` gives a new seat for a bot
+    that the server plays (a reference bot), ``None`` for a connected one."""
     group = await asyncio.to_thread(store.begin_group, pool.game, pool.name, seed, bots)
     games = []
     try:
@@ -120,7 +121,7 @@ async def check_game(
     opponent: str,
     number: int,
     timing: Timing,
-    local: Callable[[str], object | None],
+    local: Callable[[str], ServerSeat | None],
     metrics: Metrics,
 ) -> Outcome:
     """A connected bot's check game, in seat 0 against ``opponent`` (a reference bot) in every
@@ -139,7 +140,7 @@ async def _play_game(
     seed: int,
     game_id: str,
     timing: Timing,
-    local: Callable[[str], object | None],
+    local: Callable[[str], ServerSeat | None],
     metrics: Metrics,
 ) -> tuple[PlayedGame, Outcome]:
     """One game of a group: the group's cards, the bots seated as ``names``."""
@@ -153,12 +154,14 @@ async def _play_game(
         time_limit=timing.decision,
         time_quota=timing.bank,
     )
-    players: list[Any] = [local(name) for name in names]
-    remote = [player is None for player in players]
+    players = [local(name) for name in names]
+    outcome = None
     try:
         for seat, name in enumerate(names):
-            rng = random.Random(derive_seed(seed, "player", seat))
-            if remote[seat]:
+            own_seed = derive_seed(seed, "player", seat)
+            player = players[seat]
+            if player is None:
+                rng = random.Random(own_seed)
                 hello = {
                     "type": "hello",
                     "game_id": game_id,
@@ -174,15 +177,14 @@ async def _play_game(
                 if failure is not None:
                     match.fail_to_start(seat, failure)
             else:
-                start = getattr(players[seat], "start", None)
-                if start is not None:
-                    start(seat, rules, rng)
+                await player.begin(seat, rules, own_seed, timing.start)
         while (to_act := match.to_act) is not None:
             seat = to_act
             began = time.perf_counter()
             observation = match.observation()
-            if not remote[seat]:
-                match.submit(seat, players[seat].act(observation), 0.0)
+            player = players[seat]
+            if player is not None:
+                match.submit(seat, await player.act(observation, timing.decision), 0.0)
                 metrics.decided(time.perf_counter() - began)
                 continue
             question = {
@@ -210,17 +212,17 @@ async def _play_game(
         outcome = match.outcome()
         metrics.games += 1
     finally:
-        for seat, name in enumerate(names):
-            if remote[seat]:
+        for name, player in zip(names, players, strict=True):
+            if player is None:
                 lobby.part(name, game_id)
+            elif outcome is None:
+                player.drop()
     ended = {"type": "end", "game_id": game_id, "outcome": told_outcome(outcome)}
-    for seat, name in enumerate(names):
-        if remote[seat]:
+    for name, player in zip(names, players, strict=True):
+        if player is None:
             await lobby.tell(name, ended)
         else:
-            end = getattr(players[seat], "end", None)
-            if end is not None:
-                end(outcome)
+            await player.end(outcome, timing.start)
     played = PlayedGame(
         tuple(names),
         outcome.places,

@@ -13,6 +13,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from tournament.server.groups import Pool, Timing, check_game, play_group
+from tournament.server.hosts import HostLost, ServerSeat
 from tournament.server.lobby import Lobby
 from tournament.server.metrics import Metrics
 from tournament.server.store import Store
@@ -70,9 +71,10 @@ class Matchmaker:
         pools: tuple[Pool, ...],
         reference: tuple[str, ...],
         timing: Timing,
-        local: Callable[[str], object | None],
+        local: Callable[[str], ServerSeat | None],
         ratings: Callable[[Pool], dict[str, float]] = lambda pool: {},
         rerate: Callable[[Pool], Awaitable[object]] | None = None,
+        most_groups: dict[str, int] | None = None,
     ) -> None:
         self.store = store
         self.ratings = ratings
@@ -82,8 +84,9 @@ class Matchmaker:
         self.lobby = lobby
         self.pools = pools
         self.reference = reference
-        self.here = {name for name in reference if local(name) is not None}
-        """The reference bots that play in the server (the others connect like any bot)."""
+        self.most_groups = most_groups or {}
+        """The most groups at once of the reference bots that have a limit (those played by
+        workers: more would wait for a worker longer than a bot may think)."""
         self.timing = timing
         self.local = local
         self.groups: collections.Counter[str] = collections.Counter()
@@ -109,15 +112,11 @@ class Matchmaker:
         ]
 
     def references(self) -> list[str]:
-        """The reference bots that can play another group: those that play in the server, and
-        those that play from processes of their own while they are connected and have room."""
+        """The reference bots that can play another group now."""
         return [
             name
             for name in self.reference
-            if name in self.here
-            or (
-                self.lobby.is_connected(name) and self.groups[name] < self.lobby.games_at_once(name)
-            )
+            if name not in self.most_groups or self.groups[name] < self.most_groups[name]
         ]
 
     async def pair(self) -> int:
@@ -160,10 +159,6 @@ class Matchmaker:
     async def _checking(self, name: str, number: int) -> None:
         try:
             pool, opponent = self.pools[0], self.reference[0]
-            if opponent not in self.here:
-                raise ValueError(
-                    f"the check games need a reference bot in the server, not {opponent}"
-                )
             outcome = await check_game(
                 self.lobby, pool, name, opponent, number, self.timed(pool), self.local, self.metrics
             )
@@ -200,6 +195,8 @@ class Matchmaker:
             )
             if self.rerate is not None:
                 await self.rerate(pool)
+        except HostLost as lost:
+            LOG.warning("a group of %s is void: %s", ", ".join(bots), lost)
         except Exception:
             LOG.exception("a group of %s could not finish; it is void", ", ".join(bots))
         finally:

@@ -244,20 +244,6 @@ class Store:
             session.add(BotRow(name=name, token_hash=token_hash(token), created=_now()))
         return token
 
-    def reference_token(self, name: str) -> str:
-        """A new token for the reference bot ``name``, which the server plays from a process of
-        its own: the bot is added when it is not there yet, and noted as checked (it is a
-        built-in bot)."""
-        token = new_token()
-        with self.sessions.begin() as session:
-            row = self._bot(session, name)
-            if row is None:
-                row = BotRow(name=name, token_hash=None, created=_now())
-                session.add(row)
-            row.token_hash = token_hash(token)
-            row.checked = row.checked or _now()
-        return token
-
     def revoke_bot(self, name: str) -> None:
         """Revoke the token of the bot named ``name``: it can no longer connect until it is
         given a new one (:meth:`rotate_token`). Its results are kept."""
