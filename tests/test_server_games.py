@@ -162,6 +162,9 @@ def test_connected_bots_play_groups_that_the_leaderboard_rates(
     ]
     assert lines["alpha"]["provisional"] is (lines["alpha"]["groups"] < 10)
     assert lines["alpha"]["fault_rate"] == 0.0
+    memory = lines["alpha"]["memory_check"]
+    assert memory["groups"] == lines["alpha"]["groups"]
+    assert memory["flagged"] is False
     measured = running.get("/api/metrics")
     assert measured["groups"] >= 4
     assert measured["games"] >= 6 * measured["groups"]
@@ -487,16 +490,26 @@ def test_a_pool_of_two_seats_plays_groups_of_two_games(tmp_path: Path) -> None:
         running.stop()
 
 
-def test_a_pool_of_1000_plays_groups_of_every_seating_of_four(tmp_path: Path) -> None:
-    """1000? for four: two connected bots with the two reference bots play groups of 24 games
-    (every seating of four), rated on 1000?'s ladder; the pool is named ``standard``."""
+CAUTIOUS = "tests/bots/python_bots.py:Cautious"
+
+
+@pytest.mark.parametrize(
+    ("connected", "hosted"), [(("alpha", "beta"), ()), (("alpha",), (CAUTIOUS,))]
+)
+def test_a_pool_of_1000_plays_groups_of_every_seating_of_four(
+    tmp_path: Path, connected: tuple[str, ...], hosted: tuple[str, ...]
+) -> None:
+    """1000? for four: two connected bots with the two reference bots, or one with a third
+    reference bot on the workers, play groups of 24 games (every seating of four), rated on
+    1000?'s ladder; the pool is named ``standard``."""
     url = f"sqlite:///{tmp_path / 'server.db'}"
     store = Store(url, make=True)
-    tokens = {name: store.add_bot(name) for name in ("alpha", "beta")}
+    tokens = {name: store.add_bot(name) for name in connected}
     for name in tokens:
         store.mark_checked(name)
     store.close()
-    running = Running(Settings(database=url, pools=("bluff",), timing=FAST, pairing=0.05))
+    settings = Settings(database=url, pools=("bluff",), hosted=hosted, timing=FAST, pairing=0.05)
+    running = Running(settings)
     try:
         address = f"ws://127.0.0.1:{running.port}/bot"
         clients = [Client("greedy", address, token) for token in tokens.values()]
@@ -508,12 +521,13 @@ def test_a_pool_of_1000_plays_groups_of_every_seating_of_four(tmp_path: Path) ->
             store.close()
             for client in clients:
                 client.close()
+        bots = sorted([*connected, "greedy", "random", *hosted])
         assert len(group) == 24
-        assert sorted(group[0].seats) == ["alpha", "beta", "greedy", "random"]
+        assert sorted(group[0].seats) == bots
         assert len({game.seats for game in group}) == 24
         board = running.get("/api/leaderboard?game=bluff&rules=standard")
         assert board["anchor"] == {"bot": "greedy", "rating": 1500.0}
-        assert {line["bot"] for line in board["standings"]} == {"alpha", "beta", "greedy", "random"}
+        assert sorted(line["bot"] for line in board["standings"]) == bots
     finally:
         running.stop()
 

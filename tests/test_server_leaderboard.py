@@ -7,7 +7,13 @@ import collections
 import itertools
 import random
 
-from tournament.server.leaderboard import rating_history, standings
+from tournament.server.leaderboard import (
+    MEMORY_GROUPS,
+    MEMORY_Z,
+    memory_checks,
+    rating_history,
+    standings,
+)
 from tournament.server.matchmaking import opponents
 from tournament.server.pages import bot_page, leaderboard_page
 from tournament.server.store import PlayedGame
@@ -84,3 +90,70 @@ def test_opponents_near_in_rating_are_met_more_often() -> None:
     )
     assert abs(new["near"] - new["far"]) < 200
     assert sorted(opponents("me", ["near", "far"], ratings, 2, rng)) == ["far", "near"]
+
+
+def dealt_groups(count: int, seed: int, remembers: float = 0.0) -> list[list[PlayedGame]]:
+    """Groups as the server plays them: the bots in a random order, one deal under every
+    seating. A bot's result is its seat's share of the deal, its skill (alpha above greedy
+    above random) and chance; alpha adds ``remembers`` in every game after the group's
+    first, as a bot would that used the cards it saw."""
+    rng = random.Random(seed)
+    skill = {"alpha": 1.0, "greedy": 0.5, "random": 0.0}
+    groups = []
+    for _ in range(count):
+        bots = list(BOTS)
+        rng.shuffle(bots)
+        luck = [rng.gauss(0, 1.5) for _ in bots]
+        games = []
+        for number, seating in enumerate(itertools.permutations(range(3))):
+            seats = tuple(bots[index] for index in seating)
+            results = [
+                luck[seat]
+                + skill[bot]
+                + rng.gauss(0, 1)
+                + (remembers if bot == "alpha" and number else 0)
+                for seat, bot in enumerate(seats)
+            ]
+            ranked = sorted(results, reverse=True)
+            places = tuple(ranked.index(result) + 1 for result in results)
+            games.append(PlayedGame(seats, places, (0, 0, 0), ("ok",) * 3, {}))
+        groups.append(games)
+    return groups
+
+
+def test_the_memory_check_leaves_honest_bots_alone_however_strong() -> None:
+    """Bots that play every game of a group alike gain nothing on average in its later games,
+    whatever their strength and the luck of the seats: none is flagged."""
+    for seed in range(5):
+        checks = memory_checks(dealt_groups(300, seed))
+        assert set(checks) == set(BOTS)
+        for check in checks.values():
+            assert check.groups == 300
+            assert check.z is not None and abs(check.z) < MEMORY_Z
+            assert not check.flagged
+
+
+def test_the_memory_check_flags_a_bot_that_plays_seen_cards_better() -> None:
+    """A bot that does better in a group's later games than in its first, the cards being the
+    same, is flagged once it has played enough groups; the others are not."""
+    groups = dealt_groups(200, 11, remembers=1.5)
+    checks = memory_checks(groups)
+    assert checks["alpha"].gain > 0.3
+    assert checks["alpha"].flagged
+    assert not checks["greedy"].flagged and not checks["random"].flagged
+    last_then_first = group(("greedy", "random", "alpha"))[:1] + group(BOTS)[1:]
+    early = memory_checks([last_then_first] * (MEMORY_GROUPS - 1))["alpha"]
+    assert (early.gain, early.z) == (2.0, 99.0)
+    assert not early.flagged  # too few groups yet
+    assert memory_checks([last_then_first] * MEMORY_GROUPS)["alpha"].flagged
+    lines = standings(groups)
+    assert "<strong>+0.39 flagged</strong>" in leaderboard_page([("thousand", "russian", lines)])
+    honest = standings(dealt_groups(100, 11))
+    assert "flagged</strong>" not in leaderboard_page([("thousand", "russian", honest)])
+    line = {line.bot: line for line in lines}["alpha"].to_dict()
+    assert line["memory_check"] == {
+        "groups": 200,
+        "gain": round(checks["alpha"].gain, 3),
+        "z": round(checks["alpha"].z, 2),
+        "flagged": True,
+    }

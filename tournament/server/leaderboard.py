@@ -7,6 +7,8 @@ the server means what it means on the ladder. A bot is provisional until it has 
 
 from __future__ import annotations
 
+import math
+import statistics
 from collections.abc import Sequence
 
 import attrs
@@ -16,10 +18,14 @@ from tournament.runner.summary import MIN_GROUPS
 from tournament.server.store import PlayedGame
 
 __all__ = [
+    "MEMORY_GROUPS",
+    "MEMORY_Z",
     "PROVISIONAL",
     "RESAMPLES",
     "Anchor",
+    "MemoryCheck",
     "Standing",
+    "memory_checks",
     "rating_history",
     "settled_ratings",
     "standings",
@@ -32,6 +38,66 @@ PROVISIONAL = 10
 
 Anchor = tuple[str, float]
 """A bot held at a rating: the reference scale's anchor."""
+
+MEMORY_GROUPS = 20
+"""Groups a bot plays before its memory check can flag it."""
+MEMORY_Z = 4.0
+"""Standard errors by which a bot's later games of a group must beat its first to be flagged:
+an honest bot is flagged about once in 30,000 checks."""
+
+
+@attrs.frozen
+class MemoryCheck:
+    """Whether a bot plays the same cards better once it has seen them.
+
+    A group deals one set of cards under every seating, and the server cannot stop a connected
+    bot from remembering them. It can measure what that would be worth: for each group, the
+    bot's place in the group's first game less its mean place in the later ones. The seats are
+    drawn at random, so for a bot that does not remember, that gain is zero on average, however
+    strong the bot; one that uses the cards it saw gains places in the later games."""
+
+    groups: int
+    """Groups measured."""
+    gain: float
+    """Places gained, on average over the groups, in a group's later games over its first."""
+    z: float | None
+    """The gain in standard errors (``None`` with fewer than two groups)."""
+
+    @property
+    def flagged(self) -> bool:
+        """Whether the gain is too large to be chance."""
+        return self.groups >= MEMORY_GROUPS and self.z is not None and self.z >= MEMORY_Z
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "groups": self.groups,
+            "gain": round(self.gain, 3),
+            "z": None if self.z is None else round(self.z, 2),
+            "flagged": self.flagged,
+        }
+
+
+def memory_checks(groups: Sequence[Sequence[PlayedGame]]) -> dict[str, MemoryCheck]:
+    """The memory check of every bot over the ``groups``, each in the order it was played."""
+    gains: dict[str, list[float]] = {}
+    for group in groups:
+        places: dict[str, list[int]] = {}
+        for game in group:
+            for bot, place in zip(game.seats, game.places, strict=True):
+                places.setdefault(bot, []).append(place)
+        for bot, own in places.items():
+            if len(own) >= 2:
+                gains.setdefault(bot, []).append(own[0] - statistics.fmean(own[1:]))
+    return {bot: _checked(each) for bot, each in gains.items()}
+
+
+def _checked(gains: list[float]) -> MemoryCheck:
+    gain = statistics.fmean(gains)
+    if len(gains) < 2:
+        return MemoryCheck(len(gains), gain, None)
+    error = statistics.stdev(gains) / math.sqrt(len(gains))
+    z = gain / error if error > 0 else math.copysign(math.inf, gain) if gain else 0.0
+    return MemoryCheck(len(gains), gain, max(-99.0, min(99.0, z)))
 
 
 @attrs.frozen
@@ -48,6 +114,8 @@ class Standing:
     """Games in which the bot was at fault (any status but ``ok``)."""
     reference: bool = False
     """Whether the bot is a reference bot that plays in the server."""
+    memory: MemoryCheck | None = None
+    """Whether it plays the cards of a group better once it has seen them."""
 
     @property
     def provisional(self) -> bool:
@@ -64,6 +132,7 @@ class Standing:
             "fault_rate": round(self.faults / self.games, 4) if self.games else 0.0,
             "provisional": self.provisional,
             "reference": self.reference,
+            "memory_check": None if self.memory is None else self.memory.to_dict(),
         }
 
 
@@ -86,6 +155,7 @@ def standings(
             present = sorted({bot for group in drawn for game in group for bot in game.seats})
             for name, rating in zip(present, _ratings(drawn, present, anchor), strict=True):
                 samples[name].append(rating)
+    memories = memory_checks(groups)
     counts = {name: [0, 0, 0] for name in names}
     for group in groups:
         for name in {bot for game in group for bot in game.seats}:
@@ -103,6 +173,7 @@ def standings(
             games=counts[name][1],
             faults=counts[name][2],
             reference=name in reference,
+            memory=memories.get(name),
         )
         for name, rating in zip(names, ratings, strict=True)
     ]

@@ -34,6 +34,15 @@ def _interval(line: Standing) -> str:
     return f"{line.interval[0]:.0f} – {line.interval[1]:.0f}"
 
 
+def _memory(line: Standing) -> str:
+    """The bot's memory check: the places it gains in a group's later games, flagged when too
+    many to be chance."""
+    if line.memory is None:
+        return "–"
+    shown = f"{line.memory.gain:+.2f}"
+    return f"<strong>{shown} flagged</strong>" if line.memory.flagged else shown
+
+
 def leaderboard_page(boards: Sequence[tuple[str, str, list[Standing]]]) -> str:
     """The leaderboard of each pool, given as (game, preset, standings)."""
     parts = []
@@ -44,20 +53,22 @@ def leaderboard_page(boards: Sequence[tuple[str, str, list[Standing]]]) -> str:
             f"{' <span class=note>provisional</span>' if line.provisional else ''}</td>"
             f"<td>{line.rating:.0f}</td><td>{_interval(line)}</td><td>{line.groups}</td>"
             f"<td>{line.games}</td><td>{line.faults / line.games if line.games else 0:.1%}</td>"
-            "</tr>"
+            f"<td>{_memory(line)}</td></tr>"
             for line in lines
         )
         parts.append(
             f"<h2>{html.escape(game)}, {html.escape(rules)}</h2>"
             + (
                 "<table><tr><th>bot</th><th>rating</th><th>95% interval</th><th>groups</th>"
-                f"<th>games</th><th>faults</th></tr>{rows}</table>"
+                f"<th>games</th><th>faults</th><th>memory check</th></tr>{rows}</table>"
                 if lines
                 else "<p class=note>No group has finished yet.</p>"
             )
         )
     note = (
         "<p class=note>Ratings on the reference scale of <code>thousand ladder</code>. "
+        "Memory check: the places a bot gains, on average, in a group's later games over its "
+        "first (the cards are the same), flagged when too many to be chance. "
         "<a href='/api/leaderboard'>JSON</a>.</p>"
     )
     return _page("Leaderboard", note + "".join(parts))
