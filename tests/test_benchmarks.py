@@ -92,3 +92,20 @@ def test_world_search_runs_end_to_end(tmp_path: Path) -> None:
     assert set(totals) == {"russian-4", "1000?"}
     assert all(int(row[1]) >= 40 and row[2] == "0" for row in totals.values())
     assert failures.read_text() == ""
+
+
+def test_the_server_workers_benchmark_runs_end_to_end():
+    """The comparison of a reference bot in the server's process and on a worker prints one
+    line per bot, with both times and their ratio."""
+    command = [sys.executable, str(BENCHMARKS / "server_workers.py"), "--seconds", "0.05"]
+    command += ["--rounds", "1", "--bot", "random"]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=BENCHMARKS)
+    assert result.returncode == 0, result.stderr
+    header, line = result.stdout.splitlines()
+    assert header.split()[:3] == ["bot", "server", "µs"]
+    name, here, away, ratio, processor = line.split()
+    assert name == "random"
+    assert float(here) > 0
+    assert float(away) > 0
+    assert float(ratio) > 0
+    assert float(processor) >= 0

@@ -184,7 +184,11 @@ async def _play_game(
             observation = match.observation()
             player = players[seat]
             if player is not None:
-                match.submit(seat, await player.act(observation, timing.decision), 0.0)
+                asked = time.perf_counter()
+                action = await player.act(observation, timing.decision)
+                if player.away:
+                    began += time.perf_counter() - asked
+                match.submit(seat, action, 0.0)
                 metrics.decided(time.perf_counter() - began)
                 continue
             question = {

@@ -282,6 +282,9 @@ class ServerSeat(Protocol):
     """A reference bot's seat in one game, played by the server: in its own process
     (:class:`InServer`) or by a worker (:class:`Hosted`)."""
 
+    away: bool
+    """Whether the bot thinks in another process (its thinking is not the server's time)."""
+
     async def begin(self, seat: int, rules: AnyRules, seed: int, seconds: float) -> None:
         """Start the bot in ``seat``, its randomness seeded with ``seed``."""
 
@@ -298,6 +301,8 @@ class ServerSeat(Protocol):
 class InServer:
     """A seat played in the server's own process, by a bot quicker to run than a message to a
     worker is to send (random, greedy)."""
+
+    away = False
 
     def __init__(self, player: Any) -> None:
         self.player = player
@@ -321,6 +326,8 @@ class InServer:
 
 class Hosted:
     """A seat played by one of the workers of :class:`Hosts`."""
+
+    away = True
 
     def __init__(self, hosts: Hosts, spec: str) -> None:
         self.hosts = hosts
