@@ -9,6 +9,20 @@ import typer
 
 from thousand.table.sandbox import Isolation
 
+BackendOption = Annotated[
+    str,
+    typer.Option(
+        "--backend",
+        metavar="[local|ray]",
+        help="Where the workers run: processes of this machine, or ray for a Ray cluster.",
+    ),
+]
+RayAddressOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ray-address", help="With --backend ray: the cluster (default: a local instance)."
+    ),
+]
 PlayersOption = Annotated[
     str | None, typer.Option("--players", "-k", metavar="N", help="Seats per table.")
 ]

@@ -16,7 +16,12 @@ from thousand.common.files import write_file
 from thousand.common.text import table_lines
 from thousand.errors import ThousandError
 from tournament.cli.app import Commands, app, fail, isolation, on_ray
-from tournament.cli.options import NoIsolateOption, SandboxByDefaultOption
+from tournament.cli.options import (
+    BackendOption,
+    NoIsolateOption,
+    RayAddressOption,
+    SandboxByDefaultOption,
+)
 
 if TYPE_CHECKING:
     from tournament.server.groups import Timing
@@ -108,20 +113,8 @@ def server(
             "--workers", "-w", min=1, help="Worker processes (or Ray actors) for --reference bots."
         ),
     ] = 1,
-    backend: Annotated[
-        str,
-        typer.Option(
-            "--backend",
-            metavar="[local|ray]",
-            help="Where the workers run: processes of this machine, or ray for a Ray cluster.",
-        ),
-    ] = "local",
-    ray_address: Annotated[
-        str | None,
-        typer.Option(
-            "--ray-address", help="With --backend ray: the cluster (default: a local instance)."
-        ),
-    ] = None,
+    backend: BackendOption = "local",
+    ray_address: RayAddressOption = None,
     pool_time: Annotated[
         list[str] | None,
         typer.Option(

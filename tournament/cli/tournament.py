@@ -28,12 +28,14 @@ from tournament.cli.app import (
 )
 from tournament.cli.options import (
     ON_FAULT_HELP,
+    BackendOption,
     BotLogLimitOption,
     BotNetworkOption,
     BotReadOption,
     LogDirOption,
     NoIsolateOption,
     PlayersOption,
+    RayAddressOption,
     SandboxByDefaultOption,
     WorkersOption,
 )
@@ -138,20 +140,8 @@ def tournament(
     ] = False,
     log_dir: LogDirOption = None,
     bot_log_limit: BotLogLimitOption = None,
-    backend: Annotated[
-        str,
-        typer.Option(
-            "--backend",
-            metavar="[local|ray]",
-            help="local worker processes, or ray for a Ray cluster.",
-        ),
-    ] = "local",
-    ray_address: Annotated[
-        str | None,
-        typer.Option(
-            "--ray-address", help="With --backend ray: the cluster (default: a local instance)."
-        ),
-    ] = None,
+    backend: BackendOption = "local",
+    ray_address: RayAddressOption = None,
     sprt: Annotated[
         str | None,
         typer.Option(
