@@ -564,3 +564,17 @@ def test_the_reference_bots_and_their_workers_are_checked_in_one_line(
     assert result.stderr.startswith("error: ")
     assert message in result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_workers_on_ray_without_ray_are_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--backend ray`` without Ray installed says how to install it, before the server starts."""
+    monkeypatch.setitem(sys.modules, "ray", None)
+    database = f"sqlite:///{tmp_path / 'server.db'}"
+    given = ["server", "--reference", "ismcts(steps=5)", "--backend", "ray", "--db", database]
+    result = runner.invoke(app, given)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: --backend ray needs Ray: install it with python -m pip install ray\n"
+    )

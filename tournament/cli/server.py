@@ -130,6 +130,7 @@ def server(
     if context.invoked_subcommand is not None:
         return
     with _server_errors():
+        from tournament.runner.ray_backend import import_ray
         from tournament.server.app import Settings, serve
         from tournament.server.groups import Timing, pool_named
         from tournament.server.store import Store
@@ -143,6 +144,8 @@ def server(
         for spec in hosted:
             built_in_bot(spec)
         ray = on_ray(backend, ray_address)
+        if ray:
+            import_ray()
         Store(db, make=True).close()
         typer.echo(
             f"bots connect to ws://{host}:{port}/bot with their tokens; "

@@ -16,7 +16,7 @@ from tournament.runner.backends import AHEAD, hand_out
 from tournament.runner.schedule import Config, Unit
 from tournament.runner.units import BotLogs, Played, play_batch
 
-__all__ = ["RETRIES", "RayBackend", "RayBatchLost", "RayMissingError"]
+__all__ = ["RETRIES", "RayBackend", "RayBatchLost", "RayMissingError", "import_ray"]
 
 RETRIES = 3
 """How many times a batch lost with its worker (a crashed process, a lost node) is played again.
@@ -52,7 +52,7 @@ class RayBackend:
     ) -> Iterator[list[Played]]:
         """Yield each batch's results as its task finishes, a few batches per CPU of Ray
         handed out at a time."""
-        ray = _import_ray()
+        ray = import_ray()
         started = not ray.is_initialized()
         if started:
             ray.init(
@@ -96,7 +96,8 @@ class RayBackend:
                     ray.cancel(reference)
 
 
-def _import_ray() -> Any:
+def import_ray() -> Any:
+    """The ray module; without it, :class:`RayMissingError`, saying how to install it."""
     try:
         return importlib.import_module("ray")
     except ImportError:

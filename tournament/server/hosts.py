@@ -14,7 +14,6 @@ import abc
 import asyncio
 import concurrent.futures
 import contextlib
-import importlib
 import itertools
 import logging
 import multiprocessing
@@ -27,6 +26,7 @@ from thousand.games import AnyRules
 from thousand.table.match import Outcome
 from thousand.table.specs import PlayerFactory, load_player
 from tournament.runner.backends import kill_pool, start_worker
+from tournament.runner.ray_backend import import_ray
 
 __all__ = [
     "IN_SERVER",
@@ -232,12 +232,7 @@ class RayHosts(Hosts):
 
     def __init__(self, workers: int, address: str | None = None) -> None:
         super().__init__(workers)
-        try:
-            self._ray = importlib.import_module("ray")
-        except ImportError:
-            raise ValueError(
-                "--backend ray needs Ray: install it with python -m pip install ray"
-            ) from None
+        self._ray = import_ray()
         self._started = not self._ray.is_initialized()
         if self._started:
             self._ray.init(
