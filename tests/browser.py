@@ -12,6 +12,7 @@ Use the fixtures by importing them into a test module::
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import tempfile
@@ -22,12 +23,13 @@ from typing import TYPE_CHECKING, NoReturn
 import pytest
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext, Page
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 __all__ = [
     "CHROMIUM_ARGS",
     "browser_page",
     "chromium",
+    "chromium_browser",
     "file_url",
     "find_chromium",
     "watch_errors",
@@ -68,19 +70,25 @@ def _unavailable(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[BrowserContext]:
-    """A headless Chromium with a fresh profile, shared by the tests of one module."""
+def _usable_chromium() -> str:
+    """The Chromium executable, once both it and Playwright are found (else skip or fail)."""
     executable = find_chromium()
     if executable is None:
         _unavailable(
             "no Chromium found: install Debian's chromium (apt-get install chromium) or set "
             "THOUSAND_CHROMIUM to a Chromium executable"
         )
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
+    if importlib.util.find_spec("playwright") is None:
         _unavailable("the playwright package is not installed (pip install -e '.[test]')")
+    return executable
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[BrowserContext]:
+    """A headless Chromium with a fresh profile, shared by the tests of one module."""
+    executable = _usable_chromium()
+    from playwright.sync_api import sync_playwright
+
     with (
         tempfile.TemporaryDirectory(prefix="thousand-chromium-") as profile,
         sync_playwright() as driver,
@@ -96,6 +104,23 @@ def chromium() -> Iterator[BrowserContext]:
             yield context
         finally:
             context.close()
+
+
+@pytest.fixture(scope="module")
+def chromium_browser() -> Iterator[Browser]:
+    """A headless Chromium in which each test makes contexts of its own (separate cookies:
+    separate people), shared by the tests of one module."""
+    executable = _usable_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(
+            executable_path=executable, headless=True, args=list(CHROMIUM_ARGS)
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 @pytest.fixture

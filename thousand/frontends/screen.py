@@ -4,6 +4,7 @@ that player's legal actions."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from thousand import (
     Bid,
@@ -20,6 +21,8 @@ from thousand import (
     Take,
     bluff,
 )
+from thousand.bluff import spectator as bluff_spectator
+from thousand.classic import spectator as thousand_spectator
 from thousand.classic.actions import Action
 from thousand.classic.rules import BoltCounting, above_lock
 from thousand.classic.seating import seating
@@ -32,8 +35,18 @@ from thousand.frontends.faces import (
     sorted_hand,
     who,
 )
+from thousand.games import BLUFF, THOUSAND, AnyGame, AnyObservation, AnyState, per_game
 
-__all__ = ["action_text", "bluff_action_text", "bluff_table", "menu_lines", "thousand_table"]
+__all__ = [
+    "action_text",
+    "bluff_action_text",
+    "bluff_table",
+    "choice_text",
+    "menu_lines",
+    "public_lines",
+    "seat_lines",
+    "thousand_table",
+]
 
 
 def thousand_table(
@@ -259,3 +272,87 @@ def _grouped(hand: Sequence[Card], colour: bool) -> str:
         else:
             groups.append([card])
     return " | ".join(faces(group, colour) for group in groups) or "-"
+
+
+def seat_lines(observation: AnyObservation, names: Sequence[str]) -> list[str]:
+    """What a seat sees, in either game: :func:`thousand_table` or :func:`bluff_table`."""
+    lines: Callable[[Any, Sequence[str]], list[str]] = per_game(
+        _SEAT_LINES, observation, "table to show"
+    )
+    return lines(observation, names)
+
+
+def choice_text(observation: AnyObservation, action: object, names: Sequence[str]) -> str:
+    """One of the observing seat's legal actions in words, in either game."""
+    text: Callable[[Any, Any, Sequence[str]], str] = per_game(
+        _CHOICES, observation, "actions to show"
+    )
+    return text(observation, action, names)
+
+
+def public_lines(state: AnyState, names: Sequence[str]) -> list[str]:
+    """What anyone watching may see of a game now, in either game: no hand, no hidden card."""
+    lines: Callable[[Any, Sequence[str]], list[str]] = per_game(
+        _PUBLIC_LINES, state, "table to show"
+    )
+    return lines(state, names)
+
+
+def _hand_sizes(sizes: Sequence[int], names: Sequence[str]) -> str:
+    return "Cards in hand: " + ", ".join(
+        labelled(name, size) for name, size in zip(names, sizes, strict=True)
+    )
+
+
+def _thousand_public(view: thousand_spectator.Spectator, names: Sequence[str]) -> list[str]:
+    seats = range(view.rules.players)
+    lines = [
+        f"Deal {view.deal_number + 1}, dealt by {names[view.dealer]} ({view.phase.value})",
+        "Scores: " + ", ".join(labelled(names[seat], view.scores[seat]) for seat in seats),
+    ]
+    if view.phase is Phase.AUCTION:
+        lines.append(f"Highest bid: {view.bid} by {names[view.bidder]}")
+    if view.declarer is not None:
+        terms = f"contract {view.contract}" if view.contract is not None else f"bid {view.bid}"
+        lines.append(f"Declarer: {names[view.declarer]}, {terms}")
+        if view.talon:
+            lines.append(f"Talon: {faces(view.talon)}")
+    if view.trump is not None:
+        lines.append(f"Trump: {view.trump.symbol}")
+    if view.trick:
+        played = ", ".join(f"{names[owner]} {face(card)}" for owner, card in view.trick)
+        lines.append(f"On the table: {played}")
+    lines.append(
+        "Tricks: " + ", ".join(labelled(names[seat], view.tricks_won[seat]) for seat in seats)
+    )
+    lines.append(_hand_sizes(view.hand_sizes, names))
+    return lines
+
+
+def _bluff_public(view: bluff_spectator.Spectator, names: Sequence[str]) -> list[str]:
+    lines = [
+        _hand_sizes(view.hand_sizes, names),
+        f"Draw pile: {view.draw_pile}, discards: {view.discards}",
+    ]
+    if view.table:
+        climb = ", ".join(
+            f"{bluff_face(entry.card)} by {names[entry.owner]}"
+            + (" (face down)" if entry.face_down else "")
+            for entry in view.table
+        )
+        lines.append(f"Climb, bottom first: {climb}")
+    return lines
+
+
+_SEAT_LINES: dict[AnyGame, Callable[[Any, Sequence[str]], list[str]]] = {
+    THOUSAND: thousand_table,
+    BLUFF: bluff_table,
+}
+_CHOICES: dict[AnyGame, Callable[[Any, Any, Sequence[str]], str]] = {
+    THOUSAND: lambda observation, action, names: action_text(action, names, observation.seat),
+    BLUFF: lambda observation, action, names: bluff_action_text(action),
+}
+_PUBLIC_LINES: dict[AnyGame, Callable[[Any, Sequence[str]], list[str]]] = {
+    THOUSAND: lambda state, names: _thousand_public(thousand_spectator.spectate(state), names),
+    BLUFF: lambda state, names: _bluff_public(bluff_spectator.spectate(state), names),
+}

@@ -15,6 +15,7 @@ import contextlib
 import functools
 import json
 import multiprocessing
+import secrets
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -37,6 +38,15 @@ from tournament.server.lobby import Lobby
 from tournament.server.matchmaking import Matchmaker
 from tournament.server.metrics import Metrics
 from tournament.server.pages import bot_page, leaderboard_page
+from tournament.server.play import (
+    lobby_page,
+    make_table,
+    table_connection,
+    table_data,
+    table_page,
+    table_replay,
+    table_script,
+)
 from tournament.server.protocol import (
     CLOSE_BAD_LOGIN,
     CLOSE_LOGIN_TIMEOUT,
@@ -49,6 +59,7 @@ from tournament.server.protocol import (
     read_message,
 )
 from tournament.server.store import PlayedGame, Store
+from tournament.server.tables import BOT_PAUSE, Tables
 
 __all__ = ["HOSTED_GROUPS", "MOST_GAMES", "Settings", "create_app", "serve", "web_server"]
 
@@ -93,6 +104,8 @@ class Settings:
     """Whether the workers are Ray actors rather than processes of this machine."""
     ray_address: str | None = None
     """With :attr:`ray`: the Ray cluster (``None``: a new local Ray instance)."""
+    bot_pause: float = BOT_PAUSE
+    """Seconds a bot at a casual table waits before it plays, so that people can follow."""
 
 
 def create_app(settings: Settings) -> Starlette:
@@ -139,6 +152,7 @@ def create_app(settings: Settings) -> Starlette:
             most_groups=dict.fromkeys(settings.hosted, HOSTED_GROUPS * settings.workers),
         )
         pairing = asyncio.get_running_loop().create_task(matchmaker.run(settings.pairing))
+        tables = Tables(grace=settings.timing.grace, bot_pause=settings.bot_pause)
         try:
             yield {
                 "store": store,
@@ -146,9 +160,12 @@ def create_app(settings: Settings) -> Starlette:
                 "limits": settings.limits,
                 "boards": boards,
                 "metrics": matchmaker.metrics,
+                "tables": tables,
+                "form_key": secrets.token_bytes(32),
             }
         finally:
             pairing.cancel()
+            await tables.stop()
             await matchmaker.stop()
             if hosts is not None:
                 hosts.close()
@@ -165,6 +182,13 @@ def create_app(settings: Settings) -> Starlette:
             Route("/", leaderboard_html),
             Route("/bots/{name}", bot_html),
             WebSocketRoute("/bot", bot_connection),
+            Route("/play", lobby_page),
+            Route("/play", make_table, methods=["POST"]),
+            Route("/tables/{table_id}", table_page),
+            Route("/tables/{table_id}/replay", table_replay),
+            WebSocketRoute("/tables/{table_id}/ws", table_connection),
+            Route("/api/tables/{table_id}", table_data),
+            Route("/static/table.js", table_script),
         ],
         lifespan=lifespan,
     )

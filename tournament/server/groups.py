@@ -20,7 +20,7 @@ import attrs
 
 from thousand.classic.rules import Rules
 from thousand.errors import BotCrash, BotTimeout
-from thousand.games import AnyRules, game_named, game_of
+from thousand.games import GAMES, AnyRules, game_named, game_of
 from thousand.table.external import PROTOCOL, SEED_BITS, told_outcome
 from thousand.table.match import Outcome, start_match
 from tournament.runner.balanced_seatings import seatings
@@ -31,7 +31,7 @@ from tournament.server.lobby import Lobby, Lost
 from tournament.server.metrics import Metrics
 from tournament.server.store import PlayedGame, Store
 
-__all__ = ["Pool", "Timing", "check_game", "play_group", "pool_named"]
+__all__ = ["POOLS", "Pool", "Timing", "check_game", "play_group", "pool_named"]
 
 
 @attrs.frozen
@@ -62,6 +62,11 @@ class Pool:
     def game(self) -> str:
         """The game's key, as the API and the ladder name it: ``thousand`` or ``bluff``."""
         return game_of(self.rules).key
+
+
+POOLS = (*Rules.preset_names(), *(game.key for game in GAMES if not game.has_deals))
+"""The names of the pools a server can play: each Thousand preset, and each game without
+presets by its key."""
 
 
 def pool_named(name: str, timing: Timing | None = None) -> Pool:

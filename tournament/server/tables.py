@@ -1,0 +1,282 @@
+"""Casual tables where people play each other and the bots, in the browser.
+
+A table is made for a game and preset with a number of seats and a time per move. People take
+seats by name (a cookie keeps a person's seat across reloads); empty seats may be given to a
+built-in bot. Once every seat is taken the game starts, and the table's own task drives the
+match: it asks a bot for its action, and awaits a person's from the browser. Every view a seat
+is sent is made from that seat's observation only (see :mod:`~tournament.server.table_views`);
+a spectator's from the public table.
+
+A person whose time runs out, or who has left the table for longer than the grace, has that
+decision played by a stand-in bot (``greedy``); a person who comes back plays on. The games of
+people are never rated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from thousand.games import AnyRules, game_of
+from thousand.table.match import Match, Outcome, start_match
+from thousand.table.specs import load_player
+from tournament.server.groups import POOLS, pool_named
+
+__all__ = [
+    "BOT_PAUSE",
+    "DIFFICULTIES",
+    "STAND_IN",
+    "ActionRefused",
+    "Seat",
+    "Table",
+    "Tables",
+]
+
+DIFFICULTIES = {"easy": "random", "medium": "greedy", "hard": "ismcts(steps=250)"}
+"""The built-in bots that can take a seat, by how hard they are to beat."""
+STAND_IN = "greedy"
+"""The bot that plays a person's decision when the person's time runs out or they are away."""
+BOT_PAUSE = 0.6
+"""Seconds a bot waits before it plays, so that people can follow the game."""
+LARGEST_NAME = 24
+
+
+class ActionRefused(ValueError):
+    """An action a table does not take: the reason, to show the person."""
+
+
+@attrs.define
+class Seat:
+    """Who sits in a seat: a person (by the id their cookie holds) or a bot."""
+
+    name: str
+    person: str | None = None
+    """The person's id, ``None`` for a bot."""
+    bot: str | None = None
+    """The bot's spec, ``None`` for a person."""
+
+
+Listener = Callable[["Table"], Any]
+
+
+@attrs.define(eq=False)
+class Table:
+    """One table: who sits where, and its match once it has started."""
+
+    id: str
+    preset: str
+    rules: AnyRules
+    seconds: float
+    """Seconds a person has for a move."""
+    seats: list[Seat | None]
+    match: Match[Any, Any, Any, Any, Any] | None = None
+    outcome: Outcome | None = None
+    version: int = 0
+    """Counts the table's changes: an action names the version it answers."""
+    deadline: float | None = None
+    """When the person to act runs out of time (``time.monotonic()``)."""
+    answer: asyncio.Future[tuple[int, object]] | None = None
+    listeners: list[Listener] = attrs.Factory(list)
+    away: dict[int, float] = attrs.Factory(dict)
+    """Seats of people who left, and when."""
+
+    @property
+    def game(self) -> str:
+        return game_of(self.rules).key
+
+    @property
+    def full(self) -> bool:
+        return all(seat is not None for seat in self.seats)
+
+    @property
+    def status(self) -> str:
+        if self.outcome is not None:
+            return "over"
+        return "playing" if self.match is not None else "waiting"
+
+    def seat_of(self, person: str) -> int | None:
+        """The seat the person holds at this table, if any."""
+        for number, seat in enumerate(self.seats):
+            if seat is not None and seat.person == person:
+                return number
+        return None
+
+    def names(self) -> list[str]:
+        return [seat.name if seat is not None else "(empty)" for seat in self.seats]
+
+    def changed(self) -> None:
+        self.version += 1
+        for listener in list(self.listeners):
+            listener(self)
+
+
+class Tables:
+    """Every table of the server, and the tasks that play them."""
+
+    def __init__(self, grace: float = 60.0, bot_pause: float = BOT_PAUSE) -> None:
+        self.tables: dict[str, Table] = {}
+        self.grace = grace
+        self.bot_pause = bot_pause
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def create(self, preset: str, seconds: float = 60.0) -> Table:
+        """A new, empty table.
+
+        Raises:
+            ValueError: no such preset, or a time per move out of range.
+        """
+        if preset not in POOLS:
+            raise ValueError(f"the game must be one of {', '.join(POOLS)}, not {preset[:20]!r}")
+        pool = pool_named(preset)
+        rules = pool.rules
+        if not 5 <= seconds <= 600:
+            raise ValueError("the time per move must be from 5 to 600 seconds")
+        table = Table(secrets.token_urlsafe(6), pool.name, rules, seconds, [None] * rules.players)
+        self.tables[table.id] = table
+        return table
+
+    def sit(self, table: Table, seat: int, person: str, name: str) -> None:
+        """Seat a person, by name.
+
+        Raises:
+            ActionRefused: the seat is taken, or the name is not one.
+        """
+        name = " ".join(name.split())
+        if not 1 <= len(name) <= LARGEST_NAME:
+            raise ActionRefused(f"a name is 1 to {LARGEST_NAME} characters")
+        self._free(table, seat)
+        if table.seat_of(person) is not None:
+            raise ActionRefused("you already have a seat at this table")
+        table.seats[seat] = Seat(name, person=person)
+        self._seated(table)
+
+    def seat_bot(self, table: Table, seat: int, difficulty: str) -> None:
+        """Give an empty seat to a built-in bot.
+
+        Raises:
+            ActionRefused: the seat is taken, or no bot has that difficulty.
+        """
+        spec = DIFFICULTIES.get(difficulty)
+        if spec is None:
+            raise ActionRefused(f"a bot is {', '.join(DIFFICULTIES)}, not {difficulty!r}")
+        self._free(table, seat)
+        taken = [s.name for s in table.seats if s is not None]
+        name = f"{difficulty} bot"
+        number = 2
+        while name in taken:
+            name, number = f"{difficulty} bot {number}", number + 1
+        table.seats[seat] = Seat(name, bot=spec)
+        self._seated(table)
+
+    def _free(self, table: Table, seat: int) -> None:
+        if table.match is not None:
+            raise ActionRefused("the game has started")
+        if not 0 <= seat < len(table.seats):
+            raise ActionRefused(f"this table has seats 1 to {len(table.seats)}")
+        if table.seats[seat] is not None:
+            raise ActionRefused("that seat is taken")
+
+    def _seated(self, table: Table) -> None:
+        if table.full:
+            table.match = start_match(
+                table.rules,
+                seed=secrets.randbits(63),
+                names=table.names(),
+                single_deal=game_of(table.rules).has_deals,
+            )
+            task = asyncio.get_running_loop().create_task(self._play(table))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        table.changed()
+
+    def act(self, table: Table, person: str, version: int, action: str) -> None:
+        """A person's action, as its text, answering the table at ``version``.
+
+        Raises:
+            ActionRefused: it is not the person's turn, the table has moved on since, or the
+                action is not one of theirs to take; nothing changes.
+        """
+        match, seat = table.match, table.seat_of(person)
+        if match is None or seat is None or match.to_act != seat:
+            raise ActionRefused("it is not your turn")
+        if version != table.version:
+            raise ActionRefused("the table has changed since: look again")
+        for legal in match.observation().legal_actions:
+            if str(legal) == action:
+                if table.answer is not None and not table.answer.done():
+                    table.answer.set_result((seat, legal))
+                return
+        raise ActionRefused(f"{action[:40]!r} is not one of your moves now")
+
+    def left(self, table: Table, person: str) -> None:
+        """Note that a person's last connection to the table closed."""
+        seat = table.seat_of(person)
+        if seat is not None:
+            table.away[seat] = time.monotonic()
+
+    def back(self, table: Table, person: str) -> None:
+        """Note that a person is connected to the table."""
+        seat = table.seat_of(person)
+        if seat is not None:
+            table.away.pop(seat, None)
+
+    async def _play(self, table: Table) -> None:
+        """Play the table's match to its end."""
+        match = table.match
+        assert match is not None
+        bots = {
+            number: load_player(seat.bot)()
+            for number, seat in enumerate(table.seats)
+            if seat is not None and seat.bot is not None
+        }
+        stand_in = load_player(STAND_IN)()
+        for number, player in bots.items():
+            start = getattr(player, "start", None)
+            if start is not None:
+                start(number, table.rules, random.Random(secrets.randbits(63)))
+        while (seat := match.to_act) is not None:
+            if seat in bots:
+                table.deadline = None
+                table.changed()
+                await asyncio.sleep(self.bot_pause)
+                match.submit(seat, bots[seat].act(match.observation()), 0.0)
+                continue
+            table.answer = asyncio.get_running_loop().create_future()
+            table.deadline = time.monotonic() + table.seconds
+            table.changed()
+            answered = await self._awaited(table, seat)
+            action = stand_in.act(match.observation()) if answered is None else answered
+            match.submit(seat, action, 0.0)
+        table.deadline = None
+        table.outcome = match.outcome()
+        table.changed()
+
+    async def _awaited(self, table: Table, seat: int) -> object | None:
+        """The person's action, or ``None`` when their time ran out or they stayed away past
+        the grace."""
+        answer = table.answer
+        assert answer is not None
+        while True:
+            deadline = table.deadline or time.monotonic()
+            gone = table.away.get(seat)
+            if gone is not None:
+                deadline = min(deadline, gone + self.grace)
+            wait = max(0.0, min(deadline - time.monotonic(), 1.0))
+            with contextlib.suppress(asyncio.TimeoutError):
+                _, action = await asyncio.wait_for(asyncio.shield(answer), wait)
+                return action
+            if time.monotonic() >= deadline:
+                answer.cancel()
+                return None
+
+    async def stop(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
