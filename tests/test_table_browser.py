@@ -15,11 +15,13 @@ import pytest
 
 from tests.browser import chromium_browser, watch_errors  # noqa: F401  (pytest fixture)
 from tests.test_server import Running
+from thousand import bluff
+from thousand.bluff import spectator as bluff_spectator
 from thousand.classic.cards import Card
 from thousand.classic.record import replay
 from thousand.classic.spectator import spectate
-from thousand.frontends.faces import face
-from thousand.games import THOUSAND
+from thousand.frontends.faces import bluff_face, face
+from thousand.games import BLUFF, THOUSAND
 from tournament.server.app import Settings
 
 FACE = re.compile(r"(?:9|10|J|Q|K|A)[♠♣♦♥]")
@@ -37,18 +39,26 @@ def server(tmp_path: Path) -> Iterator[Running]:
 
 CODE = re.compile(r"\b([9TJQKA])([SCDH])\b")
 """A Thousand card as an observation's dictionary writes it."""
+LABEL = re.compile(r'"(\d{2,4})"')
+"""A 1000? card as an observation's dictionary writes it (its label, alone in a string)."""
+BLUFF_FACE = re.compile(r"\[(\d{2,4})\]")
+"""A 1000? card as the table shows it: ``[06]``."""
 
 
 def cards_in(value: Any) -> set[str]:
-    """Every card held anywhere in ``value`` (an observation or a spectator's view), as shown."""
+    """Every card held anywhere in ``value`` (an observation or a spectator's view), as the
+    table shows it."""
     found: set[str] = set()
     if hasattr(value, "to_dict"):
         text = json.dumps(value.to_dict())
         ranks = {"T": "10"}
         suits = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
-        return {ranks.get(rank, rank) + suits[suit] for rank, suit in CODE.findall(text)}
+        found = {ranks.get(rank, rank) + suits[suit] for rank, suit in CODE.findall(text)}
+        return found | {f"[{label}]" for label in LABEL.findall(text)}
     if isinstance(value, Card):
         found.add(face(value))
+    elif isinstance(value, bluff.Card):
+        found.add(bluff_face(value))
     elif attrs.has(type(value)):
         for field in attrs.fields(type(value)):
             if field.name != "rules":
@@ -57,6 +67,11 @@ def cards_in(value: Any) -> set[str]:
         for item in value:
             found |= cards_in(item)
     return found
+
+
+def shown_cards(view: str) -> set[str]:
+    """Every card a view shows, in either game."""
+    return set(FACE.findall(view)) | {f"[{label}]" for label in BLUFF_FACE.findall(view)}
 
 
 @attrs.define
@@ -82,65 +97,72 @@ class Person:
         self.views.append(self.page.inner_html("body"))
 
 
-def check_views(record: Any, person: Person) -> None:
+def check_views(game: Any, record: Any, person: Person) -> None:
     """No view ``person`` received shows a card its seat could not see at the step it shows."""
-    states = states_by_step(record)
+    states = states_by_step(game, record)
     for view in person.views:
-        step_match = re.search(r"data-step=(\d+)", view)
-        if step_match is None:
-            continue
-        state = states[int(step_match.group(1))]
-        if re.search(r"data-status=over", view):
-            continue  # the game is over: its cards are everyone's
+        step = re.search(r"data-step=(\d+)", view)
+        if step is None or "data-status=over" in view:
+            continue  # a game over shows its cards to everyone
+        state = states[int(step.group(1))]
         if person.seat is None:
-            allowed = cards_in(spectate(state))
+            allowed = cards_in(game_spectate(state))
         else:
-            allowed = cards_in(THOUSAND.seen_from(state, person.seat))
-        shown = set(FACE.findall(view))
+            allowed = cards_in(game.seen_from(state, person.seat))
+        shown = shown_cards(view)
         assert shown <= allowed, f"seat {person.seat} was shown {shown - allowed}"
 
 
-def states_by_step(record: Any) -> dict[int, Any]:
+def game_spectate(state: Any) -> Any:
+    """The public table of either game."""
+    if isinstance(state, bluff.State):
+        return bluff_spectator.spectate(state)
+    return spectate(state)
+
+
+def states_by_step(game: Any, record: Any) -> dict[int, Any]:
     """The game's state after each number of actions played, from the record's replay."""
     states: dict[int, Any] = {}
-    replay(record, watch=lambda state: states.setdefault(THOUSAND.actions_played(state), state))
+    replaying = replay if game is THOUSAND else bluff.replay
+    replaying(record, watch=lambda state: states.setdefault(game.actions_played(state), state))
     return states
 
 
-def test_three_people_play_a_russian_deal_by_clicking(
-    server: Running,
-    chromium_browser: Any,  # noqa: F811
-) -> None:
-    """Three browser contexts make a table, take its seats by name and play a whole Russian deal
-    to its score by clicking; one reloads its page in the middle of a trick and plays on; a
-    fourth context watches. Every frame and page each received shows only what its seat (or a
-    spectator) may see, and the scores shown are those of the game's record replayed."""
+def played_table(
+    server: Running, browser: Any, preset: str, people: int, bots: int, reload: bool = False
+) -> tuple[Any, Any, list[Person], dict[str, Any]]:
+    """A table of ``preset`` made in a browser, ``people`` seats taken by browser contexts and
+    ``bots`` given to bots, played to its end by clicking each person's first move (one
+    reloading its page in the middle of a trick when ``reload``), with a spectator: the game,
+    its record, the people and the spectator (last), and the table's data."""
     base = f"http://127.0.0.1:{server.port}"
-    people = [Person(chromium_browser.new_context().new_page(), seat) for seat in range(3)]
-    watcher = Person(chromium_browser.new_context().new_page(), None)
-    for person in (*people, watcher):
+    persons = [Person(browser.new_context().new_page(), seat) for seat in range(people)]
+    watcher = Person(browser.new_context().new_page(), None)
+    for person in (*persons, watcher):
         person.page.set_default_timeout(15_000)
         person.watch()
-    first = people[0].page
+    first = persons[0].page
     first.goto(f"{base}/play")
-    first.select_option("select[name=game]", "russian")
+    first.select_option("select[name=game]", preset)
     first.click("text=Make the table")
     first.wait_for_url(re.compile(r"/tables/"))
     address = first.url
-    for number, person in enumerate(people):
-        if person is not people[0]:
+    for number, person in enumerate(persons):
+        if person is not persons[0]:
             person.page.goto(address)
         person.page.fill("#name", f"Player {number + 1}")
         person.page.click(f"button[data-sit='{number}']")
         person.page.wait_for_selector(f"li[data-seat='{number}']:has-text('you')")
+    for seat in range(people, people + bots):
+        first.select_option(f"select[data-bot-for='{seat}']", "medium")
+        first.click(f"button[data-bot='{seat}']")
     watcher.page.goto(address)
-    reloaded = False
-    for _ in range(400):
-        if all(p.page.get_attribute("#view", "data-status") == "over" for p in people):
+    reloaded = not reload
+    for _ in range(2000):
+        if all(p.page.get_attribute("#view", "data-status") == "over" for p in persons):
             break
-        for person in people:
-            buttons = person.page.locator("#view .actions button")
-            if buttons.count() == 0:
+        for person in persons:
+            if person.page.locator("#view .actions button").count() == 0:
                 continue
             person.shown()
             if not reloaded and "On the table:" in person.page.inner_html("#view"):
@@ -154,18 +176,55 @@ def test_three_people_play_a_russian_deal_by_clicking(
                 "v => document.querySelector('#view').dataset.version !== v", arg=before
             )
         watcher.shown()
+        first.wait_for_timeout(20)
     else:
-        pytest.fail("the deal did not end")
+        pytest.fail("the game did not end")
     assert reloaded
     table = address.rsplit("/", 1)[-1]
-    data = json.loads(people[0].page.goto(f"{base}/api/tables/{table}").text())
-    record = THOUSAND.record_from_dict(data["record"])
-    assert data["scores"] == list(THOUSAND.replay(record).result.deal_scores)
-    for person in (*people, watcher):
+    data = first.context.request.get(f"{base}/api/tables/{table}").json()
+    game = THOUSAND if preset != "bluff" else BLUFF
+    record = game.record_from_dict(data["record"])
+    for person in (*persons, watcher):
         assert person.errors == []
-        check_views(record, person)
         assert person.views
-    hidden = face(THOUSAND.seen_from(states_by_step(record)[0], 1).hand[0])
+        check_views(game, record, person)
+    return game, record, [*persons, watcher], data
+
+
+def test_three_people_play_a_russian_deal_by_clicking(
+    server: Running,
+    chromium_browser: Any,  # noqa: F811
+) -> None:
+    """Three browser contexts make a table, take its seats by name and play a whole Russian deal
+    to its score by clicking; one reloads its page in the middle of a trick and plays on; a
+    fourth context watches. Every frame and page each received shows only what its seat (or a
+    spectator) may see, and the scores shown are those of the game's record replayed."""
+    game, record, _, data = played_table(server, chromium_browser, "russian", 3, 0, reload=True)
+    assert data["scores"] == list(game.replay(record).result.deal_scores)
+    hidden = face(game.seen_from(states_by_step(game, record)[0], 1).hand[0])
     planted = Person(None, 0, [f"<section data-step=0 data-status=playing>{hidden}</section>"])
     with pytest.raises(AssertionError, match="seat 0 was shown"):
-        check_views(record, planted)
+        check_views(game, record, planted)
+
+
+def test_two_people_and_two_bots_play_a_deal_for_four(
+    server: Running,
+    chromium_browser: Any,  # noqa: F811
+) -> None:
+    """A table of four (``russian-4``): two people and two bots play a deal, one seat sitting
+    out; no frame shows a card its seat may not see, and the scores are the record's."""
+    game, record, _, data = played_table(server, chromium_browser, "russian-4", 2, 2)
+    assert data["seats"][2:] == ["medium bot", "medium bot 2"]
+    assert data["scores"] == list(game.replay(record).result.deal_scores)
+
+
+def test_two_people_and_two_bots_play_1000_to_its_end(
+    server: Running,
+    chromium_browser: Any,  # noqa: F811
+) -> None:
+    """1000? for four: two people and two bots play a whole game; no frame shows a face-down
+    card to anyone but its owner, and the result is the record's."""
+    game, record, _, data = played_table(server, chromium_browser, "bluff", 2, 2)
+    final = game.replay(record)
+    assert final.is_over
+    assert data["scores"] == list(game.standings(final, None)[0])
