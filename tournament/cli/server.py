@@ -148,8 +148,9 @@ def server(
             import_ray()
         Store(db, make=True).close()
         typer.echo(
-            f"bots connect to ws://{host}:{port}/bot with their tokens; "
-            f"the leaderboard is at http://{host}:{port}/api/leaderboard; Ctrl-C stops the server",
+            f"play in the browser at http://{host}:{port}/play; bots connect to "
+            f"ws://{host}:{port}/bot with their tokens; the leaderboard is at "
+            f"http://{host}:{port}/; Ctrl-C stops the server",
             err=True,
         )
         settings = Settings(

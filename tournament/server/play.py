@@ -199,7 +199,7 @@ async def table_connection(websocket: WebSocket) -> None:
     tables: Tables = websocket.state.tables
     table = _table(websocket)
     if table is None or not _same_origin(websocket):
-        await websocket.close(4403)
+        await websocket.close()  # before the handshake: HTTP 403
         return
     person, _ = _person(websocket)
     await websocket.accept()

@@ -1,0 +1,127 @@
+"""Casual tables without a browser: the table's rules of seating and moving, and every input
+from outside checked (a forged form, a page of another site, a stale or forged move), each
+answered by one error that changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from tests.test_server import Running
+from tournament.server.app import Settings
+from tournament.server.tables import ActionRefused, Tables
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Running]:
+    running = Running(Settings(database=f"sqlite:///{tmp_path / 'server.db'}", bot_pause=0.0))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def test_seats_moves_and_refusals_at_a_table() -> None:
+    """A table starts once its seats are full; only the person to act may move, with the
+    table's current version and one of their legal moves; a refused move changes nothing."""
+
+    async def run() -> None:
+        tables = Tables(bot_pause=0.0)
+        table = tables.create("russian")
+        with pytest.raises(ValueError, match="the game must be one of russian"):
+            tables.create("chess")
+        tables.sit(table, 0, "p0", "Anna")
+        with pytest.raises(ActionRefused, match="that seat is taken"):
+            tables.sit(table, 0, "p1", "Boris")
+        with pytest.raises(ActionRefused, match="you already have a seat"):
+            tables.sit(table, 1, "p0", "Anna again")
+        with pytest.raises(ActionRefused, match="a name is 1 to 24 characters"):
+            tables.sit(table, 1, "p1", "   ")
+        tables.sit(table, 1, "p1", "Boris")
+        assert table.status == "waiting"
+        tables.seat_bot(table, 2, "easy")
+        assert table.status == "playing"
+        await asyncio.sleep(0.05)
+        match = table.match
+        assert match is not None
+        seat = match.to_act
+        assert seat in (0, 1)
+        other = f"p{1 - seat}"
+        legal = str(match.observation().legal_actions[0])
+        version = table.version
+        with pytest.raises(ActionRefused, match="it is not your turn"):
+            tables.act(table, other, version, legal)
+        with pytest.raises(ActionRefused, match="the table has changed since"):
+            tables.act(table, f"p{seat}", version - 1, legal)
+        with pytest.raises(ActionRefused, match="is not one of your moves now"):
+            tables.act(table, f"p{seat}", version, "bid 300")
+        assert (table.version, match.to_act) == (version, seat)
+        tables.act(table, f"p{seat}", version, legal)
+        await asyncio.sleep(0.05)
+        assert table.version > version
+        await tables.stop()
+
+    asyncio.run(run())
+
+
+def test_a_form_without_its_token_makes_no_table(server: Running) -> None:
+    """The form that makes a table must carry the token of the person's own lobby page: one
+    posted from another site (which cannot read it) is refused, and no table is made."""
+    base = f"http://127.0.0.1:{server.port}"
+    with httpx.Client(base_url=base) as browser:
+        lobby = browser.get("/play")
+        token = re.search(r"name=token value=([0-9a-f]+)", lobby.text)
+        assert token is not None
+        forged = browser.post("/play", data={"token": "0" * 64, "game": "russian"})
+        assert forged.status_code == 403
+        assert "/tables/" not in browser.get("/play").text
+        made = browser.post("/play", data={"token": token.group(1), "game": "russian"})
+        assert made.status_code == 303
+        assert made.headers["location"].startswith("/tables/")
+
+
+def test_a_table_refuses_pages_of_other_sites_and_bad_messages(server: Running) -> None:
+    """The table's websocket refuses a page from another origin (HTTP 403); on its own origin,
+    every bad message gets one error and the connection goes on."""
+    base = f"http://127.0.0.1:{server.port}"
+    with httpx.Client(base_url=base) as browser:
+        token = re.search(r"name=token value=([0-9a-f]+)", browser.get("/play").text)
+        assert token is not None
+        made = browser.post("/play", data={"token": token.group(1), "game": "russian"})
+        path = made.headers["location"]
+        cookie = browser.cookies["thousand_person"]
+    address = f"ws://127.0.0.1:{server.port}{path}/ws"
+    headers = {"Cookie": f"thousand_person={cookie}"}
+    with (
+        pytest.raises(InvalidStatus, match="HTTP 403"),
+        connect(address, additional_headers={**headers, "Origin": "http://evil.example"}) as socket,
+    ):
+        socket.recv(timeout=5)
+    own = {**headers, "Origin": f"http://127.0.0.1:{server.port}"}
+    with connect(address, additional_headers=own) as socket:
+        assert json.loads(socket.recv(timeout=5))["type"] == "view"
+        for sent, said in [
+            ("nonsense", "a message must be JSON"),
+            ("[1]", "a message must be a JSON object"),
+            ('{"type": "dance"}', "unknown message"),
+            ('{"type": "sit", "seat": "one"}', "name the seat by its number"),
+            ('{"type": "sit", "seat": 7, "name": "Anna"}', "this table has seats 1 to 3"),
+            ('{"type": "act", "version": 0, "action": "pass"}', "it is not your turn"),
+            ('{"type": "bot", "seat": 0, "level": "godlike"}', "a bot is easy, medium, hard"),
+            ("x" * 3000, "that message is too long"),
+        ]:
+            socket.send(sent)
+            reply = json.loads(socket.recv(timeout=5))
+            assert reply == {"type": "error", "message": reply["message"]}
+            assert reply["message"].startswith(said)
+        socket.send('{"type": "sit", "seat": 0, "name": "<b>Anna</b>"}')
+        view = json.loads(socket.recv(timeout=5))["html"]
+        assert "&lt;b&gt;Anna&lt;/b&gt; (you)" in view
