@@ -125,3 +125,23 @@ def test_a_table_refuses_pages_of_other_sites_and_bad_messages(server: Running) 
         socket.send('{"type": "sit", "seat": 0, "name": "<b>Anna</b>"}')
         view = json.loads(socket.recv(timeout=5))["html"]
         assert "&lt;b&gt;Anna&lt;/b&gt; (you)" in view
+
+
+def test_a_seat_is_away_only_once_every_page_of_its_person_closed() -> None:
+    """A person with two pages open at a table who closes one is still there; closing the other
+    marks the seat away; opening a page again brings it back."""
+
+    async def run() -> None:
+        tables = Tables(bot_pause=0.0)
+        table = tables.create("russian")
+        tables.sit(table, 0, "p0", "Anna")
+        tables.back(table, "p0")
+        tables.back(table, "p0")
+        tables.left(table, "p0")
+        assert 0 not in table.away
+        tables.left(table, "p0")
+        assert 0 in table.away
+        tables.back(table, "p0")
+        assert 0 not in table.away
+
+    asyncio.run(run())

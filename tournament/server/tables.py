@@ -86,6 +86,8 @@ class Table:
     listeners: list[Listener] = attrs.Factory(list)
     away: dict[int, float] = attrs.Factory(dict)
     """Seats of people who left, and when."""
+    open_pages: dict[str, int] = attrs.Factory(dict)
+    """Per person, the pages they have open at the table."""
 
     @property
     def game(self) -> str:
@@ -216,13 +218,16 @@ class Tables:
         raise ActionRefused(f"{action[:40]!r} is not one of your moves now")
 
     def left(self, table: Table, person: str) -> None:
-        """Note that a person's last connection to the table closed."""
+        """Note that one of a person's pages at the table closed: once none is open, their seat
+        is away."""
+        table.open_pages[person] = table.open_pages.get(person, 1) - 1
         seat = table.seat_of(person)
-        if seat is not None:
+        if seat is not None and table.open_pages[person] <= 0:
             table.away[seat] = time.monotonic()
 
     def back(self, table: Table, person: str) -> None:
-        """Note that a person is connected to the table."""
+        """Note that a person opened a page at the table."""
+        table.open_pages[person] = table.open_pages.get(person, 0) + 1
         seat = table.seat_of(person)
         if seat is not None:
             table.away.pop(seat, None)
