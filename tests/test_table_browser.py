@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -15,6 +13,7 @@ import pytest
 
 from tests.browser import chromium_browser, watch_errors  # noqa: F401  (pytest fixture)
 from tests.test_server import Running
+from tests.test_tables import server  # noqa: F401  (pytest fixture)
 from thousand import bluff
 from thousand.bluff import spectator as bluff_spectator
 from thousand.classic.cards import Card
@@ -22,19 +21,9 @@ from thousand.classic.record import replay
 from thousand.classic.spectator import spectate
 from thousand.frontends.faces import bluff_face, face
 from thousand.games import BLUFF, THOUSAND
-from tournament.server.app import Settings
 
 FACE = re.compile(r"(?:9|10|J|Q|K|A)[♠♣♦♥]")
 """A Thousand card as the table shows it."""
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Running]:
-    running = Running(Settings(database=f"sqlite:///{tmp_path / 'server.db'}", bot_pause=0.05))
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 CODE = re.compile(r"\b([9TJQKA])([SCDH])\b")
@@ -129,13 +118,14 @@ def states_by_step(game: Any, record: Any) -> dict[int, Any]:
 
 
 def played_table(
-    server: Running, browser: Any, preset: str, people: int, bots: int, reload: bool = False
+    running: Running, browser: Any, preset: str, people: int, bots: int, reload: bool = False
 ) -> tuple[Any, Any, list[Person], dict[str, Any]]:
-    """A table of ``preset`` made in a browser, ``people`` seats taken by browser contexts and
-    ``bots`` given to bots, played to its end by clicking each person's first move (one
-    reloading its page in the middle of a trick when ``reload``), with a spectator: the game,
-    its record, the people and the spectator (last), and the table's data."""
-    base = f"http://127.0.0.1:{server.port}"
+    """A table of ``preset`` made in a browser on ``running``, ``people`` seats taken by
+    browser contexts and ``bots`` given to bots, played to its end by clicking each person's
+    first move (one reloading its page in the middle of a trick when ``reload``), with a
+    spectator: the game, its record, the people and the spectator (last), and the table's
+    data."""
+    base = f"http://127.0.0.1:{running.port}"
     persons = [Person(browser.new_context().new_page(), seat) for seat in range(people)]
     watcher = Person(browser.new_context().new_page(), None)
     for person in (*persons, watcher):
@@ -192,7 +182,7 @@ def played_table(
 
 
 def test_three_people_play_a_russian_deal_by_clicking(
-    server: Running,
+    server: Running,  # noqa: F811
     chromium_browser: Any,  # noqa: F811
 ) -> None:
     """Three browser contexts make a table, take its seats by name and play a whole Russian deal
@@ -208,7 +198,7 @@ def test_three_people_play_a_russian_deal_by_clicking(
 
 
 def test_two_people_and_two_bots_play_a_deal_for_four(
-    server: Running,
+    server: Running,  # noqa: F811
     chromium_browser: Any,  # noqa: F811
 ) -> None:
     """A table of four (``russian-4``): two people and two bots play a deal, one seat sitting
@@ -219,7 +209,7 @@ def test_two_people_and_two_bots_play_a_deal_for_four(
 
 
 def test_two_people_and_two_bots_play_1000_to_its_end(
-    server: Running,
+    server: Running,  # noqa: F811
     chromium_browser: Any,  # noqa: F811
 ) -> None:
     """1000? for four: two people and two bots play a whole game; no frame shows a face-down

@@ -22,6 +22,7 @@ from tournament.server.tables import ActionRefused, Tables
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Running]:
+    """A server on a new SQLite file, whose bots at the casual tables play at once."""
     running = Running(Settings(database=f"sqlite:///{tmp_path / 'server.db'}", bot_pause=0.0))
     try:
         yield running
