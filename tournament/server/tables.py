@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import logging
 import random
 import secrets
 import time
@@ -46,6 +48,7 @@ STAND_IN = "greedy"
 BOT_PAUSE = 0.6
 """Seconds a bot waits before it plays, so that people can follow the game."""
 LARGEST_NAME = 24
+LOG = logging.getLogger("thousand.server")
 
 
 class ActionRefused(ValueError):
@@ -117,6 +120,12 @@ class Table:
         self.version += 1
         for listener in list(self.listeners):
             listener(self)
+
+
+def _told(table: Table, task: asyncio.Task[None]) -> None:
+    """Log a table's game that stopped on an error of the server's."""
+    if not task.cancelled() and task.exception() is not None:
+        LOG.error("the game at table %s stopped", table.id, exc_info=task.exception())
 
 
 class Tables:
@@ -196,6 +205,7 @@ class Tables:
             task = asyncio.get_running_loop().create_task(self._play(table))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
+            task.add_done_callback(functools.partial(_told, table))
         table.changed()
 
     def act(self, table: Table, person: str, version: int, action: str) -> None:
