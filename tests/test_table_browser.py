@@ -218,3 +218,45 @@ def test_two_people_and_two_bots_play_1000_to_its_end(
     final = game.replay(record)
     assert final.is_over
     assert data["scores"] == list(game.standings(final, None)[0])
+
+
+def test_a_deal_is_played_with_the_keyboard_alone(
+    server: Running,  # noqa: F811
+    chromium_browser: Any,  # noqa: F811
+) -> None:
+    """Three people make a table, take their seats and play a whole Russian deal without the
+    mouse: Tab and Enter to the form's button and to a seat, a move's number to play it."""
+    base = f"http://127.0.0.1:{server.port}"
+    people = [Person(chromium_browser.new_context().new_page(), seat) for seat in range(3)]
+    for person in people:
+        person.page.set_default_timeout(15_000)
+        person.watch()
+    first = people[0].page
+    first.goto(f"{base}/play")
+    for _ in range(3):  # the game (Russian first), the seconds, the button
+        first.keyboard.press("Tab")
+    first.keyboard.press("Enter")
+    first.wait_for_url(re.compile(r"/tables/"))
+    for number, person in enumerate(people):
+        if person is not people[0]:
+            person.page.goto(first.url)
+        person.page.keyboard.press("Tab")  # the links before the name
+        person.page.keyboard.press("Tab")
+        person.page.keyboard.type(f"Player {number + 1}")
+        person.page.keyboard.press("Tab")  # the first empty seat's button
+        person.page.keyboard.press("Enter")
+        person.page.wait_for_selector(f"li[data-seat='{number}']:has-text('you')")
+    for _ in range(400):
+        if all(p.page.get_attribute("#view", "data-status") == "over" for p in people):
+            break
+        for person in people:
+            if person.page.locator("#view .actions button").count() == 0:
+                continue
+            before = person.page.get_attribute("#view", "data-version")
+            person.page.keyboard.press("1")
+            person.page.wait_for_function(
+                "v => document.querySelector('#view').dataset.version !== v", arg=before
+            )
+    else:
+        pytest.fail("the deal did not end")
+    assert all(person.errors == [] for person in people)
