@@ -260,3 +260,44 @@ def test_a_deal_is_played_with_the_keyboard_alone(
     else:
         pytest.fail("the deal did not end")
     assert all(person.errors == [] for person in people)
+
+
+def test_a_seat_on_a_phone_never_scrolls_sideways(
+    server: Running,  # noqa: F811
+    chromium_browser: Any,  # noqa: F811
+) -> None:
+    """At a phone's width (390 pixels), at every move of a deal, the page is no wider than the
+    screen and every move's button lies within it."""
+    base = f"http://127.0.0.1:{server.port}"
+    context = chromium_browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{base}/play")
+    page.click("text=Make the table")
+    page.wait_for_url(re.compile(r"/tables/"))
+    page.fill("#name", "A rather long name here")
+    page.click("button[data-sit='0']")
+    for seat in (1, 2):
+        page.click(f"button[data-bot='{seat}']")
+    moves = 0
+    while page.get_attribute("#view", "data-status") != "over":
+        buttons = page.locator("#view .actions button")
+        if buttons.count() == 0:
+            page.wait_for_timeout(20)
+            continue
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        for index in range(buttons.count()):
+            box = buttons.nth(index).bounding_box()
+            assert box is not None
+            assert box["x"] >= 0
+            assert box["x"] + box["width"] <= 390
+        before = page.get_attribute("#view", "data-version")
+        buttons.first.click()
+        page.wait_for_function(
+            "v => document.querySelector('#view').dataset.version !== v", arg=before
+        )
+        moves += 1
+    assert moves > 5
+    context.close()

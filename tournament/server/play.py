@@ -58,6 +58,11 @@ button, select, input { font-size: 1rem; padding: 0.4em 0.7em; margin: 0.2em; }
 .table p { margin: 0.3em 0; overflow-wrap: anywhere; }
 #errors { color: #a00; min-height: 1.4em; }
 .seats li, .empty li { margin: 0.2em 0; }
+.card { display: inline-block; min-width: 1.6em; padding: 0 0.25em; margin: 0.1em;
+  border: 1px solid #888; border-radius: 0.25em; background: #fff; color: #111;
+  font-weight: 600; text-align: center; }
+.card.red { color: #c00; }
+.clock { font-weight: 600; }
 """
 
 

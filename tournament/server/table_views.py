@@ -10,6 +10,7 @@ replay. Every name is escaped.
 from __future__ import annotations
 
 import html
+import re
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -66,7 +67,7 @@ def _header(table: Table, seat: int | None) -> str:
 
 def _title(table: Table) -> str:
     game = game_of(table.rules)
-    return f"{game.name}, {table.preset}" if game.has_deals else game.name
+    return f"{game.title}, {table.preset}" if game.has_deals else game.title
 
 
 def _waiting(table: Table, seat: int | None) -> str:
@@ -90,8 +91,23 @@ def _waiting(table: Table, seat: int | None) -> str:
     return f"<p>The game starts when every seat is taken.</p><ul class=empty>{''.join(rows)}</ul>"
 
 
+CARD = re.compile(r"(?:9|10|J|Q|K|A)[♠♣♦♥]|\[(?:\d{2,4}|\?\?)\]")
+"""A card as the table's text shows it: ``10♥``, or 1000?'s ``[06]`` (``[??]`` face down)."""
+
+
+def _shown(text: str) -> str:
+    """``text`` escaped, each card in it drawn as a card (red for hearts and diamonds)."""
+
+    def card(found: re.Match[str]) -> str:
+        face = found.group(0)
+        red = " red" if face[-1] in "♥♦" else ""
+        return f"<span class='card{red}'>{face}</span>"
+
+    return CARD.sub(card, html.escape(text))
+
+
 def _lines(lines: Sequence[str]) -> str:
-    return "<div class=table>" + "".join(f"<p>{html.escape(line)}</p>" for line in lines) + "</div>"
+    return "<div class=table>" + "".join(f"<p>{_shown(line)}</p>" for line in lines) + "</div>"
 
 
 def _actions(table: Table, observation: Any, seat: int) -> str:
@@ -102,7 +118,7 @@ def _actions(table: Table, observation: Any, seat: int) -> str:
         key = f"{number + 1}. " if number < 9 else ""
         buttons.append(
             f"<button type=button data-action='{html.escape(str(action), quote=True)}'>"
-            f"{key}{html.escape(label)}</button>"
+            f"{key}{_shown(label)}</button>"
         )
     return "<div class=actions role=group aria-label='your moves'>" + "".join(buttons) + "</div>"
 
