@@ -16,7 +16,9 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from tests.test_server import Running
+from thousand.games import THOUSAND
 from tournament.server.app import Settings
+from tournament.server.table_views import seat_view
 from tournament.server.tables import ActionRefused, Tables
 
 
@@ -146,3 +148,34 @@ def test_a_seat_is_away_only_once_every_page_of_its_person_closed() -> None:
         assert 0 not in table.away
 
     asyncio.run(run())
+
+
+def test_spectators_see_the_game_a_round_of_moves_late() -> None:
+    """A spectator's view shows the game as it was one round of moves ago (three moves at a
+    table of three), never the move just played; with no delay, as it is."""
+
+    async def run(delay: int) -> list[tuple[int, int]]:
+        tables = Tables(bot_pause=0.0, spectator_delay=delay)
+        table = tables.create("russian")
+        for seat in range(3):
+            tables.sit(table, seat, f"p{seat}", f"P{seat}")
+        steps = []
+        for _ in range(8):
+            await asyncio.sleep(0.02)
+            match = table.match
+            assert match is not None
+            seat = match.to_act
+            assert seat is not None
+            played = THOUSAND.actions_played(match.state)
+            shown = re.search(r"data-step=(\d+)", seat_view(table, None))
+            assert shown is not None
+            steps.append((played, int(shown.group(1))))
+            legal = str(match.observation().legal_actions[0])
+            tables.act(table, f"p{seat}", table.version, legal)
+        await tables.stop()
+        return steps
+
+    late = asyncio.run(run(1))
+    assert all(shown == max(0, played - 3) for played, shown in late)
+    assert late[-1][0] >= 6
+    assert all(shown == played for played, shown in asyncio.run(run(0)))

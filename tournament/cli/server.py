@@ -115,6 +115,15 @@ def server(
     ] = 1,
     backend: BackendOption = "local",
     ray_address: RayAddressOption = None,
+    spectator_delay: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            metavar="ROUNDS",
+            help="Rounds of moves (a trick, in Thousand's play) by which spectators of a table "
+            "in the browser see its game late.",
+        ),
+    ] = 1,
     pool_time: Annotated[
         list[str] | None,
         typer.Option(
@@ -162,6 +171,7 @@ def server(
             workers=workers,
             ray=ray,
             ray_address=ray_address,
+            spectator_delay=spectator_delay,
         )
         serve(settings, host, port)
 

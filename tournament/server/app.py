@@ -106,6 +106,8 @@ class Settings:
     """With :attr:`ray`: the Ray cluster (``None``: a new local Ray instance)."""
     bot_pause: float = BOT_PAUSE
     """Seconds a bot at a casual table waits before it plays, so that people can follow."""
+    spectator_delay: int = 1
+    """Rounds of moves by which spectators of a casual table see its game late."""
 
 
 def create_app(settings: Settings) -> Starlette:
@@ -152,7 +154,7 @@ def create_app(settings: Settings) -> Starlette:
             most_groups=dict.fromkeys(settings.hosted, HOSTED_GROUPS * settings.workers),
         )
         pairing = asyncio.get_running_loop().create_task(matchmaker.run(settings.pairing))
-        tables = Tables(grace=settings.timing.grace, bot_pause=settings.bot_pause)
+        tables = Tables(settings.timing.grace, settings.bot_pause, settings.spectator_delay)
         try:
             yield {
                 "store": store,

@@ -31,13 +31,14 @@ def seat_view(table: Table, seat: int | None) -> str:
     elif table.outcome is not None:
         parts.append(_result(table))
     elif seat is None:
-        parts.append(_lines(public_lines(match.state, table.names())))
+        parts.append(_lines(public_lines(table.watched, table.names())))
     else:
         observation = game_of(table.rules).seen_from(match.state, seat)
         parts.append(_lines(seat_lines(observation, table.names())))
         if match.to_act == seat:
             parts.append(_actions(table, observation, seat))
-    step = 0 if match is None else game_of(table.rules).actions_played(match.state)
+    shown = table.watched if seat is None else None if match is None else match.state
+    step = 0 if shown is None else game_of(table.rules).actions_played(shown)
     return (
         f"<section id=view data-version={table.version} data-status={table.status} "
         f"data-step={step}>" + "".join(parts) + "</section>"
@@ -46,7 +47,7 @@ def seat_view(table: Table, seat: int | None) -> str:
 
 def _header(table: Table, seat: int | None) -> str:
     match = table.match
-    to_act = match.to_act if match is not None else None
+    to_act = match.to_act if match is not None and seat is not None else None
     rows = []
     for number, name in enumerate(table.names()):
         marks = []
@@ -59,7 +60,7 @@ def _header(table: Table, seat: int | None) -> str:
         shown = f" ({', '.join(marks)})" if marks else ""
         rows.append(f"<li data-seat={number}>{html.escape(name)}{shown}</li>")
     clock = ""
-    if table.deadline is not None:
+    if table.deadline is not None and seat is not None:
         left = max(0, round(table.deadline - time.monotonic()))
         clock = f"<p class=clock data-deadline-in={left}>Time to play: {left} s</p>"
     return f"<h2>{html.escape(_title(table))}</h2><ol class=seats>{''.join(rows)}</ol>{clock}"

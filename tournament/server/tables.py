@@ -15,7 +15,7 @@ people are never rated.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import collections
 import functools
 import logging
 import random
@@ -91,6 +91,17 @@ class Table:
     """Seats of people who left, and when."""
     open_pages: dict[str, int] = attrs.Factory(dict)
     """Per person, the pages they have open at the table."""
+    recent: collections.deque[Any] = attrs.Factory(collections.deque)
+    """The game's latest states, the oldest of them what spectators are shown."""
+
+    @property
+    def watched(self) -> Any:
+        """The state spectators see: the game as it was a round of moves ago (see
+        :class:`Tables`), or as it is once it is over."""
+        match = self.match
+        if match is None or self.outcome is not None or not self.recent:
+            return None if match is None else match.state
+        return self.recent[0]
 
     @property
     def game(self) -> str:
@@ -131,10 +142,16 @@ def _told(table: Table, task: asyncio.Task[None]) -> None:
 class Tables:
     """Every table of the server, and the tasks that play them."""
 
-    def __init__(self, grace: float = 60.0, bot_pause: float = BOT_PAUSE) -> None:
+    def __init__(
+        self, grace: float = 60.0, bot_pause: float = BOT_PAUSE, spectator_delay: int = 1
+    ) -> None:
         self.tables: dict[str, Table] = {}
         self.grace = grace
         self.bot_pause = bot_pause
+        self.spectator_delay = spectator_delay
+        """Rounds of moves (as many moves as seats: a trick, in Thousand's play) by which
+        spectators see a game late, so that no one at the table learns from a watcher what
+        was just played."""
         self.tasks: set[asyncio.Task[None]] = set()
 
     def create(self, preset: str, seconds: float = 60.0) -> Table:
@@ -196,11 +213,13 @@ class Tables:
 
     def _seated(self, table: Table) -> None:
         if table.full:
+            table.recent = collections.deque(maxlen=self.spectator_delay * len(table.seats) + 1)
             table.match = start_match(
                 table.rules,
                 seed=secrets.randbits(63),
                 names=table.names(),
                 single_deal=game_of(table.rules).has_deals,
+                watch=table.recent.append,
             )
             task = asyncio.get_running_loop().create_task(self._play(table))
             self.tasks.add(task)
@@ -284,9 +303,11 @@ class Tables:
             if gone is not None:
                 deadline = min(deadline, gone + self.grace)
             wait = max(0.0, min(deadline - time.monotonic(), 1.0))
-            with contextlib.suppress(asyncio.TimeoutError):
-                _, action = await asyncio.wait_for(asyncio.shield(answer), wait)
-                return action
+            # asyncio.wait, not wait_for: on Python 3.11 wait_for can swallow the task's
+            # cancellation when the answer comes at the same moment.
+            done, _ = await asyncio.wait({answer}, timeout=wait)
+            if done:
+                return answer.result()[1]
             if time.monotonic() >= deadline:
                 answer.cancel()
                 return None
