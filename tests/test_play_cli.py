@@ -4,6 +4,7 @@ so far; and `thousand play` errors through typer's runner."""
 
 from __future__ import annotations
 
+import codecs
 import os
 import pty
 import re
@@ -44,6 +45,9 @@ class Terminal:
         self.pid = pid
         self.fd = fd
         self.output = ""
+        self.raw = ""
+        """What the program printed, decoded but with its control sequences still in."""
+        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self.seen = 0
         self.status: int | None = None
 
@@ -64,7 +68,10 @@ class Terminal:
                 chunk = b""
             if not chunk:
                 break
-            self.output += ANSI.sub("", chunk.decode("utf-8", errors="replace")).replace("\r", "")
+            # A character or a control sequence may be split between two reads: decode as a
+            # stream, and clean the whole text each time.
+            self.raw += self.decoder.decode(chunk)
+            self.output = ANSI.sub("", self.raw).replace("\r", "")
         new = self.output[self.seen :]
         self.seen = len(self.output)
         return new

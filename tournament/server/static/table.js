@@ -7,10 +7,24 @@
   let socket = null;
   let wait = 500;
 
+  const waiting = [];
+
   function send(message) {
+    // What is done before the connection opens (or while it is made again) is sent once it is.
     if (socket && socket.readyState === WebSocket.OPEN) {
       socket.send(JSON.stringify(message));
+    } else {
+      waiting.push(message);
     }
+  }
+
+  function sameAs(element) {
+    for (const name of ["data-action", "data-sit", "data-bot", "data-bot-for"]) {
+      if (element.hasAttribute(name)) {
+        return `#view [${name}="${CSS.escape(element.getAttribute(name))}"]`;
+      }
+    }
+    return null;
   }
 
   function version() {
@@ -22,16 +36,26 @@
     socket = new WebSocket(scheme + location.host + location.pathname + "/ws");
     socket.onopen = () => {
       wait = 500;
+      while (waiting.length > 0) {
+        socket.send(JSON.stringify(waiting.shift()));
+      }
     };
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "view") {
-        const focused = document.activeElement && document.activeElement.closest("#view");
+        const focused = document.activeElement && document.activeElement.closest("#view *");
+        const same = focused ? sameAs(focused) : null;
         document.getElementById("view").outerHTML = message.html;
         errors.textContent = "";
-        const first = document.querySelector("#view .actions button");
-        if (focused && first) {
-          first.focus();
+        if (focused) {
+          // Keep a keyboard user's place: the same control if it is still there, else the
+          // first move.
+          const next =
+            (same && document.querySelector(same)) ||
+            document.querySelector("#view .actions button, #view button");
+          if (next) {
+            next.focus();
+          }
         }
       } else if (message.type === "error") {
         errors.textContent = message.message;
