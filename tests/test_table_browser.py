@@ -185,6 +185,10 @@ def played_table(
     assert reloaded
     table = address.rsplit("/", 1)[-1]
     data = first.context.request.get(f"{base}/api/tables/{table}").json()
+    measured = first.context.request.get(f"{base}/api/metrics").json()["tables"]
+    assert measured["games"] >= 1
+    assert measured["moves"] > 0
+    assert 0 <= measured["own_ms_per_move"]["p50"] <= measured["own_ms_per_move"]["p99"]
     game = THOUSAND if preset != "bluff" else BLUFF
     record = game.record_from_dict(data["record"])
     for person in (*persons, watcher):

@@ -216,9 +216,11 @@ async def list_bots(request: Request) -> JSONResponse:
 
 
 async def metrics(request: Request) -> JSONResponse:
-    """``GET /api/metrics``: what the server measures of itself (see :class:`Metrics`)."""
+    """``GET /api/metrics``: what the server measures of itself (see :class:`Metrics`), and
+    of its casual tables under ``tables``."""
     measured: Metrics = request.state.metrics
-    return JSONResponse(measured.to_dict())
+    tables: Tables = request.state.tables
+    return JSONResponse({**measured.to_dict(), "tables": tables.to_dict()})
 
 
 class Boards:

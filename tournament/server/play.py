@@ -209,14 +209,18 @@ async def table_connection(websocket: WebSocket) -> None:
     person, _ = _person(websocket)
     await websocket.accept()
     changed = asyncio.Event()
-    table.listeners.append(lambda _: changed.set())
-    listener = table.listeners[-1]
+    latest = [seat_view(table, table.seat_of(person))]
+
+    def listener(now: Table) -> None:
+        latest[0] = seat_view(now, now.seat_of(person))
+        changed.set()
+
+    table.listeners.append(listener)
     tables.back(table, person)
 
     async def push() -> None:
         while True:
-            view = seat_view(table, table.seat_of(person))
-            await websocket.send_text(json.dumps({"type": "view", "html": view}))
+            await websocket.send_text(json.dumps({"type": "view", "html": latest[0]}))
             await changed.wait()
             changed.clear()
 

@@ -30,6 +30,7 @@ from thousand.games import AnyRules, game_of
 from thousand.table.match import Match, Outcome, start_match
 from thousand.table.specs import load_player
 from tournament.server.groups import POOLS, pool_named
+from tournament.server.metrics import Timings
 
 __all__ = [
     "BOT_PAUSE",
@@ -149,6 +150,9 @@ class Tables:
         self.grace = grace
         self.bot_pause = bot_pause
         self.spectator_delay = spectator_delay
+        self.actions = Timings()
+        """The server's own time per move: playing it, and making every view of the table."""
+        self.games = 0
         """Rounds of moves (as many moves as seats: a trick, in Thousand's play) by which
         spectators see a game late, so that no one at the table learns from a watcher what
         was just played."""
@@ -275,22 +279,34 @@ class Tables:
             start = getattr(player, "start", None)
             if start is not None:
                 start(number, table.rules, random.Random(secrets.randbits(63)))
+        self._await_next(table)
+        table.changed()
         while (seat := match.to_act) is not None:
             if seat in bots:
-                table.deadline = None
-                table.changed()
                 await asyncio.sleep(self.bot_pause)
-                match.submit(seat, bots[seat].act(match.observation()), 0.0)
-                continue
+                action = bots[seat].act(match.observation())
+            else:
+                answered = await self._awaited(table, seat)
+                action = stand_in.act(match.observation()) if answered is None else answered
+            began = time.perf_counter()
+            match.submit(seat, action, 0.0)
+            if match.to_act is None:
+                table.outcome = match.outcome()
+                self.games += 1
+            self._await_next(table)
+            table.changed()
+            self.actions.add(time.perf_counter() - began)
+
+    def _await_next(self, table: Table) -> None:
+        """Get ready for the next move: a person's is awaited until their time runs out."""
+        match = table.match
+        seat = None if match is None else match.to_act
+        person = seat is not None and (taken := table.seats[seat]) is not None and taken.person
+        if person:
             table.answer = asyncio.get_running_loop().create_future()
             table.deadline = time.monotonic() + table.seconds
-            table.changed()
-            answered = await self._awaited(table, seat)
-            action = stand_in.act(match.observation()) if answered is None else answered
-            match.submit(seat, action, 0.0)
-        table.deadline = None
-        table.outcome = match.outcome()
-        table.changed()
+        else:
+            table.deadline = None
 
     async def _awaited(self, table: Table, seat: int) -> object | None:
         """The person's action, or ``None`` when their time ran out or they stayed away past
@@ -311,6 +327,15 @@ class Tables:
             if time.monotonic() >= deadline:
                 answer.cancel()
                 return None
+
+    def to_dict(self) -> dict[str, object]:
+        """What the tables measure of themselves, for ``GET /api/metrics``."""
+        return {
+            "open": sum(table.outcome is None for table in self.tables.values()),
+            "games": self.games,
+            "moves": self.actions.count,
+            "own_ms_per_move": self.actions.percentiles(),
+        }
 
     async def stop(self) -> None:
         for task in list(self.tasks):
