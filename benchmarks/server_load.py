@@ -113,18 +113,18 @@ class Server:
         self.listening.close()
 
 
-class Bots:
-    """The bots' process, told what to do on its standard input, answering on its output."""
+class Child:
+    """A child process of simulated clients, told what to do on its standard input (first
+    ``first``), answering on its output."""
 
-    def __init__(self, port: int, tokens: list[str]) -> None:
-        command = [sys.executable, str(Path(__file__).resolve()), "--_bots", str(port)]
+    def __init__(self, command: list[str], first: str) -> None:
         self.process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=HERE
         )
         self.lines: queue.Queue[str] = queue.Queue()
         assert self.process.stdout is not None
         threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True).start()
-        self.tell(json.dumps(tokens))
+        self.tell(first)
 
     def _read(self, stream: TextIO) -> None:
         for line in stream:
@@ -151,6 +151,14 @@ class Bots:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+
+class Bots(Child):
+    """The bots' process: one websocket per token."""
+
+    def __init__(self, port: int, tokens: list[str]) -> None:
+        command = [sys.executable, str(Path(__file__).resolve()), "--_bots", str(port)]
+        super().__init__(command, json.dumps(tokens))
 
 
 def busy_ticks() -> tuple[int, int]:

@@ -109,3 +109,22 @@ def test_the_server_workers_benchmark_runs_end_to_end():
     assert float(away) > 0
     assert float(ratio) > 0
     assert float(processor) >= 0
+
+
+def test_the_table_load_benchmark_runs_end_to_end():
+    """A tiny load of casual tables: people make tables, play, and the figures are printed,
+    with no error sent to them and nothing lost."""
+    command = [sys.executable, str(BENCHMARKS / "table_load.py"), "--tables", "2"]
+    command += ["--seconds", "2", "--warmup", "1", "--think", "0.05"]
+    result = subprocess.run(
+        command, capture_output=True, text=True, check=False, cwd=BENCHMARKS, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    figures = {
+        line.rsplit(None, 1)[0].strip(): line.rsplit(None, 1)[1]
+        for line in result.stdout.splitlines()
+    }
+    assert figures["tables played at once"] == "2"
+    assert float(figures["moves/s"].replace(",", "")) > 0
+    assert figures["errors sent to people"] == "0"
+    assert figures["connections lost"] == "0"
