@@ -62,7 +62,7 @@ def test_an_empty_database_is_made_by_the_migrations_and_refused_without(databas
     with pytest.raises(DatabaseError, match=r"has no tables.*thousand server migrate --db"):
         Store(database)
     Store(database, make=True).close()
-    assert migrate(database) == ("3", "3")
+    assert migrate(database) == ("4", "4")
     Store(database).close()
 
 
@@ -79,9 +79,9 @@ def test_an_older_schema_is_refused_then_migrated_with_what_it_holds(database: s
             {"hash": token_hash("thb_old"), "now": datetime.datetime(2026, 1, 1)},
         )
     engine.dispose()
-    with pytest.raises(DatabaseError, match="is at schema version 1, not the current 3"):
+    with pytest.raises(DatabaseError, match="is at schema version 1, not the current 4"):
         Store(database)
-    assert migrate(database) == ("1", "3")
+    assert migrate(database) == ("1", "4")
     store = Store(database)
     try:
         assert store.bot_with_token("thb_old") == "old"
@@ -192,9 +192,9 @@ def test_migrate_says_what_it_did(tmp_path: Path) -> None:
     """``thousand server migrate`` makes an empty database's tables, then says it is current."""
     db = ["--db", f"sqlite:///{tmp_path / 'server.db'}"]
     first = runner.invoke(app, ["server", "migrate", *db])
-    assert first.stdout.endswith(": schema version none -> 3\n")
+    assert first.stdout.endswith(": schema version none -> 4\n")
     second = runner.invoke(app, ["server", "migrate", *db])
-    assert second.stdout.endswith(" is at the current schema version, 3\n")
+    assert second.stdout.endswith(" is at the current schema version, 4\n")
 
 
 # Connections --------------------------------------------------------------------------------

@@ -10,14 +10,17 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import attrs
 import httpx
 import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from tests.test_server import Running
+from thousand.classic.rules import Rules
 from thousand.games import THOUSAND
 from tournament.server.app import Settings
+from tournament.server.store import CasualGame, Store
 from tournament.server.table_views import seat_view
 from tournament.server.tables import ActionRefused, Tables
 
@@ -179,3 +182,68 @@ def test_spectators_see_the_game_a_round_of_moves_late() -> None:
     assert all(shown == max(0, played - 3) for played, shown in late)
     assert late[-1][0] >= 6
     assert all(shown == played for played, shown in asyncio.run(run(0)))
+
+
+def test_a_finished_table_is_kept_then_forgotten() -> None:
+    """Once a table's game ends it is kept (scores and a record that replays to them), and the
+    table is dropped from memory after its players have had time to see the result."""
+    kept: list[CasualGame] = []
+
+    async def keep(game: CasualGame) -> None:
+        kept.append(game)
+
+    async def run() -> str:
+        tables = Tables(bot_pause=0.0, keep=keep, shown_for=0.05)
+        table = tables.create("russian")
+        tables.sit(table, 0, "p0", "Anna")
+        tables.seat_bot(table, 1, "medium")
+        tables.seat_bot(table, 2, "medium")
+        for _ in range(2000):
+            await asyncio.sleep(0.005)
+            match = table.match
+            assert match is not None
+            if table.outcome is not None:
+                break
+            if match.to_act == 0 and table.answer is not None and not table.answer.done():
+                legal = str(match.observation().legal_actions[0])
+                tables.act(table, "p0", table.version, legal)
+        assert table.outcome is not None
+        for _ in range(100):
+            if table.id not in tables.tables:
+                break
+            await asyncio.sleep(0.01)
+        assert table.id not in tables.tables
+        await tables.stop()
+        return table.id
+
+    table_id = asyncio.run(run())
+    [game] = kept
+    assert (game.table_id, game.game, game.rules) == (table_id, "thousand", "russian")
+    assert game.seats == ("Anna", "medium bot", "medium bot 2")
+    record = THOUSAND.record_from_dict(game.record)
+    assert game.scores == THOUSAND.replay(record).result.deal_scores
+
+
+def test_a_forgotten_table_is_served_from_the_database(server: Running, tmp_path: Path) -> None:
+    """The page, the data and the replay of a finished table no longer in memory come from
+    what the database kept."""
+    state = THOUSAND.start(
+        Rules.preset("russian"), seed=5, layout=None, dealer=None, single_deal=True
+    )
+    record = THOUSAND.record(state)
+    game = CasualGame("abc123", "thousand", "russian", ("Anna", "Boris", "Chris"), (0, 0, 0), {})
+    store = Store(f"sqlite:///{tmp_path / 'server.db'}")
+    try:
+        store.keep_casual(attrs.evolve(game, record=record.to_dict()))
+    finally:
+        store.close()
+    base = f"http://127.0.0.1:{server.port}"
+    data = httpx.get(f"{base}/api/tables/abc123").json()
+    assert data["status"] == "over"
+    assert data["seats"] == ["Anna", "Boris", "Chris"]
+    assert THOUSAND.record_from_dict(data["record"]) == record
+    page = httpx.get(f"{base}/tables/abc123").text
+    assert "The game is over." in page
+    assert "/tables/abc123/replay" in page
+    assert httpx.get(f"{base}/tables/abc123/replay").status_code == 200
+    assert httpx.get(f"{base}/api/tables/nothing").status_code == 404

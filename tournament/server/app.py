@@ -58,7 +58,7 @@ from tournament.server.protocol import (
     Rate,
     read_message,
 )
-from tournament.server.store import PlayedGame, Store
+from tournament.server.store import CasualGame, PlayedGame, Store
 from tournament.server.tables import BOT_PAUSE, Tables
 
 __all__ = ["HOSTED_GROUPS", "MOST_GAMES", "Settings", "create_app", "serve", "web_server"]
@@ -154,7 +154,13 @@ def create_app(settings: Settings) -> Starlette:
             most_groups=dict.fromkeys(settings.hosted, HOSTED_GROUPS * settings.workers),
         )
         pairing = asyncio.get_running_loop().create_task(matchmaker.run(settings.pairing))
-        tables = Tables(settings.timing.grace, settings.bot_pause, settings.spectator_delay)
+
+        async def keep(game: CasualGame) -> None:
+            await anyio.to_thread.run_sync(store.keep_casual, game)
+
+        tables = Tables(
+            settings.timing.grace, settings.bot_pause, settings.spectator_delay, keep=keep
+        )
         try:
             yield {
                 "store": store,

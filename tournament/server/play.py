@@ -20,6 +20,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import (
     FileResponse,
@@ -31,6 +32,7 @@ from starlette.responses import (
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tournament.server.groups import POOLS
+from tournament.server.store import CasualGame, Store
 from tournament.server.table_views import seat_view
 from tournament.server.tables import ActionRefused, Table, Tables
 
@@ -142,6 +144,13 @@ async def make_table(request: Request) -> Response:
     return RedirectResponse(f"/tables/{table.id}", status_code=303)
 
 
+async def _kept(request: HTTPConnection) -> CasualGame | None:
+    """The kept game of a finished table that is no longer in memory, if any."""
+    store: Store = request.state.store
+    table_id = str(request.path_params["table_id"])[:16]
+    return await anyio.to_thread.run_sync(store.casual_game, table_id)
+
+
 def _table(request: HTTPConnection) -> Table | None:
     tables: Tables = request.state.tables
     return tables.tables.get(str(request.path_params["table_id"]))
@@ -151,7 +160,19 @@ async def table_page(request: Request) -> Response:
     """``GET /tables/ID``: the table as this person's seat (or a spectator) sees it now."""
     table = _table(request)
     if table is None:
-        return HTMLResponse(_page("No such table", "<p>No table has this address.</p>"), 404)
+        kept = await _kept(request)
+        if kept is None:
+            return HTMLResponse(_page("No such table", "<p>No table has this address.</p>"), 404)
+        rows = "".join(
+            f"<li>{html.escape(name)}: {score}</li>"
+            for name, score in zip(kept.seats, kept.scores, strict=True)
+        )
+        body = (
+            f"<p><a href=/play>All tables</a></p><h2>{html.escape(kept.rules)}</h2>"
+            f"<p>The game is over.</p><ol class=result>{rows}</ol>"
+            f"<p><a href='/tables/{kept.table_id}/replay'>Replay the game, every card shown</a>"
+        )
+        return HTMLResponse(_page("Table", body))
     person, new = _person(request)
     seat = table.seat_of(person)
     body = (
@@ -166,11 +187,16 @@ async def table_page(request: Request) -> Response:
 async def table_replay(request: Request) -> Response:
     """``GET /tables/ID/replay``: a finished table's game, step by step, every card shown."""
     from thousand.frontends.html_replay import html_page
+    from thousand.games import record_from_json
 
     table = _table(request)
-    if table is None or table.outcome is None:
+    if table is not None and table.outcome is not None:
+        return HTMLResponse(html_page(table.outcome.record, table.names(), "A table's game"))
+    kept = await _kept(request) if table is None else None
+    if kept is None:
         return HTMLResponse(_page("No replay", "<p>The game is not over yet.</p>"), 404)
-    return HTMLResponse(html_page(table.outcome.record, table.names(), "A table's game"))
+    record = record_from_json(json.dumps(kept.record))
+    return HTMLResponse(html_page(record, kept.seats, "A table's game"))
 
 
 async def table_data(request: Request) -> Response:
@@ -178,7 +204,19 @@ async def table_data(request: Request) -> Response:
     record, as ``thousand replay`` reads it."""
     table = _table(request)
     if table is None:
-        return JSONResponse({"error": "no table has this address"}, status_code=404)
+        kept = await _kept(request)
+        if kept is None:
+            return JSONResponse({"error": "no table has this address"}, status_code=404)
+        return JSONResponse(
+            {
+                "id": kept.table_id,
+                "preset": kept.rules,
+                "status": "over",
+                "seats": list(kept.seats),
+                "scores": list(kept.scores),
+                "record": kept.record,
+            }
+        )
     data: dict[str, Any] = {"id": table.id, "preset": table.preset, "status": table.status}
     data["seats"] = table.names()
     if table.outcome is not None:

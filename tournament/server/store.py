@@ -32,6 +32,8 @@ __all__ = [
     "Base",
     "BotEntry",
     "BotRow",
+    "CasualGame",
+    "CasualGameRow",
     "DatabaseError",
     "GameRow",
     "GroupRow",
@@ -102,6 +104,33 @@ class GameRow(Base):
     scores: Mapped[str] = mapped_column(Text)
     statuses: Mapped[str] = mapped_column(Text)
     record: Mapped[str] = mapped_column(Text)
+
+
+class CasualGameRow(Base):
+    """A finished game of a casual table (people and bots, never rated)."""
+
+    __tablename__ = "casual_games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(16), unique=True)
+    game: Mapped[str] = mapped_column(String(16))
+    rules: Mapped[str] = mapped_column(String(32))
+    seats: Mapped[str] = mapped_column(Text)
+    scores: Mapped[str] = mapped_column(Text)
+    record: Mapped[str] = mapped_column(Text)
+    ended: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True))
+
+
+@attrs.frozen
+class CasualGame:
+    """A finished game of a casual table as the store keeps it."""
+
+    table_id: str
+    game: str
+    rules: str
+    seats: tuple[str, ...]
+    scores: tuple[int, ...]
+    record: dict[str, Any] = attrs.field(eq=False, repr=False)
 
 
 @attrs.frozen
@@ -224,6 +253,37 @@ class Store:
     def close(self) -> None:
         """Close every connection to the database."""
         self.engine.dispose()
+
+    def keep_casual(self, played: CasualGame) -> None:
+        """Keep a casual table's finished game."""
+        with self.sessions.begin() as session:
+            session.add(
+                CasualGameRow(
+                    table_id=played.table_id,
+                    game=played.game,
+                    rules=played.rules,
+                    seats=json.dumps(played.seats),
+                    scores=json.dumps(played.scores),
+                    record=json.dumps(played.record),
+                    ended=_now(),
+                )
+            )
+
+    def casual_game(self, table_id: str) -> CasualGame | None:
+        """The finished game of the casual table ``table_id``, if it was kept."""
+        with self.sessions() as session:
+            query = select(CasualGameRow).where(CasualGameRow.table_id == table_id)
+            row = session.scalars(query).first()
+            if row is None:
+                return None
+            return CasualGame(
+                row.table_id,
+                row.game,
+                row.rules,
+                tuple(json.loads(row.seats)),
+                tuple(json.loads(row.scores)),
+                json.loads(row.record),
+            )
 
     def add_bot(self, name: str) -> str:
         """Add a bot named ``name``: its token, shown this once (only its hash is kept)."""

@@ -21,7 +21,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import attrs
@@ -31,10 +31,12 @@ from thousand.table.match import Match, Outcome, start_match
 from thousand.table.specs import load_player
 from tournament.server.groups import POOLS, pool_named
 from tournament.server.metrics import Timings
+from tournament.server.store import CasualGame
 
 __all__ = [
     "BOT_PAUSE",
     "DIFFICULTIES",
+    "SHOWN_FOR",
     "STAND_IN",
     "ActionRefused",
     "Seat",
@@ -46,6 +48,8 @@ DIFFICULTIES = {"easy": "random", "medium": "greedy", "hard": "ismcts(steps=250)
 """The built-in bots that can take a seat, by how hard they are to beat."""
 STAND_IN = "greedy"
 """The bot that plays a person's decision when the person's time runs out or they are away."""
+SHOWN_FOR = 600.0
+"""Seconds a finished table stays in memory once its game is kept."""
 BOT_PAUSE = 0.6
 """Seconds a bot waits before it plays, so that people can follow the game."""
 LARGEST_NAME = 24
@@ -144,9 +148,17 @@ class Tables:
     """Every table of the server, and the tasks that play them."""
 
     def __init__(
-        self, grace: float = 60.0, bot_pause: float = BOT_PAUSE, spectator_delay: int = 1
+        self,
+        grace: float = 60.0,
+        bot_pause: float = BOT_PAUSE,
+        spectator_delay: int = 1,
+        keep: Callable[[CasualGame], Awaitable[object]] | None = None,
+        shown_for: float = SHOWN_FOR,
     ) -> None:
         self.tables: dict[str, Table] = {}
+        self.keep = keep
+        """Keeps a finished game (in the database)."""
+        self.shown_for = shown_for
         self.grace = grace
         self.bot_pause = bot_pause
         self.spectator_delay = spectator_delay
@@ -296,6 +308,22 @@ class Tables:
             self._await_next(table)
             table.changed()
             self.actions.add(time.perf_counter() - began)
+        await self._kept(table)
+
+    async def _kept(self, table: Table) -> None:
+        """Keep a finished table's game, then, once its players have had time to see the
+        result, forget the table (its page is then made from what was kept)."""
+        outcome = table.outcome
+        if outcome is None or self.keep is None:
+            return
+        game = game_of(table.rules).key
+        scores = tuple(int(score) for score in outcome.scores)
+        record = outcome.record.to_dict()
+        await self.keep(
+            CasualGame(table.id, game, table.preset, tuple(table.names()), scores, record)
+        )
+        await asyncio.sleep(self.shown_for)
+        self.tables.pop(table.id, None)
 
     def _await_next(self, table: Table) -> None:
         """Get ready for the next move: a person's is awaited until their time runs out."""
