@@ -247,3 +247,33 @@ def test_a_forgotten_table_is_served_from_the_database(server: Running, tmp_path
     assert "/tables/abc123/replay" in page
     assert httpx.get(f"{base}/tables/abc123/replay").status_code == 200
     assert httpx.get(f"{base}/api/tables/nothing").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("preset", "given", "seats", "message"),
+    [
+        ("russian", '{"bolts": 3}', 3, None),
+        ("polish", '{"preset": "polish-4"}', 4, None),
+        ("bluff", '{"players": 3}', 3, None),
+        ("russian", "[1]", 0, "the rules must be a JSON object of rules fields"),
+        ("russian", '{"bolts": "x"}', 0, "the rules: rules field 'bolts' must be a whole number"),
+        ("bluff", '{"players": 9}', 0, "the rules: rules field 'players' must be 2 to 6"),
+    ],
+)
+def test_a_table_may_have_its_own_rules(
+    preset: str, given: str, seats: int, message: str | None
+) -> None:
+    """A table's form may give its own rules as JSON (a preset's fields with house rules, or
+    1000? for another number of players): the table has their seats; rules that are not
+    rules are refused, saying why."""
+    tables = Tables()
+    if message is not None:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            tables.create(preset, 60, given)
+        assert tables.tables == {}
+        return
+    table = tables.create(preset, 60, given)
+    assert len(table.seats) == seats
+    assert table.preset.endswith(", own rules")
+    if preset == "russian":
+        assert table.rules.bolts == 3

@@ -49,6 +49,7 @@ __all__ = [
 
 PERSON_COOKIE = "thousand_person"
 LARGEST_MESSAGE = 2000
+LARGEST_FORM = 16000
 STATIC = Path(__file__).parent / "static"
 
 _STYLE = """
@@ -114,6 +115,10 @@ async def lobby_page(request: Request) -> Response:
         f"<input type=hidden name=token value={_form_token(request, person)}>"
         f"<label>Game <select name=game>{presets}</select></label> "
         "<label>Seconds per move <input name=seconds type=number min=5 max=600 value=60></label> "
+        "<details><summary>Own rules</summary><p><label>The game's rules fields as JSON, as a "
+        'rules file holds them, such as <code>{"bolts": 3, "barrel": true}</code> or, for '
+        '1000?, <code>{"players": 3}</code><br><textarea name=rules rows=4 cols=40>'
+        "</textarea></label></p></details> "
         "<button>Make the table</button></form>"
     )
     return _with_cookie(HTMLResponse(_page("Play Thousand", body)), person, new)
@@ -130,7 +135,7 @@ async def make_table(request: Request) -> Response:
     tables: Tables = request.state.tables
     person, _ = _person(request)
     body = await request.body()
-    if len(body) > LARGEST_MESSAGE:
+    if len(body) > LARGEST_FORM:
         return HTMLResponse(_page("Refused", "<p>This form is too long.</p>"), 413)
     form = {key: values[0] for key, values in urllib.parse.parse_qs(body.decode()).items()}
     token = form.get("token", "")
@@ -138,7 +143,7 @@ async def make_table(request: Request) -> Response:
         return HTMLResponse(_page("Refused", "<p>This form is stale: open /play again.</p>"), 403)
     try:
         seconds = float(form.get("seconds", "60"))
-        table = tables.create(form.get("game", ""), seconds)
+        table = tables.create(form.get("game", ""), seconds, form.get("rules", ""))
     except ValueError as error:
         return HTMLResponse(_page("Refused", f"<p>{html.escape(str(error))}</p>"), 400)
     return RedirectResponse(f"/tables/{table.id}", status_code=303)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import functools
+import json
 import logging
 import random
 import secrets
@@ -138,6 +139,27 @@ class Table:
             listener(self)
 
 
+def _house_rules(base: AnyRules, preset: str, text: str) -> AnyRules:
+    """The rules a table's form gives as JSON, for the game of ``base``.
+
+    Raises:
+        ValueError: the text is not a JSON object of that game's rules fields.
+    """
+    game = game_of(base)
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise ValueError("the rules must be a JSON object of rules fields") from None
+    if not isinstance(data, dict):
+        raise ValueError("the rules must be a JSON object of rules fields")
+    if game.has_deals and "preset" not in data:
+        data = {"preset": preset, **data}
+    try:
+        return game.rules_from_dict(data)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"the rules: {error}") from None
+
+
 def _told(table: Table, task: asyncio.Task[None]) -> None:
     """Log a table's game that stopped on an error of the server's."""
     if not task.cancelled() and task.exception() is not None:
@@ -170,19 +192,24 @@ class Tables:
         was just played."""
         self.tasks: set[asyncio.Task[None]] = set()
 
-    def create(self, preset: str, seconds: float = 60.0) -> Table:
-        """A new, empty table.
+    def create(self, preset: str, seconds: float = 60.0, house_rules: str = "") -> Table:
+        """A new, empty table of ``preset``, or of its game with the rules ``house_rules``
+        gives (a JSON object of rules fields, as a rules file holds them: a Thousand preset
+        with house rules, or 1000? for another number of players).
 
         Raises:
-            ValueError: no such preset, or a time per move out of range.
+            ValueError: no such preset, rules that are not rules, or a time per move out of
+                range.
         """
         if preset not in POOLS:
             raise ValueError(f"the game must be one of {', '.join(POOLS)}, not {preset[:20]!r}")
-        pool = pool_named(preset)
-        rules = pool.rules
         if not 5 <= seconds <= 600:
             raise ValueError("the time per move must be from 5 to 600 seconds")
-        table = Table(secrets.token_urlsafe(6), pool.name, rules, seconds, [None] * rules.players)
+        pool = pool_named(preset)
+        rules, name = pool.rules, pool.name
+        if house_rules.strip():
+            rules, name = _house_rules(pool.rules, preset, house_rules), f"{pool.name}, own rules"
+        table = Table(secrets.token_urlsafe(6), name, rules, seconds, [None] * rules.players)
         self.tables[table.id] = table
         return table
 
