@@ -42,7 +42,13 @@ class Client:
     """``thousand connect``'s loop for one bot, run in a thread of its own."""
 
     def __init__(
-        self, spec: str, url: str, token: str, games: int = 1, isolate: str = "none"
+        self,
+        spec: str,
+        url: str,
+        token: str,
+        games: int = 1,
+        isolate: str = "none",
+        casual: bool = False,
     ) -> None:
         self.lines: list[str] = []
         self.error: BaseException | None = None
@@ -53,7 +59,15 @@ class Client:
         def run() -> None:
             try:
                 self.loop.run_until_complete(
-                    play_for(make, url, token, games, say=self.lines.append, stop=self.stop)
+                    play_for(
+                        make,
+                        url,
+                        token,
+                        games,
+                        say=self.lines.append,
+                        stop=self.stop,
+                        casual=casual,
+                    )
                 )
             except BaseException as error:
                 self.error = error

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from tests.test_server import Running
+from tests.test_server_games import Client
 from thousand.classic.rules import Rules
 from thousand.games import THOUSAND
 from tournament.server.app import Settings
@@ -277,3 +279,59 @@ def test_a_table_may_have_its_own_rules(
     assert table.preset.endswith(", own rules")
     if preset == "russian":
         assert table.rules.bolts == 3
+
+
+def test_a_connected_bot_that_accepts_casual_games_takes_a_seat(
+    server: Running, tmp_path: Path
+) -> None:
+    """A bot connected with ``thousand connect --casual`` is offered for the empty seats; given
+    one, it plays its moves over its own connection, and the game is kept with its name."""
+    store = Store(f"sqlite:///{tmp_path / 'server.db'}")
+    try:
+        token = store.add_bot("alpha")
+    finally:
+        store.close()
+    client = Client("greedy", f"ws://127.0.0.1:{server.port}/bot", token, casual=True)
+    base = f"http://127.0.0.1:{server.port}"
+    try:
+        with httpx.Client(base_url=base) as browser:
+            token_found = re.search(r"name=token value=([0-9a-f]+)", browser.get("/play").text)
+            assert token_found is not None
+            form = {"token": token_found.group(1), "game": "russian"}
+            path = browser.post("/play", data=form).headers["location"]
+            cookie = browser.cookies["thousand_person"]
+            for _ in range(200):
+                if "bot:alpha" in browser.get(path).text:
+                    break
+                time.sleep(0.05)
+            else:
+                pytest.fail("the connected bot was never offered")
+        headers = {"Cookie": f"thousand_person={cookie}", "Origin": base}
+        with connect(f"ws://127.0.0.1:{server.port}{path}/ws", additional_headers=headers) as ws:
+            ws.send('{"type": "bot", "seat": 1, "level": "bot:nobody"}')
+            refusals = []
+            ws.send('{"type": "sit", "seat": 0, "name": "Anna"}')
+            ws.send('{"type": "bot", "seat": 1, "level": "bot:alpha"}')
+            ws.send('{"type": "bot", "seat": 2, "level": "medium"}')
+            while True:
+                message = json.loads(ws.recv(timeout=30))
+                if message["type"] == "error":
+                    refusals.append(message["message"])
+                    continue
+                view = message["html"]
+                if "data-status=over" in view:
+                    break
+                move = re.search(r"data-action='([^']*)'", view)
+                version = re.search(r"data-version=(\d+)", view)
+                if move is not None and version is not None:
+                    act = {"type": "act", "version": int(version.group(1)), "action": move.group(1)}
+                    ws.send(json.dumps(act))
+        assert refusals == ["no connected bot named 'nobody' accepts casual games now"]
+        assert httpx.get(f"{base}/api/metrics").json()["tables"]["stand_in_moves"] == 0
+        data = httpx.get(f"{base}/api/tables/{path.rsplit('/', 1)[-1]}").json()
+        assert data["seats"] == ["Anna", "alpha", "medium bot"]
+        record = THOUSAND.record_from_dict(data["record"])
+        assert data["scores"] == list(THOUSAND.replay(record).result.deal_scores)
+    finally:
+        client.close()
+    assert client.error is None

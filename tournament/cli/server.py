@@ -307,6 +307,12 @@ def connect(
     games: Annotated[
         int, typer.Option(min=1, max=16, help="Groups of games the bot plays at once.")
     ] = 1,
+    casual: Annotated[
+        bool,
+        typer.Option(
+            "--casual", help="Also take seats at the tables where people play (never rated)."
+        ),
+    ] = False,
     isolate: SandboxByDefaultOption = None,
     no_isolate: NoIsolateOption = False,
 ) -> None:
@@ -333,7 +339,7 @@ def connect(
             typer.echo(line, err=True)
 
         try:
-            asyncio.run(play_for(make, url, token, games, say=say))
+            asyncio.run(play_for(make, url, token, games, say=say, casual=casual))
         except Refused as refused:
             raise fail(f"the server refused the bot: {refused}") from None
         except Replaced:

@@ -159,7 +159,11 @@ def create_app(settings: Settings) -> Starlette:
             await anyio.to_thread.run_sync(store.keep_casual, game)
 
         tables = Tables(
-            settings.timing.grace, settings.bot_pause, settings.spectator_delay, keep=keep
+            settings.timing.grace,
+            settings.bot_pause,
+            settings.spectator_delay,
+            keep=keep,
+            lobby=lobby,
         )
         try:
             yield {
@@ -408,9 +412,9 @@ async def bot_connection(websocket: WebSocket) -> None:
         return
     if login is None:
         return
-    name, games = login
+    name, games, casual = login
     await websocket.send_json({"type": "welcome", "bot": name, "protocol": PROTOCOL})
-    await lobby.enter(name, websocket, games)
+    await lobby.enter(name, websocket, games, casual)
     try:
         await _serve(websocket, name, lobby, limits)
     except WebSocketDisconnect:
@@ -419,9 +423,11 @@ async def bot_connection(websocket: WebSocket) -> None:
         lobby.leave(name, websocket)
 
 
-async def _logged_in(websocket: WebSocket, store: Store, limits: Limits) -> tuple[str, int] | None:
-    """The bot whose token the first message gives, and how many groups it plays at once;
-    ``None`` once the connection is refused and closed."""
+async def _logged_in(
+    websocket: WebSocket, store: Store, limits: Limits
+) -> tuple[str, int, bool] | None:
+    """The bot whose token the first message gives, how many groups it plays at once, and
+    whether it accepts casual games; ``None`` once the connection is refused and closed."""
     try:
         text = await asyncio.wait_for(websocket.receive_text(), limits.login_seconds)
     except asyncio.TimeoutError:
@@ -448,12 +454,16 @@ async def _logged_in(websocket: WebSocket, store: Store, limits: Limits) -> tupl
         )
         await _refuse(websocket, reason, CLOSE_BAD_LOGIN)
         return None
+    casual = message.get("casual", False)
+    if not isinstance(casual, bool):
+        await _refuse(websocket, '"casual" must be true or false', CLOSE_BAD_LOGIN)
+        return None
     name = await anyio.to_thread.run_sync(store.bot_with_token, token)
     if name is None:
         reason = "no bot has this token (it may have been revoked)"
         await _refuse(websocket, reason, CLOSE_BAD_LOGIN)
         return None
-    return name, games
+    return name, games, casual
 
 
 async def _serve(websocket: WebSocket, name: str, lobby: Lobby, limits: Limits) -> None:

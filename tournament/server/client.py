@@ -53,17 +53,20 @@ async def play_for(
     *,
     say: Callable[[str], None] = print,
     stop: asyncio.Event | None = None,
+    casual: bool = False,
 ) -> None:
     """Play for the bot ``make`` makes, on the server at ``url`` (``ws://HOST:PORT/bot``), until
-    ``stop`` is set (or for ever). Raises :class:`Refused` when the server refuses the token,
-    :class:`Replaced` when another client takes over."""
+    ``stop`` is set (or for ever); with ``casual``, it also takes seats at the tables where
+    people play. Raises :class:`Refused` when the server refuses the token, :class:`Replaced`
+    when another client takes over."""
     stop = stop or asyncio.Event()
     wait = 1.0
     playing: dict[str, _Game] = {}
     while not stop.is_set():
         try:
             async with websockets.connect(url, max_size=2**24, open_timeout=10) as connection:
-                await connection.send(json.dumps({"type": "login", "token": token, "games": games}))
+                login = {"type": "login", "token": token, "games": games, "casual": casual}
+                await connection.send(json.dumps(login))
                 welcome = json.loads(await connection.recv())
                 if welcome.get("type") != "welcome":
                     raise Refused(str(welcome.get("message", welcome)))

@@ -31,7 +31,18 @@ from tournament.server.lobby import Lobby, Lost
 from tournament.server.metrics import Metrics
 from tournament.server.store import PlayedGame, Store
 
-__all__ = ["POOLS", "Pool", "Timing", "check_game", "play_group", "pool_named"]
+__all__ = [
+    "POOLS",
+    "Pool",
+    "Timing",
+    "act_message",
+    "check_game",
+    "end_message",
+    "hello_message",
+    "play_group",
+    "pool_named",
+    "reply_action",
+]
 
 
 @attrs.frozen
@@ -166,17 +177,7 @@ async def _play_game(
             own_seed = derive_seed(seed, "player", seat)
             player = players[seat]
             if player is None:
-                rng = random.Random(own_seed)
-                hello = {
-                    "type": "hello",
-                    "game_id": game_id,
-                    "protocol": PROTOCOL,
-                    "game": game.name,
-                    "rules": rules.to_dict(),
-                    "seat": seat,
-                    "players": rules.players,
-                    "seed": rng.getrandbits(SEED_BITS),
-                }
+                hello = hello_message(game_id, rules, seat, own_seed)
                 lobby.join(name, game_id, hello)
                 failure = await _started(lobby, name, game_id, hello, timing)
                 if failure is not None:
@@ -196,11 +197,7 @@ async def _play_game(
                 match.submit(seat, action, 0.0)
                 metrics.decided(time.perf_counter() - began)
                 continue
-            question = {
-                "type": "act",
-                "game_id": game_id,
-                "observation": observation.to_dict(with_rules=False),
-            }
+            question = act_message(game_id, observation)
             asked = time.perf_counter()
             try:
                 reply, spent = await lobby.ask(
@@ -216,7 +213,7 @@ async def _play_game(
                 message = str(reply.get("message", ""))[:200]
                 match.fail(seat, BotCrash(f"reported an error: {message}"), spent)
             else:
-                match.submit(seat, _action(game, reply, observation), spent)
+                match.submit(seat, reply_action(game, reply, observation), spent)
             metrics.decided(time.perf_counter() - began)
         outcome = match.outcome()
         metrics.games += 1
@@ -226,7 +223,7 @@ async def _play_game(
                 lobby.part(name, game_id)
             elif outcome is None:
                 player.drop()
-    ended = {"type": "end", "game_id": game_id, "outcome": told_outcome(outcome)}
+    ended = end_message(game_id, outcome)
     for name, player in zip(names, players, strict=True):
         if player is None:
             await lobby.tell(name, ended)
@@ -258,7 +255,36 @@ async def _started(
     return None
 
 
-def _action(game: Any, reply: dict[str, Any], observation: Any) -> object:
+def hello_message(game_id: str, rules: AnyRules, seat: int, seed: int) -> dict[str, Any]:
+    """The message that seats a connected bot in a game (the bot protocol's hello), its own
+    randomness drawn from ``seed``."""
+    return {
+        "type": "hello",
+        "game_id": game_id,
+        "protocol": PROTOCOL,
+        "game": game_of(rules).name,
+        "rules": rules.to_dict(),
+        "seat": seat,
+        "players": rules.players,
+        "seed": random.Random(seed).getrandbits(SEED_BITS),
+    }
+
+
+def act_message(game_id: str, observation: Any) -> dict[str, Any]:
+    """The message that asks a connected bot for its action."""
+    return {
+        "type": "act",
+        "game_id": game_id,
+        "observation": observation.to_dict(with_rules=False),
+    }
+
+
+def end_message(game_id: str, outcome: Outcome) -> dict[str, Any]:
+    """The message that tells a connected bot how a game ended."""
+    return {"type": "end", "game_id": game_id, "outcome": told_outcome(outcome)}
+
+
+def reply_action(game: Any, reply: dict[str, Any], observation: Any) -> object:
     """The action a bot's reply names: one of the legal actions when it spells one, else the
     reply's text, for the match to refuse as an illegal answer."""
     text = reply.get("action")

@@ -52,6 +52,8 @@ class _Bot:
         self.seats: dict[str, _Seat] = {}
         self.lock = asyncio.Lock()
         self.games_at_once = 1
+        self.casual = False
+        """Whether the bot accepts casual games: seats at the tables where people play."""
         self.change = asyncio.Event()
         """Set, and replaced by a new one, whenever the live connection changes."""
 
@@ -82,7 +84,15 @@ class Lobby:
         """How many games the bot said it plays at once (1 unless it said more)."""
         return self._bot(name).games_at_once
 
-    async def enter(self, name: str, connection: Connection, games_at_once: int = 1) -> None:
+    def casual(self) -> list[str]:
+        """The connected bots that accept casual games, by name."""
+        return sorted(
+            name for name, bot in self._bots.items() if bot.connection is not None and bot.casual
+        )
+
+    async def enter(
+        self, name: str, connection: Connection, games_at_once: int = 1, casual: bool = False
+    ) -> None:
         """Make ``connection`` the bot's live one (closing an older one), and send it what it
         needs to go on with its games in progress."""
 
@@ -90,6 +100,7 @@ class Lobby:
         older, bot.connection = bot.connection, connection
         bot.changed()
         bot.games_at_once = games_at_once
+        bot.casual = casual
         if older is not None:
             with contextlib.suppress(Exception):
                 await older.send_json({"type": "replaced", "message": "the bot connected again"})

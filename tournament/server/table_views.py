@@ -17,7 +17,7 @@ from typing import Any
 
 from thousand.frontends.screen import choice_text, public_lines, seat_lines
 from thousand.games import game_of
-from tournament.server.tables import DIFFICULTIES, Table
+from tournament.server.tables import CONNECTED, DIFFICULTIES, Table
 
 __all__ = ["seat_view"]
 
@@ -80,6 +80,10 @@ def _waiting(table: Table, seat: int | None) -> str:
         bots = "".join(
             f"<option value={level}>{level} ({spec.split('(')[0]})</option>"
             for level, spec in DIFFICULTIES.items()
+        ) + "".join(
+            f"<option value='{html.escape(CONNECTED + name, quote=True)}'>"
+            f"{html.escape(name)} (connected)</option>"
+            for name in table.casual()
         )
         take = (
             "" if seat is not None else f"<button type=button data-sit={number}>Sit here</button>"

@@ -30,12 +30,21 @@ import attrs
 from thousand.games import AnyRules, game_of
 from thousand.table.match import Match, Outcome, start_match
 from thousand.table.specs import load_player
-from tournament.server.groups import POOLS, pool_named
+from tournament.server.groups import (
+    POOLS,
+    act_message,
+    end_message,
+    hello_message,
+    pool_named,
+    reply_action,
+)
+from tournament.server.lobby import Lobby, Lost
 from tournament.server.metrics import Timings
 from tournament.server.store import CasualGame
 
 __all__ = [
     "BOT_PAUSE",
+    "CONNECTED",
     "DIFFICULTIES",
     "SHOWN_FOR",
     "STAND_IN",
@@ -47,6 +56,8 @@ __all__ = [
 
 DIFFICULTIES = {"easy": "random", "medium": "greedy", "hard": "ismcts(steps=250)"}
 """The built-in bots that can take a seat, by how hard they are to beat."""
+CONNECTED = "bot:"
+"""How a seat is given to a connected bot: ``bot:NAME``."""
 STAND_IN = "greedy"
 """The bot that plays a person's decision when the person's time runs out or they are away."""
 SHOWN_FOR = 600.0
@@ -69,7 +80,9 @@ class Seat:
     person: str | None = None
     """The person's id, ``None`` for a bot."""
     bot: str | None = None
-    """The bot's spec, ``None`` for a person."""
+    """A built-in bot's spec."""
+    connected: str | None = None
+    """A connected bot's name (one that logged in accepting casual games)."""
 
 
 Listener = Callable[["Table"], Any]
@@ -97,6 +110,8 @@ class Table:
     """Seats of people who left, and when."""
     open_pages: dict[str, int] = attrs.Factory(dict)
     """Per person, the pages they have open at the table."""
+    casual: Callable[[], list[str]] = list
+    """The connected bots that accept casual games now: they may take the empty seats."""
     recent: collections.deque[Any] = attrs.Factory(collections.deque)
     """The game's latest states, the oldest of them what spectators are shown."""
 
@@ -176,8 +191,11 @@ class Tables:
         spectator_delay: int = 1,
         keep: Callable[[CasualGame], Awaitable[object]] | None = None,
         shown_for: float = SHOWN_FOR,
+        lobby: Lobby | None = None,
     ) -> None:
         self.tables: dict[str, Table] = {}
+        self.lobby = lobby
+        """The connected bots, some of which may take seats."""
         self.keep = keep
         """Keeps a finished game (in the database)."""
         self.shown_for = shown_for
@@ -187,6 +205,8 @@ class Tables:
         self.actions = Timings()
         """The server's own time per move: playing it, and making every view of the table."""
         self.games = 0
+        self.stood_in = 0
+        """Moves the stand-in played for a person or a connected bot."""
         """Rounds of moves (as many moves as seats: a trick, in Thousand's play) by which
         spectators see a game late, so that no one at the table learns from a watcher what
         was just played."""
@@ -210,6 +230,7 @@ class Tables:
         if house_rules.strip():
             rules, name = _house_rules(pool.rules, preset, house_rules), f"{pool.name}, own rules"
         table = Table(secrets.token_urlsafe(6), name, rules, seconds, [None] * rules.players)
+        table.casual = self.casual
         self.tables[table.id] = table
         return table
 
@@ -229,11 +250,15 @@ class Tables:
         self._seated(table)
 
     def seat_bot(self, table: Table, seat: int, difficulty: str) -> None:
-        """Give an empty seat to a built-in bot.
+        """Give an empty seat to a built-in bot, by difficulty, or to a connected bot that
+        accepts casual games, as ``bot:NAME``.
 
         Raises:
-            ActionRefused: the seat is taken, or no bot has that difficulty.
+            ActionRefused: the seat is taken, or no bot has that difficulty or name.
         """
+        if difficulty.startswith(CONNECTED):
+            self._seat_connected(table, seat, difficulty.removeprefix(CONNECTED))
+            return
         spec = DIFFICULTIES.get(difficulty)
         if spec is None:
             raise ActionRefused(f"a bot is {', '.join(DIFFICULTIES)}, not {difficulty!r}")
@@ -245,6 +270,19 @@ class Tables:
             name, number = f"{difficulty} bot {number}", number + 1
         table.seats[seat] = Seat(name, bot=spec)
         self._seated(table)
+
+    def _seat_connected(self, table: Table, seat: int, name: str) -> None:
+        if name not in self.casual():
+            raise ActionRefused(f"no connected bot named {name[:40]!r} accepts casual games now")
+        self._free(table, seat)
+        if any(taken is not None and taken.connected == name for taken in table.seats):
+            raise ActionRefused(f"{name} already has a seat at this table")
+        table.seats[seat] = Seat(name, connected=name)
+        self._seated(table)
+
+    def casual(self) -> list[str]:
+        """The connected bots that accept casual games now."""
+        return [] if self.lobby is None else self.lobby.casual()
 
     def _free(self, table: Table, seat: int) -> None:
         if table.match is not None:
@@ -318,6 +356,57 @@ class Tables:
             start = getattr(player, "start", None)
             if start is not None:
                 start(number, table.rules, random.Random(secrets.randbits(63)))
+        connected = {
+            number: seat.connected
+            for number, seat in enumerate(table.seats)
+            if seat is not None and seat.connected is not None
+        }
+        game_id = f"table-{table.id}"
+        greeted = {
+            number: name
+            for number, name in connected.items()
+            if await self._greeted(table, game_id, number, name)
+        }
+        try:
+            await self._moves(table, game_id, bots, connected, greeted, stand_in)
+        finally:
+            for name in greeted.values():
+                assert self.lobby is not None
+                self.lobby.part(name, game_id)
+        for name in greeted.values():
+            assert self.lobby is not None
+            assert table.outcome is not None
+            await self.lobby.tell(name, end_message(game_id, table.outcome))
+        await self._kept(table)
+
+    async def _greeted(self, table: Table, game_id: str, seat: int, name: str) -> bool:
+        """Seat a connected bot in the table's game: whether it answered its hello."""
+        assert self.lobby is not None
+        hello = hello_message(game_id, table.rules, seat, secrets.randbits(63))
+        self.lobby.join(name, game_id, hello)
+        try:
+            reply, _ = await self.lobby.ask(name, game_id, hello, table.seconds, self.grace)
+        except Lost:
+            reply = None
+        if reply is not None and reply.get("type") == "ready":
+            return True
+        self.lobby.part(name, game_id)
+        return False
+
+    async def _moves(
+        self,
+        table: Table,
+        game_id: str,
+        bots: dict[int, Any],
+        connected: dict[int, str],
+        greeted: dict[int, str],
+        stand_in: Any,
+    ) -> None:
+        """Play the table's moves to the end of its game. A connected bot that did not answer
+        its hello (``greeted`` holds those that did) has each of its moves played by the
+        stand-in."""
+        match = table.match
+        assert match is not None
         self._await_next(table)
         table.changed()
         while (seat := match.to_act) is not None:
@@ -325,8 +414,18 @@ class Tables:
                 await asyncio.sleep(self.bot_pause)
                 action = bots[seat].act(match.observation())
             else:
-                answered = await self._awaited(table, seat)
-                action = stand_in.act(match.observation()) if answered is None else answered
+                if seat in connected:
+                    answered = (
+                        await self._asked(table, game_id, greeted[seat])
+                        if seat in greeted
+                        else None
+                    )
+                else:
+                    answered = await self._awaited(table, seat)
+                if answered is None:
+                    self.stood_in += 1
+                    answered = stand_in.act(match.observation())
+                action = answered
             began = time.perf_counter()
             match.submit(seat, action, 0.0)
             if match.to_act is None:
@@ -335,7 +434,22 @@ class Tables:
             self._await_next(table)
             table.changed()
             self.actions.add(time.perf_counter() - began)
-        await self._kept(table)
+
+    async def _asked(self, table: Table, game_id: str, name: str) -> object | None:
+        """A connected bot's move, or ``None`` when it did not give a legal one in time (or
+        stayed away past the grace): the stand-in then plays it, as for a person."""
+        assert self.lobby is not None
+        assert table.match is not None
+        observation = table.match.observation()
+        question = act_message(game_id, observation)
+        try:
+            reply, _ = await self.lobby.ask(name, game_id, question, table.seconds, self.grace)
+        except Lost:
+            return None
+        if reply is None or reply.get("type") != "action":
+            return None
+        action = reply_action(game_of(table.rules), reply, observation)
+        return action if action in observation.legal_actions else None
 
     async def _kept(self, table: Table) -> None:
         """Keep a finished table's game, then, once its players have had time to see the
@@ -389,6 +503,7 @@ class Tables:
             "open": sum(table.outcome is None for table in self.tables.values()),
             "games": self.games,
             "moves": self.actions.count,
+            "stand_in_moves": self.stood_in,
             "own_ms_per_move": self.actions.percentiles(),
         }
 
