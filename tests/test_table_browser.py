@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -85,6 +86,11 @@ class Person:
     def shown(self) -> None:
         self.views.append(self.page.inner_html("body"))
 
+    def opened(self, response: Any) -> None:
+        """Keep the page the server sent, as it was sent."""
+        assert response is not None
+        self.views.append(response.text())
+
 
 def check_views(game: Any, record: Any, person: Person) -> None:
     """No view ``person`` received shows a card its seat could not see at the step it shows."""
@@ -151,15 +157,16 @@ def played_table(
     first.click("text=Make the table")
     first.wait_for_url(re.compile(r"/tables/"))
     address = first.url
+    persons[0].views.append(first.content())
     for number, person in enumerate(persons):
         if person is not persons[0]:
-            person.page.goto(address)
+            person.opened(person.page.goto(address))
         person.page.fill("#name", f"Player {number + 1}")
         person.page.click(f"button[data-sit='{number}']")
         person.page.wait_for_selector(f"li[data-seat='{number}']:has-text('you')")
     for seat in range(people, people + bots):
         give_to_a_bot(first, seat)
-    watcher.page.goto(address)
+    watcher.opened(watcher.page.goto(address))
     reloaded = not reload
     for _ in range(2000):
         if all(p.page.get_attribute("#view", "data-status") == "over" for p in persons):
@@ -169,7 +176,7 @@ def played_table(
                 continue
             person.shown()
             if not reloaded and "On the table:" in person.page.inner_html("#view"):
-                person.page.reload()
+                person.opened(person.page.reload())
                 person.page.wait_for_selector("#view .actions button")
                 reloaded = True
                 person.shown()
@@ -321,3 +328,36 @@ def test_a_seat_on_a_phone_never_scrolls_sideways(
         moves += 1
     assert moves > 0
     context.close()
+
+
+def test_a_table_made_from_a_rules_file(
+    server: Running,  # noqa: F811
+    chromium_browser: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """A rules file chosen in the lobby's form gives the table its rules: a preset of four seats
+    with a house rule makes a table of four; a file that holds no rules is refused, saying why."""
+    base = f"http://127.0.0.1:{server.port}"
+    page = chromium_browser.new_context().new_page()
+    page.set_default_timeout(15_000)
+    errors = watch_errors(page)
+    good = tmp_path / "house.json"
+    good.write_text('{"preset": "russian-4", "bolts": 3}', encoding="utf-8")
+    page.goto(f"{base}/play")
+    page.click("summary")
+    page.set_input_files("#rules-file", str(good))
+    page.wait_for_function("document.querySelector('textarea[name=rules]').value.length > 0")
+    page.click("text=Make the table")
+    page.wait_for_url(re.compile(r"/tables/"))
+    assert page.locator("li[data-seat]").count() == 4
+    assert "russian, own rules" in page.inner_text("h2")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"bolts": "many"}', encoding="utf-8")
+    page.goto(f"{base}/play")
+    page.click("summary")
+    page.set_input_files("#rules-file", str(bad))
+    page.wait_for_function("document.querySelector('textarea[name=rules]').value.length > 0")
+    page.click("text=Make the table")
+    assert "rules field 'bolts' must be a whole number" in page.inner_text("body")
+    assert [error for error in errors if "400" not in error] == []
+    page.context.close()

@@ -41,11 +41,11 @@ from tournament.server.pages import bot_page, leaderboard_page
 from tournament.server.play import (
     lobby_page,
     make_table,
+    page_script,
     table_connection,
     table_data,
     table_page,
     table_replay,
-    table_script,
 )
 from tournament.server.protocol import (
     CLOSE_BAD_LOGIN,
@@ -200,7 +200,7 @@ def create_app(settings: Settings) -> Starlette:
             Route("/tables/{table_id}/replay", table_replay),
             WebSocketRoute("/tables/{table_id}/ws", table_connection),
             Route("/api/tables/{table_id}", table_data),
-            Route("/static/table.js", table_script),
+            Route("/static/{name}", page_script),
         ],
         lifespan=lifespan,
     )

@@ -40,11 +40,11 @@ __all__ = [
     "PERSON_COOKIE",
     "lobby_page",
     "make_table",
+    "page_script",
     "table_connection",
     "table_data",
     "table_page",
     "table_replay",
-    "table_script",
 ]
 
 PERSON_COOKIE = "thousand_person"
@@ -118,8 +118,9 @@ async def lobby_page(request: Request) -> Response:
         "<details><summary>Own rules</summary><p><label>The game's rules fields as JSON, as a "
         'rules file holds them, such as <code>{"bolts": 3, "barrel": true}</code> or, for '
         '1000?, <code>{"players": 3}</code><br><textarea name=rules rows=4 cols=40>'
-        "</textarea></label></p></details> "
-        "<button>Make the table</button></form>"
+        "</textarea></label></p><p><label>or a rules file <input type=file id=rules-file "
+        "accept='.json,application/json'></label></p></details> "
+        "<button>Make the table</button></form><script src=/static/lobby.js></script>"
     )
     return _with_cookie(HTMLResponse(_page("Play Thousand", body)), person, new)
 
@@ -230,9 +231,16 @@ async def table_data(request: Request) -> Response:
     return JSONResponse(data)
 
 
-async def table_script(request: Request) -> Response:
-    """``GET /static/table.js``: the table page's script, served by the package."""
-    return FileResponse(STATIC / "table.js", media_type="text/javascript")
+SCRIPTS = ("table.js", "lobby.js")
+"""The pages' scripts, served by the package."""
+
+
+async def page_script(request: Request) -> Response:
+    """``GET /static/NAME.js``: one of the pages' scripts."""
+    name = str(request.path_params["name"])
+    if name not in SCRIPTS:
+        return HTMLResponse(_page("No such file", "<p>No such file.</p>"), 404)
+    return FileResponse(STATIC / name, media_type="text/javascript")
 
 
 def _same_origin(websocket: WebSocket) -> bool:
