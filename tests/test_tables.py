@@ -335,3 +335,37 @@ def test_a_connected_bot_that_accepts_casual_games_takes_a_seat(
     finally:
         client.close()
     assert client.error is None
+
+
+def test_a_person_who_left_is_played_for_after_the_grace_and_may_come_back() -> None:
+    """Once a person's last page closed, their moves wait for the grace, then the stand-in
+    plays them; when they come back they play their own moves again."""
+
+    async def run() -> None:
+        tables = Tables(grace=0.05, bot_pause=0.0)
+        table = tables.create("russian")
+        tables.sit(table, 0, "p0", "Anna")
+        tables.back(table, "p0")
+        tables.seat_bot(table, 1, "medium")
+        tables.seat_bot(table, 2, "medium")
+        match = table.match
+        assert match is not None
+        tables.left(table, "p0")
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if tables.stood_in >= 2:
+                break
+        assert tables.stood_in >= 2
+        tables.back(table, "p0")
+        stood_in = tables.stood_in
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if table.outcome is not None:
+                break
+            if match.to_act == 0 and table.answer is not None and not table.answer.done():
+                tables.act(table, "p0", table.version, str(match.observation().legal_actions[0]))
+        assert table.outcome is not None
+        assert tables.stood_in == stood_in
+        await tables.stop()
+
+    asyncio.run(run())

@@ -2,14 +2,15 @@
 
 A table is made for a game and preset with a number of seats and a time per move. People take
 seats by name (a cookie keeps a person's seat across reloads); empty seats may be given to a
-built-in bot. Once every seat is taken the game starts, and the table's own task drives the
-match: it asks a bot for its action, and awaits a person's from the browser. Every view a seat
+built-in bot, or to a connected bot that accepts casual games. Once every seat is taken the
+game starts, and the table's own task drives the match: it asks a bot for its action (a
+connected one over its connection), and awaits a person's from the browser. Every view a seat
 is sent is made from that seat's observation only (see :mod:`~tournament.server.table_views`);
 a spectator's from the public table.
 
-A person whose time runs out, or who has left the table for longer than the grace, has that
-decision played by a stand-in bot (``greedy``); a person who comes back plays on. The games of
-people are never rated.
+A person (or a connected bot) whose time runs out, or who has left the table for longer than
+the grace, has that move played by a stand-in bot (``greedy``); one who comes back plays on.
+A finished game is kept (in the database); the games of people are never rated.
 """
 
 from __future__ import annotations
@@ -483,19 +484,22 @@ class Tables:
         answer = table.answer
         assert answer is not None
         while True:
-            deadline = table.deadline or time.monotonic()
-            gone = table.away.get(seat)
-            if gone is not None:
-                deadline = min(deadline, gone + self.grace)
-            wait = max(0.0, min(deadline - time.monotonic(), 1.0))
+            wait = max(0.0, min(self._deadline(table, seat) - time.monotonic(), 1.0))
             # asyncio.wait, not wait_for: on Python 3.11 wait_for can swallow the task's
             # cancellation when the answer comes at the same moment.
             done, _ = await asyncio.wait({answer}, timeout=wait)
             if done:
                 return answer.result()[1]
-            if time.monotonic() >= deadline:
+            if time.monotonic() >= self._deadline(table, seat):  # as it is now: they may be back
                 answer.cancel()
                 return None
+
+    def _deadline(self, table: Table, seat: int) -> float:
+        """When the person in ``seat`` runs out of time for their move: at the move's deadline,
+        or at the end of the grace once they have left."""
+        deadline = table.deadline or time.monotonic()
+        gone = table.away.get(seat)
+        return deadline if gone is None else min(deadline, gone + self.grace)
 
     def to_dict(self) -> dict[str, object]:
         """What the tables measure of themselves, for ``GET /api/metrics``."""
