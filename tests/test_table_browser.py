@@ -341,23 +341,22 @@ def test_a_table_made_from_a_rules_file(
     page = chromium_browser.new_context().new_page()
     page.set_default_timeout(15_000)
     errors = watch_errors(page)
-    good = tmp_path / "house.json"
-    good.write_text('{"preset": "russian-4", "bolts": 3}', encoding="utf-8")
-    page.goto(f"{base}/play")
-    page.click("summary")
-    page.set_input_files("#rules-file", str(good))
-    page.wait_for_function("document.querySelector('textarea[name=rules]').value.length > 0")
-    page.click("text=Make the table")
+
+    def made_from(text: str) -> None:
+        """Make a table in the lobby with a rules file holding ``text``."""
+        chosen = tmp_path / "rules.json"
+        chosen.write_text(text, encoding="utf-8")
+        page.goto(f"{base}/play")
+        page.click("summary")
+        page.set_input_files("#rules-file", str(chosen))
+        page.wait_for_function("document.querySelector('textarea[name=rules]').value !== ''")
+        page.click("text=Make the table")
+
+    made_from('{"preset": "russian-4", "bolts": 3}')
     page.wait_for_url(re.compile(r"/tables/"))
     assert page.locator("li[data-seat]").count() == 4
     assert "russian, own rules" in page.inner_text("h2")
-    bad = tmp_path / "bad.json"
-    bad.write_text('{"bolts": "many"}', encoding="utf-8")
-    page.goto(f"{base}/play")
-    page.click("summary")
-    page.set_input_files("#rules-file", str(bad))
-    page.wait_for_function("document.querySelector('textarea[name=rules]').value.length > 0")
-    page.click("text=Make the table")
+    made_from('{"bolts": "many"}')
     assert "rules field 'bolts' must be a whole number" in page.inner_text("body")
     assert [error for error in errors if "400" not in error] == []
     page.context.close()
