@@ -456,7 +456,8 @@ def started_server(url: str) -> tuple[subprocess.Popen[str], int]:
 
 
 def test_the_real_program_serves_until_ctrl_c(tmp_path: Path) -> None:
-    """``thousand server`` makes its database, accepts a bot's login, and stops on Ctrl-C."""
+    """``thousand server`` makes its database, says where to play in the browser, accepts a
+    bot's login, serves the lobby, and stops on Ctrl-C."""
     database = f"sqlite:///{tmp_path / 'server.db'}"
     token = runner.invoke(app, ["server", "add-bot", "alpha", "--db", database]).stdout.strip()
     process, port = started_server(database)
@@ -464,6 +465,8 @@ def test_the_real_program_serves_until_ctrl_c(tmp_path: Path) -> None:
         with connect(f"ws://127.0.0.1:{port}/bot", open_timeout=5) as connection:
             connection.send(json.dumps({"type": "login", "token": token}))
             assert json.loads(connection.recv(timeout=10))["bot"] == "alpha"
+        lobby = httpx.get(f"http://127.0.0.1:{port}/play", timeout=10)
+        assert "Make the table" in lobby.text
         process.send_signal(signal.SIGINT)
         _, errors = process.communicate(timeout=30)
     finally:
@@ -471,6 +474,7 @@ def test_the_real_program_serves_until_ctrl_c(tmp_path: Path) -> None:
             process.kill()
     assert process.returncode == 130, errors
     assert "Traceback" not in errors
+    assert errors.startswith(f"play in the browser at http://127.0.0.1:{port}/play; ")
 
 
 # The plain install ----------------------------------------------------------------------------
