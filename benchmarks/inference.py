@@ -10,7 +10,9 @@ predictors are measured against where the card really is:
 * ``uniform``: each place in proportion to the cards it holds, knowing nothing else;
 * ``deductions``: the worlds today's determiniser draws (the rules' deductions from the bids,
   the talon, the exchange and the play), the share of ``--worlds`` worlds that put the card in
-  each place (with half a world added to every place, so that nothing has probability 0).
+  each place (with half a world added to every place, so that nothing has probability 0);
+* ``search``: the same with the worlds the search bots draw, which also read the other seats'
+  bids (a deal where a seat did not bid as ``greedy`` would have counts for a fifth).
 
 Printed per predictor: the mean log-likelihood of the true places (nats per card, higher is
 better), the share of cards whose likeliest place is the true one, and the cards scored.
@@ -29,6 +31,7 @@ from typing import cast
 
 from thousand import Rules
 from thousand.bots.greedy import GreedyPlayer
+from thousand.bots.search import ThousandSearch
 from thousand.classic.actions import Action
 from thousand.classic.cards import FULL_MASK
 from thousand.classic.inference import deduce
@@ -82,9 +85,10 @@ class Score:
 
 
 def measure(rules: Rules, deals: int, worlds: int, seed: int) -> dict[str, Score]:
-    scores = {"uniform": Score(), "deductions": Score()}
+    scores = {"uniform": Score(), "deductions": Score(), "search": Score()}
     rng = random.Random(seed)
     players = rules.players
+    searching = ThousandSearch()
     for state, seat in decisions(rules, deals, seed):
         observation = THOUSAND.seen_from(state, seat)
         truth = places(state)
@@ -93,19 +97,23 @@ def measure(rules: Rules, deals: int, worlds: int, seed: int) -> dict[str, Score
         held = [0] * (players + 1)
         for card in cards:
             held[truth[card]] += 1
-        sample = THOUSAND.worlds(observation)
-        counts = [[SMOOTHING] * (players + 1) for _ in range(24)]
-        for _ in range(worlds):
-            world = places(sample(rng))
+        for name, sample in (
+            ("deductions", THOUSAND.worlds(observation)),
+            ("search", searching.worlds(observation)),
+        ):
+            counts = [[SMOOTHING] * (players + 1) for _ in range(24)]
+            for _ in range(worlds):
+                world = places(sample(rng))
+                for card in cards:
+                    counts[card][world[card]] += 1
             for card in cards:
-                counts[card][world[card]] += 1
+                drawn = sum(counts[card])
+                scores[name].add([count / drawn for count in counts[card]], truth[card])
         for card in cards:
             uniform = [held[place] / len(cards) or 1e-9 for place in range(players + 1)]
             uniform[seat] = 1e-9  # never in the seat's own hand: it would know
             total = sum(uniform)
             scores["uniform"].add([share / total for share in uniform], truth[card])
-            drawn = sum(counts[card])
-            scores["deductions"].add([count / drawn for count in counts[card]], truth[card])
     return scores
 
 

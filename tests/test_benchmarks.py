@@ -130,15 +130,15 @@ def test_the_table_load_benchmark_runs_end_to_end():
     assert figures["connections lost"] == "0"
 
 
-def test_the_inference_benchmark_scores_both_predictors():
+def test_the_inference_benchmark_scores_every_predictor():
     """Each predictor of where the unseen cards are gets a log-likelihood (below 0) and a share
     of right guesses over the same cards."""
     command = [sys.executable, str(BENCHMARKS / "inference.py"), "--deals", "2", "--worlds", "5"]
     result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=BENCHMARKS)
     assert result.returncode == 0, result.stderr
-    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[1:3]}
-    assert set(rows) == {"uniform", "deductions"}
-    assert rows["uniform"][3] == rows["deductions"][3]
+    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[1:4]}
+    assert set(rows) == {"uniform", "deductions", "search"}
+    assert rows["uniform"][3] == rows["deductions"][3] == rows["search"][3]
     for row in rows.values():
         assert float(row[1]) < 0
         assert 0 < float(row[2].rstrip("%")) <= 100
