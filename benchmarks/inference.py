@@ -17,7 +17,13 @@ predictors are measured against where the card really is:
 Printed per predictor: the mean log-likelihood of the true places (nats per card, higher is
 better), the share of cards whose likeliest place is the true one, and the cards scored.
 
-    python benchmarks/inference.py [--deals 100] [--worlds 100] [--rules russian] [--seed 1000]
+With ``--rules bluff`` it measures 1000? for four instead: at every decision where the seat to
+act may challenge a face-down card, whether that card is a bluff, by ``base rate`` (the share
+of bluffs among such cards in ``--deals`` other games, the first ones) and by ``deductions``
+(the share of the determiniser's worlds in which it is one).
+
+    python benchmarks/inference.py [--deals 100] [--worlds 100] [--rules russian|bluff]
+        [--seed 1000]
 """
 
 from __future__ import annotations
@@ -29,14 +35,15 @@ import time
 from collections.abc import Iterator
 from typing import cast
 
-from thousand import Rules
+from thousand import Rules, bluff
+from thousand.bluff.challenge import is_honest
 from thousand.bots.greedy import GreedyPlayer
 from thousand.bots.search import ThousandSearch
 from thousand.classic.actions import Action
 from thousand.classic.cards import FULL_MASK
 from thousand.classic.inference import deduce
 from thousand.classic.state import GameState, Phase
-from thousand.games import THOUSAND
+from thousand.games import BLUFF, THOUSAND
 
 SMOOTHING = 0.5
 """Worlds added to every place before the shares are taken."""
@@ -117,6 +124,38 @@ def measure(rules: Rules, deals: int, worlds: int, seed: int) -> dict[str, Score
     return scores
 
 
+def bluff_decisions(games: int, seed: int) -> Iterator[bluff.State]:
+    """Every state of ``games`` games of 1000? for four played by ``greedy`` in which the seat
+    to act may challenge the face-down card on top."""
+    for game in range(games):
+        state = bluff.new_game(bluff.Rules(players=4), seed=seed + game)
+        players = [GreedyPlayer() for _ in range(4)]
+        for seat, player in enumerate(players):
+            player.start(seat, state.rules, random.Random(seed + game + seat))
+        while not state.is_over:
+            observation = state.observation(state.player)
+            if any(isinstance(action, bluff.Challenge) for action in observation.legal_actions):
+                yield state
+            state = state.apply(cast("bluff.Action", players[state.player].act(observation)))
+
+
+def measure_bluffs(games: int, worlds: int, seed: int) -> dict[str, Score]:
+    """Whether each face-down card a seat may challenge is a bluff, by the base rate learned
+    from other games and by the determiniser's worlds."""
+    learned = [not is_honest(state) for state in bluff_decisions(games, seed + games)]
+    rate = (sum(learned) + SMOOTHING) / (len(learned) + 2 * SMOOTHING)
+    scores = {"base rate": Score(), "deductions": Score()}
+    rng = random.Random(seed)
+    for state in bluff_decisions(games, seed):
+        truth = int(not is_honest(state))
+        scores["base rate"].add([1 - rate, rate], truth)
+        sample = BLUFF.worlds(state.observation(state.player))
+        bluffs = sum(not is_honest(sample(rng)) for _ in range(worlds))
+        share = (bluffs + SMOOTHING) / (worlds + 2 * SMOOTHING)
+        scores["deductions"].add([1 - share, share], truth)
+    return scores
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100)
@@ -125,11 +164,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1000)
     options = parser.parse_args()
     began = time.perf_counter()
-    scores = measure(Rules.preset(options.rules), options.deals, options.worlds, options.seed)
+    if options.rules == "bluff":
+        scores = measure_bluffs(options.deals, options.worlds, options.seed)
+    else:
+        scores = measure(Rules.preset(options.rules), options.deals, options.worlds, options.seed)
     print(f"{'predictor':<12} {'nats/card':>10} {'likeliest right':>16} {'cards':>8}")
     for name, score in scores.items():
         print(
-            f"{name:<12} {score.log_likelihood / score.cards:>10.3f} "
+            f"{name.replace(' ', '-'):<12} {score.log_likelihood / score.cards:>10.3f} "
             f"{score.hits / score.cards:>16.1%} {score.cards:>8}"
         )
     print(f"({options.deals} deals of {options.rules}, {time.perf_counter() - began:.0f} s)")

@@ -142,3 +142,16 @@ def test_the_inference_benchmark_scores_every_predictor():
     for row in rows.values():
         assert float(row[1]) < 0
         assert 0 < float(row[2].rstrip("%")) <= 100
+
+
+def test_the_inference_benchmark_scores_the_bluffs_of_1000():
+    """In 1000?, whether a face-down card is a bluff is scored by the base rate and by the
+    worlds, over the same cards."""
+    command = [sys.executable, str(BENCHMARKS / "inference.py"), "--rules", "bluff"]
+    command += ["--deals", "2", "--worlds", "5"]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=BENCHMARKS)
+    assert result.returncode == 0, result.stderr
+    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[1:3]}
+    assert set(rows) == {"base-rate", "deductions"}
+    assert rows["base-rate"][3] == rows["deductions"][3]
+    assert all(float(row[1]) < 0 for row in rows.values())
