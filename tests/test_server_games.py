@@ -626,3 +626,27 @@ def test_a_group_whose_worker_dies_is_void_and_the_ladder_goes_on(tmp_path: Path
         assert running.get("/api/leaderboard")["standings"] == []
     finally:
         running.stop()
+
+
+def test_a_bot_playing_several_games_at_once_gets_one_check_game(
+    ladder: tuple[Running, str, dict[str, str]],
+) -> None:
+    """A new bot that says it plays several games at once is still checked by one game: while
+    that game waits for its answer, the matchmaker starts no other."""
+    running, _, tokens = ladder
+    connection = running.connections.enter_context(
+        connect(f"ws://127.0.0.1:{running.port}/bot", open_timeout=10)
+    )
+    connection.send(json.dumps({"type": "login", "token": tokens["gamma"], "games": 4}))
+    assert json.loads(connection.recv(timeout=10))["type"] == "welcome"
+    hellos = []
+    deadline = time.monotonic() + 2.0  # forty rounds of matchmaking, each 0.05 s apart
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            message = json.loads(connection.recv(timeout=left))
+        except TimeoutError:
+            break
+        if message["type"] == "hello":
+            hellos.append(message["game_id"])
+    assert len(hellos) == 1
+    assert hellos[0].startswith("check-")

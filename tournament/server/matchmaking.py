@@ -124,13 +124,16 @@ class Matchmaker:
         started = 0
         ready = []
         for name in self.free():
-            if name not in self.checked and await asyncio.to_thread(self.store.is_checked, name):
-                self.checked.add(name)
             if name in self.checked:
                 ready.append(name)
-            elif time.monotonic() - self.failed.get(name, -CHECK_AGAIN) >= CHECK_AGAIN:
-                self._check(name)
-                started += 1
+            elif self._due_for_check(name):
+                # Checked on another run of the server, or to be checked now (once at a time).
+                if await asyncio.to_thread(self.store.is_checked, name):
+                    self.checked.add(name)
+                    ready.append(name)
+                else:
+                    self._check(name)
+                    started += 1
         for pool in self.pools:
             now_free = set(self.free())
             free = [name for name in ready if name in now_free]
@@ -148,6 +151,12 @@ class Matchmaker:
                 self._start(pool, bots)
                 started += 1
         return started
+
+    def _due_for_check(self, name: str) -> bool:
+        """Whether a bot not known to be checked may be checked now: it is in no game (its
+        check game is not under way) and did not fail a check in the last minute."""
+        recently = time.monotonic() - self.failed.get(name, -CHECK_AGAIN) < CHECK_AGAIN
+        return self.groups[name] == 0 and not recently
 
     def _check(self, name: str) -> None:
         self.groups[name] += 1
