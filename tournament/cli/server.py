@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 server_app = typer.Typer(
     cls=Commands,
-    help="Run the ladder server, where bots connect from anywhere and play rated games.",
+    help="Run the ladder server, where bots connect from anywhere and play rated games, and "
+    "people play each other and the bots at tables in the browser.",
     invoke_without_command=True,
     no_args_is_help=False,
 )
