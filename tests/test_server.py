@@ -526,13 +526,16 @@ def test_a_pool_that_is_no_preset_is_one_error_line(tmp_path: Path) -> None:
     )
 
 
+PER_POOL = "--pool-time must be PRESET=LIMIT or PRESET=LIMIT/BANK in seconds, not "
+
+
 @pytest.mark.parametrize(
     ("given", "message"),
     [
         ("polish=5", "--pool-time names the pool 'polish', which is not played (russian)"),
-        ("russian=x", "--pool-time must be PRESET=LIMIT or PRESET=LIMIT/BANK in seconds, not "),
-        ("russian=5/0", "--pool-time must be PRESET=LIMIT or PRESET=LIMIT/BANK in seconds, not "),
-        ("russian", "--pool-time must be PRESET=LIMIT or PRESET=LIMIT/BANK in seconds, not "),
+        ("russian=x", PER_POOL + "'russian=x'"),
+        ("russian=5/0", PER_POOL + "'russian=5/0'"),
+        ("russian", PER_POOL + "'russian'"),
     ],
 )
 def test_a_pool_time_is_checked_in_one_line(tmp_path: Path, given: str, message: str) -> None:
@@ -551,7 +554,7 @@ def test_a_pool_time_is_checked_in_one_line(tmp_path: Path, given: str, message:
             ["--reference", "mybot.py:Bot"],
             "--reference must name a built-in bot, not 'mybot.py:Bot'",
         ),
-        (["--reference", "ismcts(stepz=3)"], "ismcts"),
+        (["--reference", "ismcts(stepz=3)"], "ismcts has no option 'stepz'"),
         (["--reference", "greedy"], "greedy is a reference bot already, played in the server"),
         (["--backend", "cloud"], "--backend must be local or ray, not 'cloud'"),
         (["--ray-address", "auto"], "--ray-address goes with --backend ray"),

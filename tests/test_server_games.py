@@ -448,7 +448,7 @@ def test_a_bot_that_fails_its_check_is_told_and_never_seated(
         "; the bot is not rated until it passes (checked again in 60 s)"
     )
     time.sleep(0.5)
-    assert finished(url) == []
+    assert groups_by_status(url) == {"playing": set(), "finished": set(), "void": set()}
     store = Store(url)
     try:
         assert not store.is_checked("gamma")
