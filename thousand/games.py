@@ -59,6 +59,7 @@ __all__ = [
     "game_of",
     "ordinal",
     "per_game",
+    "record_from_data",
     "record_from_json",
 ]
 
@@ -567,7 +568,15 @@ def record_from_json(text: str) -> AnyRecord:
     Raises:
         RecordError: the text is not a valid record of either game.
     """
-    data = load_json(text, RecordError, "the record is")
+    return record_from_data(load_json(text, RecordError, "the record is"))
+
+
+def record_from_data(data: object) -> AnyRecord:
+    """A record of either game from its data (its JSON, read), told apart by its ``format``.
+
+    Raises:
+        RecordError: the data is not a valid record of either game.
+    """
     if isinstance(data, dict) and data.get("format") == BLUFF_FORMAT:
         return BLUFF.record_from_dict(data)
     return THOUSAND.record_from_dict(data)

@@ -16,7 +16,7 @@ from tournament.runner.backends import AHEAD, hand_out
 from tournament.runner.schedule import Config, Unit
 from tournament.runner.units import BotLogs, Played, play_batch
 
-__all__ = ["RETRIES", "RayBackend", "RayBatchLost", "RayMissingError", "import_ray"]
+__all__ = ["RETRIES", "RayBackend", "RayBatchLost", "RayMissingError", "import_ray", "start_ray"]
 
 RETRIES = 3
 """How many times a batch lost with its worker (a crashed process, a lost node) is played again.
@@ -52,16 +52,7 @@ class RayBackend:
     ) -> Iterator[list[Played]]:
         """Yield each batch's results as its task finishes, a few batches per CPU of Ray
         handed out at a time."""
-        ray = import_ray()
-        started = not ray.is_initialized()
-        if started:
-            ray.init(
-                address=self.address or "local",
-                num_cpus=self.workers if self.address is None else None,
-                include_dashboard=False,
-                log_to_driver=False,
-                logging_level=logging.ERROR,
-            )
+        ray, started = start_ray(self.address, self.workers)
         task = ray.remote(max_retries=RETRIES, retry_exceptions=False)(play_batch)
         most = AHEAD * max(1, int(self.workers or ray.cluster_resources().get("CPU", 1)))
         work = iter(batches)
@@ -94,6 +85,23 @@ class RayBackend:
                 # driver; the batches still queued are simply not run.
                 for reference in pending:
                     ray.cancel(reference)
+
+
+def start_ray(address: str | None, workers: int | None) -> tuple[Any, bool]:
+    """The ray module, connected to the cluster at ``address`` (``None``: a new local instance
+    with ``workers`` CPUs) unless it already is: also whether it was started here (and is to
+    be shut down here)."""
+    ray = import_ray()
+    started = not ray.is_initialized()
+    if started:
+        ray.init(
+            address=address or "local",
+            num_cpus=workers if address is None else None,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.ERROR,
+        )
+    return ray, started
 
 
 def import_ray() -> Any:

@@ -37,7 +37,7 @@ from tournament.server.leaderboard import Anchor, Standing, settled_ratings, sta
 from tournament.server.lobby import Lobby
 from tournament.server.matchmaking import Matchmaker
 from tournament.server.metrics import Metrics
-from tournament.server.pages import bot_page, leaderboard_page
+from tournament.server.pages import bot_page, leaderboard_page, replay_page
 from tournament.server.play import (
     lobby_page,
     make_table,
@@ -389,15 +389,11 @@ async def game_record(request: Request) -> Response:
 
 async def game_page(request: Request) -> Response:
     """``GET /games/GROUP-NUMBER``: a finished game's replay, a page that steps through it."""
-    from thousand.frontends.html_replay import html_page
-    from thousand.games import record_from_json
-
     game = await _kept_game(request)
     if game is None:
         return HTMLResponse(f"<!doctype html><title>no such game</title><p>{_NO_GAME}", 404)
-    record = record_from_json(json.dumps(game.record))
     title = f"game {request.path_params['game_id']}: {', '.join(game.seats)}"
-    return HTMLResponse(html_page(record, game.seats, title))
+    return HTMLResponse(replay_page(game.record, game.seats, title))
 
 
 async def bot_connection(websocket: WebSocket) -> None:

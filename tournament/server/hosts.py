@@ -15,7 +15,6 @@ import asyncio
 import concurrent.futures
 import contextlib
 import itertools
-import logging
 import multiprocessing
 import os
 import random
@@ -26,7 +25,7 @@ from thousand.games import AnyRules
 from thousand.table.match import Outcome
 from thousand.table.specs import PlayerFactory, load_player
 from tournament.runner.backends import kill_pool, start_worker
-from tournament.runner.ray_backend import import_ray
+from tournament.runner.ray_backend import start_ray
 
 __all__ = [
     "IN_SERVER",
@@ -37,7 +36,9 @@ __all__ = [
     "LocalHosts",
     "RayHosts",
     "ServerSeat",
+    "ended",
     "hosts_for",
+    "started",
 ]
 
 
@@ -55,15 +56,27 @@ _PLAYERS: dict[int, Any] = {}
 _MAKERS: dict[str, PlayerFactory] = {}
 
 
+def started(player: Any, seat: int, rules: AnyRules, seed: int) -> None:
+    """Tell a player its seat as a match would, its randomness drawn from ``seed``."""
+    start = getattr(player, "start", None)
+    if start is not None:
+        start(seat, rules, random.Random(seed))
+
+
+def ended(player: Any, outcome: Outcome) -> None:
+    """Tell a player how its game ended, if it listens."""
+    end = getattr(player, "end", None)
+    if end is not None:
+        end(outcome)
+
+
 def seat_begun(key: int, spec: str, seat: int, rules: AnyRules, seed: int) -> None:
     """In a worker: a new player of ``spec`` for a game's ``seat``, started as a match would."""
     make = _MAKERS.get(spec)
     if make is None:
         make = _MAKERS[spec] = load_player(spec)
     player = make()
-    start = getattr(player, "start", None)
-    if start is not None:
-        start(seat, rules, random.Random(seed))
+    started(player, seat, rules, seed)
     _PLAYERS[key] = player
 
 
@@ -75,9 +88,9 @@ def seat_acts(key: int, observation: Any) -> object:
 def seat_ended(key: int, outcome: Outcome | None) -> None:
     """In a worker: tell the seat's player how its game ended (``None``: the game was given up),
     and forget it."""
-    end = getattr(_PLAYERS.pop(key, None), "end", None)
-    if end is not None and outcome is not None:
-        end(outcome)
+    player = _PLAYERS.pop(key, None)
+    if outcome is not None:
+        ended(player, outcome)
 
 
 class BotHost:
@@ -232,16 +245,7 @@ class RayHosts(Hosts):
 
     def __init__(self, workers: int, address: str | None = None) -> None:
         super().__init__(workers)
-        self._ray = import_ray()
-        self._started = not self._ray.is_initialized()
-        if self._started:
-            self._ray.init(
-                address=address or "local",
-                num_cpus=workers if address is None else None,
-                include_dashboard=False,
-                log_to_driver=False,
-                logging_level=logging.ERROR,
-            )
+        self._ray, self._started = start_ray(address, workers)
         self._actor = self._ray.remote(num_cpus=1)(BotHost)
         self._actors = [self._actor.remote() for _ in range(workers)]
 
@@ -303,17 +307,13 @@ class InServer:
         self.player = player
 
     async def begin(self, seat: int, rules: AnyRules, seed: int, seconds: float) -> None:
-        start = getattr(self.player, "start", None)
-        if start is not None:
-            start(seat, rules, random.Random(seed))
+        started(self.player, seat, rules, seed)
 
     async def act(self, observation: Any, seconds: float) -> object:
         return self.player.act(observation)
 
     async def end(self, outcome: Outcome, seconds: float) -> None:
-        end = getattr(self.player, "end", None)
-        if end is not None:
-            end(outcome)
+        ended(self.player, outcome)
 
     def drop(self) -> None:
         pass

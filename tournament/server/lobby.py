@@ -61,6 +61,13 @@ class _Bot:
         self.change.set()
         self.change = asyncio.Event()
 
+    def drop(self, connection: Connection) -> None:
+        """Forget ``connection`` as the live one, unless a newer one replaced it."""
+        if self.connection is connection:
+            self.connection = None
+            self.connected.clear()
+            self.changed()
+
 
 class Lobby:
     """The bots connected now, one live connection each, and their games in progress."""
@@ -70,7 +77,10 @@ class Lobby:
         self.send_seconds = send_seconds
 
     def _bot(self, name: str) -> _Bot:
-        return self._bots.setdefault(name, _Bot())
+        bot = self._bots.get(name)
+        if bot is None:
+            bot = self._bots[name] = _Bot()
+        return bot
 
     def connected(self) -> list[str]:
         """The names of the bots connected now."""
@@ -114,10 +124,8 @@ class Lobby:
     def leave(self, name: str, connection: Connection) -> None:
         """Forget ``connection`` as the bot's live one, unless a newer one replaced it."""
         bot = self._bots.get(name)
-        if bot is not None and bot.connection is connection:
-            bot.connection = None
-            bot.connected.clear()
-            bot.changed()
+        if bot is not None:
+            bot.drop(connection)
 
     def deliver(self, name: str, message: dict[str, Any]) -> str | None:
         """Hand a bot's answer to the game awaiting it; an error to send back when none is."""
@@ -194,10 +202,7 @@ class Lobby:
             try:
                 await asyncio.wait_for(connection.send_json(message), self.send_seconds)
             except asyncio.TimeoutError:
-                if bot.connection is connection:
-                    bot.connection = None
-                    bot.connected.clear()
-                    bot.changed()
+                bot.drop(connection)
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(connection.close(CLOSE_SLOW), self.send_seconds)
             except Exception:

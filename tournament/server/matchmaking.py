@@ -138,12 +138,12 @@ class Matchmaker:
             now_free = set(self.free())
             free = [name for name in ready if name in now_free]
             self.rng.shuffle(free)
+            rated = self.ratings(pool)
             while free:
                 first = free.pop()
                 others = [*free, *self.references()]
                 if len(others) < pool.rules.players - 1:
                     break
-                rated = self.ratings(pool)
                 chosen = opponents(first, others, rated, pool.rules.players - 1, self.rng)
                 free = [name for name in free if name not in chosen]
                 bots = [first, *chosen]

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import Any
 
 from tournament.server.leaderboard import Anchor, Standing, rating_history
 from tournament.server.store import PlayedGame
 
-__all__ = ["bot_page", "leaderboard_page"]
+__all__ = ["bot_page", "leaderboard_page", "replay_page"]
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; padding: 0 1em; }
@@ -131,3 +132,11 @@ def _picture(history: Sequence[float]) -> str:
         f"<text x=0 y={height + 16} font-size=12>{history[0]:.0f}</text>"
         f"<text x={width - 40} y={height + 16} font-size=12>{history[-1]:.0f}</text></svg>"
     )
+
+
+def replay_page(record: dict[str, Any], seats: Sequence[str], title: str) -> str:
+    """A finished game's replay page, from the record the database keeps."""
+    from thousand.frontends.html_replay import html_page
+    from thousand.games import record_from_data
+
+    return html_page(record_from_data(record), seats, title)

@@ -32,9 +32,10 @@ from starlette.responses import (
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tournament.server.groups import POOLS
+from tournament.server.pages import replay_page
 from tournament.server.store import CasualGame, Store
 from tournament.server.table_views import seat_view
-from tournament.server.tables import ActionRefused, Table, Tables
+from tournament.server.tables import LARGEST_NAME, ActionRefused, Table, Tables
 
 __all__ = [
     "PERSON_COOKIE",
@@ -183,7 +184,8 @@ async def table_page(request: Request) -> Response:
     seat = table.seat_of(person)
     body = (
         "<p><a href=/play>All tables</a></p>"
-        "<p><label>Your name <input id=name maxlength=24 autocomplete=nickname></label></p>"
+        f"<p><label>Your name <input id=name maxlength={LARGEST_NAME} autocomplete=nickname>"
+        "</label></p>"
         f"{seat_view(table, seat)}<p id=errors role=alert></p>"
         "<script src=/static/table.js></script>"
     )
@@ -193,7 +195,6 @@ async def table_page(request: Request) -> Response:
 async def table_replay(request: Request) -> Response:
     """``GET /tables/ID/replay``: a finished table's game, step by step, every card shown."""
     from thousand.frontends.html_replay import html_page
-    from thousand.games import record_from_json
 
     table = _table(request)
     if table is not None and table.outcome is not None:
@@ -201,8 +202,7 @@ async def table_replay(request: Request) -> Response:
     kept = await _kept(request) if table is None else None
     if kept is None:
         return HTMLResponse(_page("No replay", "<p>The game is not over yet.</p>"), 404)
-    record = record_from_json(json.dumps(kept.record))
-    return HTMLResponse(html_page(record, kept.seats, "A table's game"))
+    return HTMLResponse(replay_page(kept.record, kept.seats, "A table's game"))
 
 
 async def table_data(request: Request) -> Response:

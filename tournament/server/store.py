@@ -368,22 +368,21 @@ class Store:
     def void_unfinished(self) -> int:
         """Void every group left playing (by a server that stopped): how many. A void group is
         never rated."""
-        with self.sessions.begin() as session:
-            voided = session.execute(
-                update(GroupRow)
-                .where(GroupRow.status == "playing")
-                .values(status="void", ended=_now())
-            )
-            return int(voided.rowcount)  # type: ignore[attr-defined]
+        return self._void()
 
     def void_unfinished_group(self, group: int) -> None:
         """Void a group that could not finish: it is never rated."""
+        self._void(GroupRow.id == group)
+
+    def _void(self, *where: Any) -> int:
+        """Void the groups still playing that ``where`` picks: how many."""
         with self.sessions.begin() as session:
-            session.execute(
+            voided = session.execute(
                 update(GroupRow)
-                .where(GroupRow.id == group, GroupRow.status == "playing")
+                .where(GroupRow.status == "playing", *where)
                 .values(status="void", ended=_now())
             )
+            return int(voided.rowcount)  # type: ignore[attr-defined]
 
     def finished_groups(
         self, game: str, rules: str, *, records: bool = True

@@ -73,18 +73,18 @@ def _title(table: Table) -> str:
 
 def _waiting(table: Table, seat: int | None) -> str:
     """The seats while the table fills: a form to take each empty one, or give it to a bot."""
+    bots = "".join(
+        f"<option value={level}>{level} ({spec.split('(')[0]})</option>"
+        for level, spec in DIFFICULTIES.items()
+    ) + "".join(
+        f"<option value='{html.escape(CONNECTED + name, quote=True)}'>"
+        f"{html.escape(name)} (connected)</option>"
+        for name in table.casual()
+    )
     rows = []
     for number, taken in enumerate(table.seats):
         if taken is not None:
             continue
-        bots = "".join(
-            f"<option value={level}>{level} ({spec.split('(')[0]})</option>"
-            for level, spec in DIFFICULTIES.items()
-        ) + "".join(
-            f"<option value='{html.escape(CONNECTED + name, quote=True)}'>"
-            f"{html.escape(name)} (connected)</option>"
-            for name in table.casual()
-        )
         take = (
             "" if seat is not None else f"<button type=button data-sit={number}>Sit here</button>"
         )

@@ -20,7 +20,6 @@ import collections
 import functools
 import json
 import logging
-import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -39,6 +38,7 @@ from tournament.server.groups import (
     pool_named,
     reply_action,
 )
+from tournament.server.hosts import started
 from tournament.server.lobby import Lobby, Lost
 from tournament.server.metrics import Timings
 from tournament.server.store import CasualGame
@@ -47,6 +47,7 @@ __all__ = [
     "BOT_PAUSE",
     "CONNECTED",
     "DIFFICULTIES",
+    "LARGEST_NAME",
     "SHOWN_FOR",
     "STAND_IN",
     "ActionRefused",
@@ -66,6 +67,7 @@ SHOWN_FOR = 600.0
 BOT_PAUSE = 0.6
 """Seconds a bot waits before it plays, so that people can follow the game."""
 LARGEST_NAME = 24
+"""The most characters of a person's name at a table."""
 LOG = logging.getLogger("thousand.server")
 
 
@@ -105,7 +107,8 @@ class Table:
     """Counts the table's changes: an action names the version it answers."""
     deadline: float | None = None
     """When the person to act runs out of time (``time.monotonic()``)."""
-    answer: asyncio.Future[tuple[int, object]] | None = None
+    answer: asyncio.Future[object] | None = None
+    """The move awaited from the person to act, once they give it."""
     listeners: list[Listener] = attrs.Factory(list)
     away: dict[int, float] = attrs.Factory(dict)
     """Seats of people who left, and when."""
@@ -203,14 +206,14 @@ class Tables:
         self.grace = grace
         self.bot_pause = bot_pause
         self.spectator_delay = spectator_delay
+        """Rounds of moves (as many moves as seats: a trick, in Thousand's play) by which
+        spectators see a game late, so that no one at the table learns from a watcher what
+        was just played."""
         self.actions = Timings()
         """The server's own time per move: playing it, and making every view of the table."""
         self.games = 0
         self.stood_in = 0
         """Moves the stand-in played for a person or a connected bot."""
-        """Rounds of moves (as many moves as seats: a trick, in Thousand's play) by which
-        spectators see a game late, so that no one at the table learns from a watcher what
-        was just played."""
         self.tasks: set[asyncio.Task[None]] = set()
 
     def create(self, preset: str, seconds: float = 60.0, house_rules: str = "") -> Table:
@@ -324,7 +327,7 @@ class Tables:
         for legal in match.observation().legal_actions:
             if str(legal) == action:
                 if table.answer is not None and not table.answer.done():
-                    table.answer.set_result((seat, legal))
+                    table.answer.set_result(legal)
                 return
         raise ActionRefused(f"{action[:40]!r} is not one of your moves now")
 
@@ -354,9 +357,7 @@ class Tables:
         }
         stand_in = load_player(STAND_IN)()
         for number, player in bots.items():
-            start = getattr(player, "start", None)
-            if start is not None:
-                start(number, table.rules, random.Random(secrets.randbits(63)))
+            started(player, number, table.rules, secrets.randbits(63))
         connected = {
             number: seat.connected
             for number, seat in enumerate(table.seats)
@@ -413,14 +414,13 @@ class Tables:
         while (seat := match.to_act) is not None:
             if seat in bots:
                 await asyncio.sleep(self.bot_pause)
-                action = bots[seat].act(match.observation())
+                # In a thread: a search bot thinks for milliseconds, which the other tables need.
+                action = await asyncio.to_thread(bots[seat].act, match.observation())
             else:
-                if seat in connected:
-                    answered = (
-                        await self._asked(table, game_id, greeted[seat])
-                        if seat in greeted
-                        else None
-                    )
+                if seat in greeted:
+                    answered = await self._asked(table, game_id, greeted[seat])
+                elif seat in connected:
+                    answered = None  # it did not answer its hello
                 else:
                     answered = await self._awaited(table, seat)
                 if answered is None:
@@ -458,11 +458,10 @@ class Tables:
         outcome = table.outcome
         if outcome is None or self.keep is None:
             return
-        game = game_of(table.rules).key
         scores = tuple(int(score) for score in outcome.scores)
         record = outcome.record.to_dict()
         await self.keep(
-            CasualGame(table.id, game, table.preset, tuple(table.names()), scores, record)
+            CasualGame(table.id, table.game, table.preset, tuple(table.names()), scores, record)
         )
         await asyncio.sleep(self.shown_for)
         self.tables.pop(table.id, None)
@@ -489,7 +488,7 @@ class Tables:
             # cancellation when the answer comes at the same moment.
             done, _ = await asyncio.wait({answer}, timeout=wait)
             if done:
-                return answer.result()[1]
+                return answer.result()
             if time.monotonic() >= self._deadline(table, seat):  # as it is now: they may be back
                 answer.cancel()
                 return None
