@@ -113,14 +113,21 @@ def misbehave(mode: str, game: str, observation: dict[str, Any], pids: str | Non
 
 
 def daemonise(marker: str, pids: str | None) -> None:
-    """Leave a sleeping process behind in a session of its own (double fork and setsid)."""
+    """Leave a sleeping process behind in a session of its own (double fork and setsid), once
+    it has noted its pid (so that the bot goes on only then, and the note is never lost to the
+    match ending first)."""
+    noted, told = os.pipe()
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
             note(pids, f"child {os.getpid()}")
+            os.write(told, b"x")
             os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(60)", marker])
+        os.read(noted, 1)
         os._exit(0)
     os.wait()
+    os.close(noted)
+    os.close(told)
 
 
 def main() -> None:
