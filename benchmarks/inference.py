@@ -37,6 +37,7 @@ from typing import cast
 
 from thousand import Rules, bluff
 from thousand.bluff.challenge import is_honest
+from thousand.bots import card_places
 from thousand.bots.greedy import GreedyPlayer
 from thousand.bots.search import ThousandSearch
 from thousand.classic.actions import Action
@@ -92,10 +93,16 @@ class Score:
 
 
 def measure(rules: Rules, deals: int, worlds: int, seed: int) -> dict[str, Score]:
-    scores = {"uniform": Score(), "deductions": Score(), "search": Score()}
+    scores = {
+        "uniform": Score(),
+        "deductions": Score(),
+        "search": Score(),
+        "learned": Score(),
+    }
     rng = random.Random(seed)
     players = rules.players
     searching = ThousandSearch()
+    reading = ThousandSearch(card_places.shipped())
     for state, seat in decisions(rules, deals, seed):
         observation = THOUSAND.seen_from(state, seat)
         truth = places(state)
@@ -107,6 +114,7 @@ def measure(rules: Rules, deals: int, worlds: int, seed: int) -> dict[str, Score
         for name, sample in (
             ("deductions", THOUSAND.worlds(observation)),
             ("search", searching.worlds(observation)),
+            ("learned", reading.worlds(observation)),
         ):
             counts = [[SMOOTHING] * (players + 1) for _ in range(24)]
             for _ in range(worlds):

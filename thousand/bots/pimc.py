@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from thousand.bots.auction_value import AuctionValues
-from thousand.bots.search import Budget, Search, SearchPlayer, playout
+from thousand.bots.search import Budget, Search, SearchPlayer, playout, searches_for_worlds
 from thousand.games import ActionT as A
 from thousand.games import ObservationT as O
 from thousand.games import StateT as S
@@ -61,7 +61,9 @@ class PimcPlayer(SearchPlayer):
         seconds: float | None = None,
         deal_seconds: float | None = None,
         bidding: str | None = None,
+        worlds: str = "rules",
     ) -> None:
+        self.searches = searches_for_worlds(worlds)
         self.budget = Budget(DEFAULT_STEPS if steps is None else steps, seconds)
         self.bluff_budget = Budget(BLUFF_STEPS if steps is None else steps, seconds)
         if deal_seconds is None and seconds is not None:

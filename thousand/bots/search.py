@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Generic, cast
 
 import attrs
 
 from thousand import bluff
-from thousand.bots import auction_value, bluff_strategy, thousand_strategy
+from thousand.bots import auction_value, bluff_strategy, card_places, thousand_strategy
 from thousand.classic.actions import Action, Bid, Pass
 from thousand.classic.determinise import Determiniser
 from thousand.classic.observation import Observation
@@ -35,6 +35,7 @@ __all__ = [
     "SearchPlayer",
     "playout",
     "search_for",
+    "searches_for_worlds",
     "train_bidding",
 ]
 
@@ -136,37 +137,20 @@ class ThousandSearch(Search[GameState, Observation, Action]):
 
     observation_type = Observation
 
+    def __init__(self, card_places: card_places.CardPlacesModels | None = None) -> None:
+        self.card_places = card_places
+        """The models of where the unseen cards lie that worlds are drawn by (``None``: every
+        placement the rules and the bids allow alike)."""
+
     def worlds(self, observation: Observation) -> Callable[[random.Random], GameState]:
-        determiniser = Determiniser(observation)
-        rules = observation.rules
-        seat = observation.seat
-        auction: list[tuple[int, int, bool]] = []
-        bid = rules.opening_bid_of(observation.scored_deals)
-        for actor, action in observation.history:
-            if not isinstance(action, Bid | Pass):
-                break
-            amount = action.amount if isinstance(action, Bid) else bid + rules.bid_step
-            if actor != seat:
-                auction.append((actor, amount, isinstance(action, Bid)))
-            if isinstance(action, Bid):
-                bid = amount
-
-        # Late in a deal the same hands come up again and again: each is judged once.
-        estimates: dict[int, float] = {}
-
-        def likelihood(dealt: tuple[int, ...]) -> float:
-            # The other bidders are taken to bid as the greedy strategy does, but not always.
-            chance = 1.0
-            for actor, amount, bids in auction:
-                hand = dealt[actor]
-                estimate = estimates.get(hand)
-                if estimate is None:
-                    estimate = estimates[hand] = thousand_strategy.bidding_estimate(rules, hand)
-                if thousand_strategy.bids_with(estimate, amount) != bids:
-                    chance *= OTHERS_STRAY
-            return chance
-
-        return lambda rng: determiniser.sample(rng, likelihood if auction else None)
+        affinity = None
+        if self.card_places is not None:
+            model = self.card_places.for_rules(observation.rules)
+            if model is not None:
+                affinity = model.affinity(observation)
+        determiniser = Determiniser(observation, affinity)
+        likelihood = bids_likelihood(observation)
+        return lambda rng: determiniser.sample(rng, likelihood)
 
     def choices(self, where: Observation | GameState, legal: Sequence[Action]) -> Sequence[Action]:
         # In the auction, raising by one step now or passing are the real choices: a higher
@@ -314,6 +298,27 @@ SEARCHES: dict[AnyGame, ThousandSearch | BluffSearch] = {
 """Each game's treatment by the bots."""
 
 
+WORLDS = ("rules", "learned")
+"""The named ways a search bot draws its Thousand worlds (its ``worlds`` option): every deal the
+rules and the bids allow alike, or as the shipped models of the cards' places weigh them."""
+
+
+def searches_for_worlds(worlds: str) -> Mapping[AnyGame, ThousandSearch | BluffSearch]:
+    """Each game's treatment for a search bot's ``worlds`` option: one of :data:`WORLDS`, or a
+    file of card-places models made by ``thousand train-inference``.
+
+    Raises:
+        ModelError: the file cannot be read or holds no such models.
+    """
+    if worlds == "rules":
+        return SEARCHES
+    if worlds == "learned":
+        models = card_places.shipped()
+    else:
+        models = card_places.CardPlacesModels.load(worlds)
+    return {**SEARCHES, THOUSAND: ThousandSearch(models)}
+
+
 def search_for(observation: object) -> ThousandSearch | BluffSearch:
     """The bots' treatment of the game ``observation`` comes from.
 
@@ -336,6 +341,41 @@ def _against_average(gains: Sequence[float], scale: float) -> tuple[float, ...]:
     total = sum(gains)
     others = len(gains) - 1
     return tuple((gain - (total - gain) / others) / scale for gain in gains)
+
+
+def bids_likelihood(observation: Observation) -> Callable[[tuple[int, ...]], float] | None:
+    """How likely the other seats were to bid and pass as they did with the hands dealt, taking
+    them to bid as the greedy strategy does, but not always; ``None`` before any such action."""
+    rules = observation.rules
+    seat = observation.seat
+    auction: list[tuple[int, int, bool]] = []
+    bid = rules.opening_bid_of(observation.scored_deals)
+    for actor, action in observation.history:
+        if not isinstance(action, Bid | Pass):
+            break
+        amount = action.amount if isinstance(action, Bid) else bid + rules.bid_step
+        if actor != seat:
+            auction.append((actor, amount, isinstance(action, Bid)))
+        if isinstance(action, Bid):
+            bid = amount
+    if not auction:
+        return None
+
+    # Late in a deal the same hands come up again and again: each is judged once.
+    estimates: dict[int, float] = {}
+
+    def likelihood(dealt: tuple[int, ...]) -> float:
+        chance = 1.0
+        for actor, amount, bids in auction:
+            hand = dealt[actor]
+            estimate = estimates.get(hand)
+            if estimate is None:
+                estimate = estimates[hand] = thousand_strategy.bidding_estimate(rules, hand)
+            if thousand_strategy.bids_with(estimate, amount) != bids:
+                chance *= OTHERS_STRAY
+        return chance
+
+    return likelihood
 
 
 def playout(game: Search[S, O, A], state: S, rng: random.Random, seat: int) -> tuple[S, int]:
@@ -396,10 +436,12 @@ class SearchPlayer(SeatedPlayer[AnyObservation]):
     find them) is played as greedy plays it."""
 
     budget: Budget
+    searches: Mapping[AnyGame, ThousandSearch | BluffSearch] = SEARCHES
+    """How the bot treats each game (how it draws its worlds)."""
 
     def act(self, observation: AnyObservation) -> object:
         """The search's choice among the actions worth searching."""
-        return search_for(observation).decide(self, observation)
+        return self.searches[game_observed(observation)].decide(self, observation)
 
     def search(self, game: Search[S, O, A], observation: O, choices: Sequence[A]) -> A:
         """One of ``choices`` (at least two), chosen by searching sampled worlds."""

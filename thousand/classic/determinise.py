@@ -47,7 +47,7 @@ from thousand.classic.layout import Layout
 from thousand.classic.marriages import ceiling, marriages
 from thousand.classic.observation import Observation
 from thousand.classic.rules import Rules
-from thousand.classic.sampling import NoPlacement, Placement
+from thousand.classic.sampling import NoPlacement, Placement, WeightedPlacement
 from thousand.classic.state import GameState, Origin, Phase
 from thousand.errors import IllegalActionError, NoWorldError
 
@@ -66,12 +66,23 @@ cards given unseen) are placed first."""
 class Determiniser:
     """Samples full states consistent with one seat's observation of a Thousand deal.
 
+    Args:
+        observation: what the seat has seen.
+        affinity: a bot's belief about where the unseen cards lie, as a weight per card index
+            and seat (positive; the talon, musik or cards laid aside weigh 1): placements are
+            then drawn in proportion to the product of their cards' weights rather than all
+            alike (see :mod:`thousand.bots.card_places`).
+
     Raises:
         NoWorldError: the game is over, or nothing consistent can be dealt (an observation that
             no real game produces).
     """
 
-    def __init__(self, observation: Observation) -> None:
+    def __init__(
+        self,
+        observation: Observation,
+        affinity: Sequence[Sequence[float]] | None = None,
+    ) -> None:
         if observation.phase is Phase.OVER:
             raise NoWorldError("the game is over: there is nothing left to sample")
         self.observation = observation
@@ -149,7 +160,14 @@ class Determiniser:
             self._contract = 0
         self._marriage_sets: list[tuple[Placement, Needs]] | None = None
         try:
-            self._placement = Placement(self._pool, sizes, allowed)
+            self._placement: Placement | WeightedPlacement = Placement(self._pool, sizes, allowed)
+            self._uniform = self._placement
+            if affinity is not None:
+                weights = [[1.0] * len(sizes) for _ in range(24)]
+                for position, other in enumerate(others):
+                    for index in range(24):
+                        weights[index][position] = affinity[index][other]
+                self._placement = WeightedPlacement(self._pool, sizes, allowed, weights)
             self._sizes = sizes
             self._allowed = allowed
         except NoPlacement as error:
@@ -266,18 +284,19 @@ class Determiniser:
         )
 
     def _places(self, rng: random.Random) -> list[int] | None:
-        """The unseen cards placed uniformly. Once many placements have been turned away, the
-        marriages that bids and the contract above the cap base need, and the cards given unseen,
-        are placed first (Karp and Luby's way of drawing uniformly from a union: draw a choice of
-        them in proportion to its placements, then keep the placement with one chance in the
-        number of choices it meets), so that rare hands are still found."""
+        """The unseen cards placed uniformly (or as the affinity weighs them). Once many
+        placements have been turned away, the marriages that bids and the contract above the cap
+        base need, and the cards given unseen, are placed first, uniformly (Karp and Luby's way
+        of drawing uniformly from a union: draw a choice of them in proportion to its
+        placements, then keep the placement with one chance in the number of choices it meets),
+        so that rare hands are still found."""
         if self._misses < MISSES_BEFORE_MARRIAGES:
             return self._placement.sample(rng)
         if self._marriage_sets is None:
             self._marriage_sets = self._marriage_placements()
         options = self._marriage_sets
         if not options:
-            return self._placement.sample(rng)
+            return self._uniform.sample(rng)
         pick = rng.randrange(sum(placement.count for placement, _ in options))
         chosen = options[-1][0]
         for placement, _ in options:

@@ -2,7 +2,9 @@
 allowed only in some of them (a seat that showed out of a suit cannot hold it).
 
 Cards allowed in the same places are interchangeable, so the placements are counted class by class
-and drawn with exactly their share: every consistent placement is equally likely.
+and drawn with exactly their share: every consistent placement is equally likely. A bot with a
+belief about where each card lies draws from :class:`WeightedPlacement` instead: each placement
+in proportion to the product of its cards' weights in their places.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Iterator, Sequence
 
 from thousand.classic.cards import indices
 
-__all__ = ["NoPlacement", "Placement"]
+__all__ = ["NoPlacement", "Placement", "WeightedPlacement"]
 
 
 class NoPlacement(ValueError):
@@ -94,6 +96,80 @@ class Placement:
             ways *= math.comb(left, count)
             left -= count
         return ways
+
+
+class WeightedPlacement:
+    """Places the cards of ``pool`` as :class:`Placement` does, each placement drawn in
+    proportion to the product over its cards of ``weights[card][place]`` (all positive).
+
+    The placements are summed card by card over the room left in each place, so a draw takes a
+    step per card, whatever the weights.
+    """
+
+    def __init__(
+        self,
+        pool: int,
+        sizes: Sequence[int],
+        allowed: Sequence[int],
+        weights: Sequence[Sequence[float]],
+    ) -> None:
+        if sum(sizes) != pool.bit_count():
+            raise NoPlacement(f"{pool.bit_count()} cards for {sum(sizes)} places")
+        self._cards = tuple(indices(pool))
+        self._options = tuple(
+            tuple(
+                (place, weights[card][place])
+                for place, mask in enumerate(allowed)
+                if mask >> card & 1
+            )
+            for card in self._cards
+        )
+        self._sizes = tuple(sizes)
+        self._totals: dict[tuple[int, tuple[int, ...]], float] = {}
+        if not self._total(0, self._sizes) > 0:
+            raise NoPlacement("no placement satisfies the constraints")
+
+    def sample(self, rng: random.Random) -> list[int]:
+        """One placement, as a card mask per place, drawn in proportion to its weight."""
+        places = [0] * len(self._sizes)
+        room = self._sizes
+        for position, card in enumerate(self._cards):
+            pick = rng.random() * self._total(position, room)
+            chosen: tuple[int, tuple[int, ...]] | None = None
+            for place, weight in self._options[position]:
+                if not room[place]:
+                    continue
+                rest = _less_one(room, place)
+                share = weight * self._total(position + 1, rest)
+                if share > 0:
+                    # Rounding may leave the pick past the last share: that place takes it.
+                    chosen = place, rest
+                    if pick < share:
+                        break
+                    pick -= share
+            assert chosen is not None, "a positive total has a positive share"
+            place, room = chosen
+            places[place] |= 1 << card
+        return places
+
+    def _total(self, position: int, room: tuple[int, ...]) -> float:
+        """The summed weight of the placements of the cards from ``position`` on into
+        ``room``."""
+        if position == len(self._cards):
+            return 0.0 if any(room) else 1.0
+        key = (position, room)
+        total = self._totals.get(key)
+        if total is None:
+            total = 0.0
+            for place, weight in self._options[position]:
+                if room[place]:
+                    total += weight * self._total(position + 1, _less_one(room, place))
+            self._totals[key] = total
+        return total
+
+
+def _less_one(room: tuple[int, ...], place: int) -> tuple[int, ...]:
+    return (*room[:place], room[place] - 1, *room[place + 1 :])
 
 
 def _less(room: tuple[int, ...], split: tuple[int, ...]) -> tuple[int, ...]:

@@ -1,4 +1,5 @@
-"""The ``thousand train-bidding`` command: bidding models fitted to simulated deals."""
+"""The ``thousand train-bidding`` and ``thousand train-inference`` commands: the search bots'
+models, fitted to simulated deals."""
 
 from __future__ import annotations
 
@@ -63,6 +64,56 @@ def train_bidding(
         models.append(model)
     try:
         write_file(out, AuctionValues(seed=seed, models=tuple(models)).to_json())
+    except OSError as error:
+        raise fail(f"cannot save the models in {out}: {error.strerror}") from None
+    typer.echo(f"saved to {out}")
+
+
+@app.command("train-inference")
+def train_inference(
+    rules_specs: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rules",
+            "-r",
+            metavar="RULES",
+            help="A preset or a rules JSON file to train for; repeat for several "
+            "(default: every preset).",
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seeds the simulated deals.")] = 1,
+    deals: Annotated[
+        int, typer.Option("--deals", min=1, help="Deals simulated for each model.")
+    ] = 3000,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Where to save the models (JSON).")
+    ] = Path("card-places.json"),
+) -> None:
+    """Fit the models of where unseen cards lie to simulated deals and save them.
+
+    A search bot uses a file of its own with pimc(worlds=FILE); the shipped models come from
+    the defaults."""
+    from thousand import Rules
+    from thousand.bots.card_places import CardPlacesModels, train
+    from tournament.runner.options import load_rules
+
+    check_folder(out, "the models")
+    try:
+        chosen = [load_rules(spec) for spec in rules_specs or Rules.preset_names()]
+    except ThousandError as error:
+        raise fail(str(error)) from None
+    models = []
+    for rules in chosen:
+        began = time.perf_counter()
+        model = train(rules, seed=seed, deals=deals)
+        name = rules.preset_name() or "rules file"
+        typer.echo(
+            f"{name}: {deals} deals, {model.cards} cards placed, "
+            f"in {time.perf_counter() - began:.0f} s"
+        )
+        models.append(model)
+    try:
+        write_file(out, CardPlacesModels(seed=seed, models=tuple(models)).to_json())
     except OSError as error:
         raise fail(f"cannot save the models in {out}: {error.strerror}") from None
     typer.echo(f"saved to {out}")

@@ -1,0 +1,451 @@
+"""A learned belief about where the cards a seat has not seen lie, which the search bots draw
+their worlds from.
+
+The rules alone say little about the other hands: a seat that shows out of a suit holds none of
+it, one that declared a marriage still holds its other half. Players say more than the rules
+make them: a high bid speaks of marriages and aces, the declarer leads its winners, a defender
+that follows low where a higher card would have taken the trick probably has none. This model
+reads such habits from games: for every unseen card and every other seat it scores a few
+yes-or-no facts of what that seat did (its bid, its role, the cards it led, followed and
+trumped with, what it played in the card's suit), each fact with a learned weight, and the
+card is ``exp(score)`` times likelier in that hand than if every placement were alike. The
+determiniser then draws whole deals in proportion to the product of those weights
+(:class:`thousand.classic.determinise.Determiniser`'s ``affinity``).
+
+It is fitted to deals the ``greedy`` strategy plays at every seat, with the true hands as labels:
+at every decision, each unseen card's place is predicted as a choice among the places it may lie
+in, in proportion to their sizes times the weights (a conditional logit), and the weights follow
+the gradient of the log-likelihood (AdaGrad, one pass). Training is plain Python, so the same
+seed gives the same model on any machine; the model shipped with the library covers every
+preset (``thousand train-inference`` regenerates it, see the bots guide).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Iterator, Mapping
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from thousand.bots import thousand_strategy
+from thousand.classic.actions import Bid, Give
+from thousand.classic.cards import FULL_MASK, MARRIAGE_MASKS, MARRIED_RANKS, mask_of
+from thousand.classic.engine import new_deal
+from thousand.classic.inference import deduce
+from thousand.classic.observation import Observation
+from thousand.classic.rules import Rules
+from thousand.classic.state import GameState, Phase
+from thousand.classic.tricks import above, trump_after
+from thousand.common.config import decode_json
+from thousand.errors import ModelError
+
+__all__ = [
+    "FEATURES",
+    "CardPlaces",
+    "CardPlacesModels",
+    "facts",
+    "shipped",
+    "train",
+]
+
+RANKS = ("nine", "jack", "queen", "king", "ten", "ace")
+ROLES = ("bidding", "declarer", "defender")
+BIDS = ("no bid", "bid to 110", "bid to 125", "bid to 145", "bid to 175", "bid above 175")
+"""The highest bid a seat made, in brackets."""
+_BID_TOPS = (0, 110, 125, 145, 175)
+PLAYED = ("none", "one", "two", "three or more")
+PLAYS = (
+    "led its suit",
+    "led a lower card of its suit",
+    "led a higher card of its suit",
+    "followed lower where it would have beaten an opponent",
+    "followed lower where it would have beaten a partner",
+    "followed lower where it would not have won",
+    "played a higher card of its suit",
+    "trumped another suit",
+    "declared the marriage of its suit",
+)
+"""What a seat did in the trick play, as it bears on one card (a card of the same suit); the
+declarer's plays and a defender's are told apart."""
+SIDES = ("declarer", "defender")
+DEALT = ("was in the talon", "was given a card unseen")
+"""What the exchange tells of a seat's hand, as it bears on a card."""
+
+
+def _names() -> tuple[str, ...]:
+    names = [f"{role}: {rank}" for role in ROLES for rank in RANKS]
+    names += [f"{role}, trump: {rank}" for role in ROLES for rank in RANKS]
+    names += [f"{bid}: {rank}" for bid in BIDS for rank in RANKS]
+    names += [f"{bid}: {rank} of a marriage still possible" for bid in BIDS for rank in RANKS[2:4]]
+    names += [f"played {count} of its suit: {rank}" for count in PLAYED for rank in RANKS]
+    names += [f"{side} {play}: {rank}" for side in SIDES for play in PLAYS for rank in RANKS]
+    names += [f"{fact}: {rank}" for fact in DEALT for rank in RANKS]
+    return tuple(names)
+
+
+FEATURES = _names()
+"""The facts the model weighs, each about one card and one other seat (its rank after the
+colon)."""
+_INDEX = {name: index for index, name in enumerate(FEATURES)}
+_ROLE = [[_INDEX[f"{role}: {rank}"] for rank in RANKS] for role in ROLES]
+_ROLE_TRUMP = [[_INDEX[f"{role}, trump: {rank}"] for rank in RANKS] for role in ROLES]
+_BID = [[_INDEX[f"{bid}: {rank}"] for rank in RANKS] for bid in BIDS]
+_BID_MARRIAGE = [
+    [_INDEX.get(f"{bid}: {rank} of a marriage still possible", -1) for rank in RANKS]
+    for bid in BIDS
+]
+_PLAYED = [[_INDEX[f"played {count} of its suit: {rank}"] for rank in RANKS] for count in PLAYED]
+_PLAY = [[[_INDEX[f"{side} {play}: {rank}"] for rank in RANKS] for play in PLAYS] for side in SIDES]
+_TALON, _GIVEN = ([_INDEX[f"{fact}: {rank}"] for rank in RANKS] for fact in DEALT)
+(
+    _LED,
+    _LED_BELOW,
+    _LED_ABOVE,
+    _DUCKED,
+    _DUCKED_PARTNER,
+    _FOLLOWED_LOW,
+    _PLAYED_ABOVE,
+    _TRUMPED,
+    _DECLARED,
+) = range(len(PLAYS))
+
+FORMAT = 1
+"""The version of the model file's layout."""
+_DIGITS = 6
+"""Significant digits kept of each weight."""
+_STEP = 0.1
+"""AdaGrad's step size."""
+_SUIT_MASK = 0b111111
+
+
+def _bid_bracket(amount: int) -> int:
+    return sum(amount > top for top in _BID_TOPS)
+
+
+@attrs.frozen
+class Facts:
+    """What the model reads at one decision."""
+
+    cards: dict[int, dict[int, tuple[int, ...]]]
+    """For every card the observer has not seen (nor can place for sure), and every other seat
+    that may hold it: the indices of the :data:`FEATURES` that hold."""
+    room: dict[int, int]
+    """How many cards each other seat holds that the observer cannot place for sure."""
+    hidden: int
+    """How many unseen cards lie elsewhere: in the talon or musik, or laid aside."""
+
+
+def facts(observation: Observation) -> Facts:
+    """What the model reads in ``observation`` (see :class:`Facts`). A seat's bid is the highest
+    it bid or, for the declarer, its contract if higher (the forehand's opening bid, made for
+    it, does not count)."""
+    rules = observation.rules
+    seat = observation.seat
+    deductions = deduce(observation)
+    trump = deductions.trump
+    others = [other for other in observation.active if other != seat]
+    known = mask_of(observation.hand) | deductions.played
+    placed = list(deductions.holds)
+    if observation.declarer == seat:
+        known |= mask_of(observation.talon) | mask_of(observation.set_aside)
+        for gift, to in observation.given:
+            known |= gift.bit
+            placed[to] |= gift.bit & ~deductions.played
+    elif observation.received is not None:
+        known |= observation.received.bit
+    for other in others:
+        known |= placed[other]
+    unseen = FULL_MASK & ~known
+    sizes = observation.hand_sizes
+    room = {other: sizes[other] - placed[other].bit_count() for other in others}
+
+    highest = [0] * rules.players
+    for actor, action in observation.history:
+        if isinstance(action, Bid):
+            highest[actor] = max(highest[actor], action.amount)
+    if observation.declarer is not None and observation.contract is not None:
+        highest[observation.declarer] = max(highest[observation.declarer], observation.contract)
+    # The cards of each seat that a marriage could no longer be completed with.
+    broken = 0
+    for suit in range(4):
+        marriage = MARRIAGE_MASKS[suit]
+        if marriage & (mask_of(observation.hand) | deductions.played):
+            broken |= marriage
+
+    # Per seat and card: the plays bearing on it.
+    plays = [[0] * len(PLAYS) for _ in range(rules.players)]
+    counts = [[0] * 4 for _ in range(rules.players)]
+    declarer = observation.declarer
+    trick = 0
+    best = 0
+    winning = led = 0
+    trump_then = -1
+    for actor, action in observation.card_plays:
+        card = action.card.index
+        bit = 1 << card
+        suit = card // 6
+        suit_cards = _SUIT_MASK << (suit * 6)
+        bearing = plays[actor]
+        counts[actor][suit] += 1
+        if not trick:
+            trump_then = trump_after(action, trump_then)
+            bearing[_LED] |= suit_cards
+            bearing[_LED_BELOW] |= above(card)
+            bearing[_LED_ABOVE] |= suit_cards & ~above(card) & ~bit
+            if action.marriage:
+                bearing[_DECLARED] |= suit_cards
+            led = suit
+            best = card
+            winning = actor
+        else:
+            winners = above(best)
+            if trump_then >= 0 and best // 6 != trump_then:
+                winners |= _SUIT_MASK << (trump_then * 6)
+            higher = above(card)
+            partners = declarer is not None and declarer not in (actor, winning)
+            bearing[_DUCKED_PARTNER if partners else _DUCKED] |= higher & winners
+            bearing[_FOLLOWED_LOW] |= higher & ~winners
+            bearing[_PLAYED_ABOVE] |= suit_cards & ~higher & ~bit
+            if suit != led and suit == trump_then:
+                bearing[_TRUMPED] |= suit_cards
+            if winners & bit:
+                best = card
+                winning = actor
+        trick = (trick + 1) % rules.active_players
+
+    shown = 0 if declarer == seat else mask_of(observation.talon)
+    given_unseen = {
+        action.to
+        for _, action in observation.history
+        if isinstance(action, Give) and action.card is None
+    }
+    found: dict[int, dict[int, tuple[int, ...]]] = {}
+    for other in others:
+        role = 0 if declarer is None else 1 if other == declarer else 2
+        side = _PLAY[0 if other == declarer else 1]
+        bracket = _bid_bracket(highest[other])
+        allowed = unseen & ~deductions.lacks[other]
+        for card in range(24):
+            if not allowed >> card & 1:
+                continue
+            rank = card % 6
+            suit = card // 6
+            row = [_ROLE[role][rank], _BID[bracket][rank]]
+            row.append(_PLAYED[min(counts[other][suit], 3)][rank])
+            if suit == trump:
+                row.append(_ROLE_TRUMP[role][rank])
+            if rank in MARRIED_RANKS and not broken >> card & 1:
+                row.append(_BID_MARRIAGE[bracket][rank])
+            bit = 1 << card
+            for play, mask in enumerate(plays[other]):
+                if mask & bit:
+                    row.append(side[play][rank])
+            if shown & bit:
+                row.append(_TALON[rank])
+            if other in given_unseen:
+                row.append(_GIVEN[rank])
+            found.setdefault(card, {})[other] = tuple(row)
+    return Facts(found, room, unseen.bit_count() - sum(room.values()))
+
+
+@attrs.frozen
+class CardPlaces:
+    """The model for one set of rules: a weight per :data:`FEATURES`, and how many deals and
+    card placements it was fitted to."""
+
+    rules: Rules
+    weights: tuple[float, ...]
+    deals: int
+    cards: int
+
+    def affinity(self, observation: Observation) -> list[list[float]]:
+        """How many times likelier than under a uniform placement the model holds each card
+        (by index) to be in each seat's hand, for :class:`~thousand.classic.determinise.
+        Determiniser`."""
+        weights = self.weights
+        players = observation.rules.players
+        table = [[1.0] * players for _ in range(24)]
+        for card, seats in facts(observation).cards.items():
+            row = table[card]
+            for other, found in seats.items():
+                row[other] = math.exp(sum(weights[index] for index in found))
+        return table
+
+    def to_dict(self) -> dict[str, Any]:
+        """The model as plain JSON data (weights of zero left out)."""
+        return {
+            "rules": self.rules.to_dict(),
+            "deals": self.deals,
+            "cards": self.cards,
+            "weights": {
+                name: weight for name, weight in zip(FEATURES, self.weights, strict=True) if weight
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CardPlaces:
+        """The model from :meth:`to_dict`'s data.
+
+        Raises:
+            ModelError: the data is not such a model.
+        """
+        try:
+            weights = data["weights"]
+            unknown = set(weights) - set(FEATURES)
+            if unknown:
+                raise ModelError(f"a card-places model has no fact {sorted(unknown)[0]!r}")
+            return cls(
+                rules=Rules.from_dict(data["rules"]),
+                weights=tuple(float(weights.get(name, 0.0)) for name in FEATURES),
+                deals=int(data["deals"]),
+                cards=int(data["cards"]),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ModelError(f"not a card-places model: {error}") from None
+
+
+@attrs.frozen
+class CardPlacesModels:
+    """Models for several sets of rules, as saved in one file, with the seed they came from."""
+
+    seed: int
+    models: tuple[CardPlaces, ...]
+
+    def for_rules(self, rules: Rules) -> CardPlaces | None:
+        """The model fitted under exactly these rules, if any."""
+        return next((model for model in self.models if model.rules == rules), None)
+
+    def to_json(self) -> str:
+        """The file's text: the same models always give the same bytes."""
+        data = {
+            "format": FORMAT,
+            "seed": self.seed,
+            "models": [model.to_dict() for model in self.models],
+        }
+        return json.dumps(data, indent=1) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> CardPlacesModels:
+        """The models from :meth:`to_json`'s text.
+
+        Raises:
+            ModelError: the text is not a file of card-places models.
+        """
+        try:
+            data = decode_json(text)
+            if data["format"] != FORMAT:
+                raise ModelError(f"card-places models of format {data['format']!r} are not known")
+            return cls(
+                seed=int(data["seed"]),
+                models=tuple(CardPlaces.from_dict(model) for model in data["models"]),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise ModelError(f"not a file of card-places models: {error}") from None
+
+    @classmethod
+    def load(cls, path: str | Path) -> CardPlacesModels:
+        """The models saved in ``path``.
+
+        Raises:
+            ModelError: it cannot be read or is not a file of card-places models.
+        """
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as error:
+            raise ModelError(
+                f"cannot read the card-places models {path}: {error.strerror}"
+            ) from None
+        return cls.from_json(text)
+
+
+@cache
+def shipped() -> CardPlacesModels:
+    """The models that come with the library, one per preset."""
+    text = resources.files("thousand.bots").joinpath("card_places.json").read_text("utf-8")
+    return CardPlacesModels.from_json(text)
+
+
+Example = tuple[tuple[tuple[float, tuple[int, ...]], ...], int]
+"""One unseen card: for each place it may lie in, the log of the place's size and the facts
+that hold there (none for the talon, musik or cards laid aside), and which place is true."""
+
+
+def examples(rules: Rules, rng: random.Random) -> Iterator[tuple[int, list[Example]]]:
+    """Labelled card placements from deals dealt and played by the ``greedy`` strategy without
+    end: for each decision of every seat, each unseen card's candidate places and the true one;
+    with the number of the deal they come from."""
+    deal = 0
+    while True:
+        state = new_deal(rules, seed=rng.getrandbits(62), dealer=rng.randrange(rules.players))
+        while state.phase is not Phase.OVER:
+            observation = state.observation(state.player)
+            yield deal, _placements(observation, state)
+            state = state.apply(thousand_strategy.choose(observation, rng))
+        deal += 1
+
+
+def _placements(observation: Observation, state: GameState) -> list[Example]:
+    """The labelled placements of the unseen cards at one decision."""
+    found = facts(observation)
+    hands = [mask_of(hand) for hand in state.hands]
+    elsewhere = ((math.log(found.hidden), ()),) if found.hidden else ()
+    labelled = []
+    for card, seats in found.cards.items():
+        places = [
+            (math.log(found.room[other]), seen)
+            for other, seen in seats.items()
+            if found.room[other]
+        ]
+        owners = [other for other in seats if found.room[other]]
+        truth = next(
+            (place for place, other in enumerate(owners) if hands[other] >> card & 1), len(owners)
+        )
+        candidates = (*places, *elsewhere)
+        if len(candidates) > 1 and truth < len(candidates):
+            labelled.append((candidates, truth))
+    return labelled
+
+
+def train(rules: Rules, *, seed: int, deals: int) -> CardPlaces:
+    """Fit the model for ``rules`` to the decisions of ``deals`` simulated deals drawn from
+    ``seed``.
+
+    Raises:
+        ValueError: no deals to fit.
+    """
+    if deals < 1:
+        raise ValueError("a card-places model needs at least 1 deal")
+    rng = random.Random(
+        f"thousand:card-places:{seed}:{json.dumps(rules.to_dict(), sort_keys=True)}"
+    )
+    weights = [0.0] * len(FEATURES)
+    squares = [0.0] * len(FEATURES)
+    cards = 0
+    for deal, placements in examples(rules, rng):
+        if deal == deals:
+            break
+        for places, truth in placements:
+            scores = [offset + sum(weights[index] for index in seen) for offset, seen in places]
+            top = max(scores)
+            chances = [math.exp(score - top) for score in scores]
+            total = sum(chances)
+            for place, (_, seen) in enumerate(places):
+                gradient = (place == truth) - chances[place] / total
+                if not gradient:
+                    continue
+                for index in seen:
+                    squares[index] += gradient * gradient
+                    weights[index] += _STEP * gradient / math.sqrt(squares[index])
+            cards += 1
+    return CardPlaces(
+        rules=rules,
+        weights=tuple(float(f"{weight:.{_DIGITS}g}") for weight in weights),
+        deals=deals,
+        cards=cards,
+    )
