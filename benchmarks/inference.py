@@ -37,7 +37,7 @@ from typing import cast
 
 from thousand import Rules, bluff
 from thousand.bluff.challenge import is_honest
-from thousand.bots import card_places
+from thousand.bots import bluff_odds, card_places
 from thousand.bots.greedy import GreedyPlayer
 from thousand.bots.search import ThousandSearch
 from thousand.classic.actions import Action
@@ -152,15 +152,22 @@ def measure_bluffs(games: int, worlds: int, seed: int) -> dict[str, Score]:
     from other games and by the determiniser's worlds."""
     learned = [not is_honest(state) for state in bluff_decisions(games, seed + games)]
     rate = (sum(learned) + SMOOTHING) / (len(learned) + 2 * SMOOTHING)
-    scores = {"base rate": Score(), "deductions": Score()}
+    scores = {"base rate": Score(), "deductions": Score(), "learned": Score()}
     rng = random.Random(seed)
+    model = bluff_odds.shipped().for_rules(bluff.Rules(players=4))
+    assert model is not None
     for state in bluff_decisions(games, seed):
         truth = int(not is_honest(state))
         scores["base rate"].add([1 - rate, rate], truth)
-        sample = BLUFF.worlds(state.observation(state.player))
+        observation = state.observation(state.player)
+        sample = BLUFF.worlds(observation)
         bluffs = sum(not is_honest(sample(rng)) for _ in range(worlds))
         share = (bluffs + SMOOTHING) / (worlds + 2 * SMOOTHING)
         scores["deductions"].add([1 - share, share], truth)
+        reading = bluff_odds.read(observation)
+        if reading is not None:
+            share = model.chance(reading)
+        scores["learned"].add([1 - share, share], truth)
     return scores
 
 

@@ -136,9 +136,9 @@ def test_the_inference_benchmark_scores_every_predictor():
     command = [sys.executable, str(BENCHMARKS / "inference.py"), "--deals", "2", "--worlds", "5"]
     result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=BENCHMARKS)
     assert result.returncode == 0, result.stderr
-    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[1:4]}
-    assert set(rows) == {"uniform", "deductions", "search"}
-    assert rows["uniform"][3] == rows["deductions"][3] == rows["search"][3]
+    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[1:5]}
+    assert set(rows) == {"uniform", "deductions", "search", "learned"}
+    assert len({row[3] for row in rows.values()}) == 1
     for row in rows.values():
         assert float(row[1]) < 0
         assert 0 < float(row[2].rstrip("%")) <= 100

@@ -34,6 +34,7 @@ from typing import Any
 import attrs
 
 from thousand.bots import thousand_strategy
+from thousand.bots.choice_fit import Example, fit, score
 from thousand.classic.actions import Bid, Give
 from thousand.classic.cards import FULL_MASK, MARRIAGE_MASKS, MARRIED_RANKS, mask_of
 from thousand.classic.engine import new_deal
@@ -117,10 +118,6 @@ _TALON, _GIVEN = ([_INDEX[f"{fact}: {rank}"] for rank in RANKS] for fact in DEAL
 
 FORMAT = 1
 """The version of the model file's layout."""
-_DIGITS = 6
-"""Significant digits kept of each weight."""
-_STEP = 0.1
-"""AdaGrad's step size."""
 _SUIT_MASK = 0b111111
 
 
@@ -274,7 +271,7 @@ class CardPlaces:
         for card, seats in facts(observation).cards.items():
             row = table[card]
             for other, found in seats.items():
-                row[other] = math.exp(sum(weights[index] for index in found))
+                row[other] = math.exp(score(weights, (0.0, found)))
         return table
 
     def to_dict(self) -> dict[str, Any]:
@@ -371,9 +368,8 @@ def shipped() -> CardPlacesModels:
     return CardPlacesModels.from_json(text)
 
 
-Example = tuple[tuple[tuple[float, tuple[int, ...]], ...], int]
-"""One unseen card: for each place it may lie in, the log of the place's size and the facts
-that hold there (none for the talon, musik or cards laid aside), and which place is true."""
+# An example is one unseen card: for each place it may lie in, the log of the place's size and
+# the facts that hold there (none for the talon, musik or cards laid aside), and the true place.
 
 
 def examples(rules: Rules, rng: random.Random) -> Iterator[tuple[int, list[Example]]]:
@@ -424,28 +420,17 @@ def train(rules: Rules, *, seed: int, deals: int) -> CardPlaces:
     rng = random.Random(
         f"thousand:card-places:{seed}:{json.dumps(rules.to_dict(), sort_keys=True)}"
     )
-    weights = [0.0] * len(FEATURES)
-    squares = [0.0] * len(FEATURES)
-    cards = 0
-    for deal, placements in examples(rules, rng):
-        if deal == deals:
-            break
-        for places, truth in placements:
-            scores = [offset + sum(weights[index] for index in seen) for offset, seen in places]
-            top = max(scores)
-            chances = [math.exp(score - top) for score in scores]
-            total = sum(chances)
-            for place, (_, seen) in enumerate(places):
-                gradient = (place == truth) - chances[place] / total
-                if not gradient:
-                    continue
-                for index in seen:
-                    squares[index] += gradient * gradient
-                    weights[index] += _STEP * gradient / math.sqrt(squares[index])
-            cards += 1
+
+    def labelled() -> Iterator[Example]:
+        for deal, placements in examples(rules, rng):
+            if deal == deals:
+                return
+            yield from placements
+
+    weights, cards = fit(labelled(), len(FEATURES))
     return CardPlaces(
         rules=rules,
-        weights=tuple(float(f"{weight:.{_DIGITS}g}") for weight in weights),
+        weights=weights,
         deals=deals,
         cards=cards,
     )

@@ -83,6 +83,7 @@ class PimcPlayer(SearchPlayer):
     def search(self, game: Search[S, O, A], observation: O, choices: Sequence[A]) -> A:
         """The candidate action with the best average playout over sampled worlds."""
         sample = game.worlds(observation)
+        weigh = game.weighing(observation)
         seat = observation.seat
         rng = self.rng
         budget = self.budget_for(game, observation)
@@ -109,7 +110,7 @@ class PimcPlayer(SearchPlayer):
             while fresh or budget.used < share:
                 fresh = False
                 world = sample(rng)
-                weight = game.weight(world, observation) or math.ulp(0.0)
+                weight = weigh(world) or math.ulp(0.0)
                 for index in alive:
                     if budget.timed and budget.used >= share and weights[alive[0]]:
                         break

@@ -15,7 +15,8 @@ from typing import Generic, cast
 import attrs
 
 from thousand import bluff
-from thousand.bots import auction_value, bluff_strategy, card_places, thousand_strategy
+from thousand.bluff.challenge import is_honest
+from thousand.bots import auction_value, bluff_odds, bluff_strategy, card_places, thousand_strategy
 from thousand.classic.actions import Action, Bid, Pass
 from thousand.classic.determinise import Determiniser
 from thousand.classic.observation import Observation
@@ -86,10 +87,11 @@ class Search(Generic[S, O, A]):
         """What the end of a playout is worth to each seat, about -1 to 1."""
         raise NotImplementedError
 
-    def weight(self, world: S, start: O) -> float:
-        """How likely the other seats were to act as they did had ``world`` been true, up to a
-        constant (1 when their actions say nothing of their cards)."""
-        return 1.0
+    def weighing(self, start: O) -> Callable[[S], float]:
+        """How much each world drawn for ``start`` counts: how likely the other seats were to
+        act as they did had it been true, against how often it is drawn, up to a constant (1
+        when their actions say nothing of their cards)."""
+        return _same_weight
 
     def shapes_deal(self, observation: O) -> bool:
         """Whether the decision is one of the few that shape a whole deal (the search bots give
@@ -248,32 +250,26 @@ class BluffSearch(Search[bluff.State, bluff.Observation, bluff.Action]):
     def policy(self, state: bluff.State, rng: random.Random, seat: int) -> bluff.Action:
         return bluff_strategy.choose(state.observation(state.player))
 
-    def weight(self, world: bluff.State, start: bluff.Observation) -> float:
-        # The card just played face down is read as the greedy strategy would have played it
-        # (a bluff when it could not beat the card below, a trap against a challenger).
+    def __init__(self, bluff_odds: bluff_odds.BluffOddsModels | None = None) -> None:
+        self.bluff_odds = bluff_odds
+        """The models of how often a face-down card is a bluff that worlds are weighed by
+        (``None``: as the greedy strategy would have played the card)."""
+
+    def weighing(self, start: bluff.Observation) -> Callable[[bluff.State], float]:
         if start.phase is not bluff.Phase.RESPONSE:
-            return 1.0
-        kind, owner, _, _ = world.table_entries[-1]
-        assert world.history is not None
-        hides = list(world.own_hides)
-        just_hidden = hides[owner]
-        assert just_hidden is not None
-        hides[owner] = just_hidden[0]
-        before = attrs.evolve(
-            world,
-            phase=bluff.Phase.CLIMB,
-            player=owner,
-            hand_kinds=tuple(
-                tuple(sorted((*hand, kind))) if seat == owner else hand
-                for seat, hand in enumerate(world.hand_kinds)
-            ),
-            table_entries=world.table_entries[:-1],
-            turns=world.turns - 1,
-            own_hides=tuple(hides),
-            history=world.history[0],
-        )
-        hidden = bluff_strategy.choose(before.observation(owner))
-        return 1.0 if hidden == bluff.Hide(world.kinds.cards[kind]) else OTHERS_STRAY
+            return _same_weight
+        model = None if self.bluff_odds is None else self.bluff_odds.for_rules(start.rules)
+        if model is None:
+            return _as_greedy_hides
+        reading = bluff_odds.read(start)
+        if reading is None:
+            return _same_weight
+        # Worlds put a bluff on top as often as the unseen cards would not beat the card below;
+        # each counts as much more as the model makes it likelier.
+        chance = model.chance(reading)
+        bluffing = chance / reading.blind
+        honest = (1 - chance) / (1 - reading.blind)
+        return lambda world: honest if is_honest(world) else bluffing
 
     def values(self, state: bluff.State, start: bluff.Observation) -> tuple[float, ...]:
         if state.result is not None:
@@ -313,10 +309,11 @@ def searches_for_worlds(worlds: str) -> Mapping[AnyGame, ThousandSearch | BluffS
     if worlds == "rules":
         return SEARCHES
     if worlds == "learned":
-        models = card_places.shipped()
-    else:
-        models = card_places.CardPlacesModels.load(worlds)
-    return {**SEARCHES, THOUSAND: ThousandSearch(models)}
+        return {
+            THOUSAND: ThousandSearch(card_places.shipped()),
+            BLUFF: BluffSearch(bluff_odds.shipped()),
+        }
+    return {**SEARCHES, THOUSAND: ThousandSearch(card_places.CardPlacesModels.load(worlds))}
 
 
 def search_for(observation: object) -> ThousandSearch | BluffSearch:
@@ -334,6 +331,37 @@ def train_bidding(rules: Rules, *, seed: int, decisions: int) -> auction_value.A
     return auction_value.train(
         rules, seed=seed, decisions=decisions, playouts=THOUSAND_SEARCH.outcomes
     )
+
+
+def _same_weight(world: object) -> float:
+    return 1.0
+
+
+def _as_greedy_hides(world: bluff.State) -> float:
+    """The card just played face down read as the greedy strategy would have played it (a
+    bluff when it could not beat the card below, a trap against a challenger): a world where
+    greedy would have hidden another card counts less."""
+    kind, owner, _, _ = world.table_entries[-1]
+    assert world.history is not None
+    hides = list(world.own_hides)
+    just_hidden = hides[owner]
+    assert just_hidden is not None
+    hides[owner] = just_hidden[0]
+    before = attrs.evolve(
+        world,
+        phase=bluff.Phase.CLIMB,
+        player=owner,
+        hand_kinds=tuple(
+            tuple(sorted((*hand, kind))) if seat == owner else hand
+            for seat, hand in enumerate(world.hand_kinds)
+        ),
+        table_entries=world.table_entries[:-1],
+        turns=world.turns - 1,
+        own_hides=tuple(hides),
+        history=world.history[0],
+    )
+    hidden = bluff_strategy.choose(before.observation(owner))
+    return 1.0 if hidden == bluff.Hide(world.kinds.cards[kind]) else OTHERS_STRAY
 
 
 def _against_average(gains: Sequence[float], scale: float) -> tuple[float, ...]:
