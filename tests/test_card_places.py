@@ -39,7 +39,7 @@ from thousand.bots.search import OTHERS_STRAY, searches_for_worlds
 from thousand.classic.sampling import NoPlacement, WeightedPlacement
 from thousand.classic.state import GameState
 from thousand.errors import ModelError
-from thousand.games import BLUFF
+from thousand.games import BLUFF, THOUSAND
 from tournament.cli import app
 
 runner = CliRunner()
@@ -387,3 +387,19 @@ def test_pimc_weighs_worlds_by_the_bluff_model() -> None:
     assert learned(state) == pytest.approx(expected)
     plain = searches_for_worlds("rules")[BLUFF].weighing(observation)
     assert plain(state) in (1.0, OTHERS_STRAY)
+
+
+def test_train_bluffs_command_and_a_file_of_either_kind_for_pimc(tmp_path: Path) -> None:
+    out = tmp_path / "bluffs.json"
+    result = runner.invoke(app, ["train-bluffs", "-p", "3", "--games", "4", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "3 players: 4 games," in result.output
+    models = BluffOddsModels.load(out)
+    assert models.models == (train_bluffs(bluff.Rules(players=3), seed=1, games=4),)
+    searches = searches_for_worlds(str(out))
+    assert searches[BLUFF].bluff_odds == models
+    assert searches[THOUSAND].card_places == shipped()
+    bad = run_installed("train-bluffs", "-p", "9", "--out", str(out))
+    assert bad.returncode == 2
+    assert bad.stderr.count("\n") == 1
+    assert "--players" in bad.stderr

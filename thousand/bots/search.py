@@ -22,7 +22,7 @@ from thousand.classic.determinise import Determiniser
 from thousand.classic.observation import Observation
 from thousand.classic.rules import Rules
 from thousand.classic.state import GameState, Phase
-from thousand.errors import NoWorldError
+from thousand.errors import ModelError, NoWorldError
 from thousand.games import BLUFF, THOUSAND, AnyGame, AnyObservation, game_observed
 from thousand.games import ActionT as A
 from thousand.games import ObservationT as O
@@ -295,25 +295,32 @@ SEARCHES: dict[AnyGame, ThousandSearch | BluffSearch] = {
 
 
 WORLDS = ("rules", "learned")
-"""The named ways a search bot draws its Thousand worlds (its ``worlds`` option): every deal the
-rules and the bids allow alike, or as the shipped models of the cards' places weigh them."""
+"""The named ways a search bot draws and weighs its worlds (its ``worlds`` option): every deal
+the rules allow alike but for the bids, and a face-down card read as greedy would have played
+it; or as the shipped learned models weigh the cards' places and the bluffs."""
 
 
 def searches_for_worlds(worlds: str) -> Mapping[AnyGame, ThousandSearch | BluffSearch]:
     """Each game's treatment for a search bot's ``worlds`` option: one of :data:`WORLDS`, or a
-    file of card-places models made by ``thousand train-inference``.
+    file of models made by ``thousand train-inference`` (Thousand) or ``thousand train-bluffs``
+    (1000?), used for its game, with the shipped learned models for the other.
 
     Raises:
-        ModelError: the file cannot be read or holds no such models.
+        ModelError: the file cannot be read or holds neither kind of models.
     """
     if worlds == "rules":
         return SEARCHES
-    if worlds == "learned":
-        return {
-            THOUSAND: ThousandSearch(card_places.shipped()),
-            BLUFF: BluffSearch(bluff_odds.shipped()),
-        }
-    return {**SEARCHES, THOUSAND: ThousandSearch(card_places.CardPlacesModels.load(worlds))}
+    places = card_places.shipped()
+    bluffs = bluff_odds.shipped()
+    if worlds != "learned":
+        try:
+            places = card_places.CardPlacesModels.load(worlds)
+        except ModelError as error:
+            try:
+                bluffs = bluff_odds.BluffOddsModels.load(worlds)
+            except ModelError:
+                raise error from None
+    return {THOUSAND: ThousandSearch(places), BLUFF: BluffSearch(bluffs)}
 
 
 def search_for(observation: object) -> ThousandSearch | BluffSearch:

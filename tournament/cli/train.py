@@ -1,5 +1,5 @@
-"""The ``thousand train-bidding`` and ``thousand train-inference`` commands: the search bots'
-models, fitted to simulated deals."""
+"""The ``thousand train-bidding``, ``train-inference`` and ``train-bluffs`` commands: the search
+bots' models, fitted to simulated games."""
 
 from __future__ import annotations
 
@@ -89,10 +89,10 @@ def train_inference(
         Path, typer.Option("--out", "-o", help="Where to save the models (JSON).")
     ] = Path("card-places.json"),
 ) -> None:
-    """Fit the models of where unseen cards lie to simulated deals and save them.
+    """Fit the models of where a seat's unseen cards lie to simulated deals and save them.
 
-    A search bot uses a file of its own with pimc(worlds=FILE); the shipped models come from
-    the defaults."""
+    pimc uses a file of its own with pimc(worlds=FILE); the shipped models come from the
+    defaults."""
     from thousand import Rules
     from thousand.bots.card_places import CardPlacesModels, train
     from tournament.runner.options import load_rules
@@ -114,6 +114,51 @@ def train_inference(
         models.append(model)
     try:
         write_file(out, CardPlacesModels(seed=seed, models=tuple(models)).to_json())
+    except OSError as error:
+        raise fail(f"cannot save the models in {out}: {error.strerror}") from None
+    typer.echo(f"saved to {out}")
+
+
+@app.command("train-bluffs")
+def train_bluffs(
+    players: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--players",
+            "-p",
+            min=2,
+            max=6,
+            help="A table size to train for; repeat for several (default: 2 to 6).",
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seeds the simulated games.")] = 1,
+    games: Annotated[
+        int, typer.Option("--games", min=1, help="Games of 1000? simulated for each model.")
+    ] = 3000,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Where to save the models (JSON).")
+    ] = Path("bluffs.json"),
+) -> None:
+    """Fit the models of how often a face-down card of 1000? is a bluff to simulated games and
+    save them.
+
+    pimc uses a file of its own with pimc(worlds=FILE); the shipped models come from the
+    defaults."""
+    from thousand import bluff
+    from thousand.bots.bluff_odds import BluffOddsModels, train
+
+    check_folder(out, "the models")
+    models = []
+    for size in players or range(2, 7):
+        began = time.perf_counter()
+        model = train(bluff.Rules(players=size), seed=seed, games=games)
+        typer.echo(
+            f"{size} players: {games} games, {model.cards} face-down cards, "
+            f"in {time.perf_counter() - began:.0f} s"
+        )
+        models.append(model)
+    try:
+        write_file(out, BluffOddsModels(seed=seed, models=tuple(models)).to_json())
     except OSError as error:
         raise fail(f"cannot save the models in {out}: {error.strerror}") from None
     typer.echo(f"saved to {out}")
