@@ -21,7 +21,7 @@ from tests.test_bluff_climb import THREE, act, deal
 from tests.test_cli import run_installed
 from thousand import BotSpecError, Card, Determiniser, Layout, Rules, bluff, load_player, new_deal
 from thousand.bluff.challenge import is_honest
-from thousand.bots import PimcPlayer, bluff_strategy
+from thousand.bots import IsmctsPlayer, PimcPlayer, bluff_strategy
 from thousand.bots.bluff_odds import FEATURES as BLUFF_FEATURES
 from thousand.bots.bluff_odds import BluffOddsModels, read
 from thousand.bots.bluff_odds import Reading as BluffReading
@@ -274,15 +274,16 @@ def test_the_shipped_russian_model_comes_from_the_documented_command() -> None:
 # The bots
 
 
-def test_pimc_draws_its_worlds_as_it_is_told(short_run: CardPlaces, tmp_path: Path) -> None:
+def test_the_search_bots_draw_their_worlds_as_they_are_told(short_run: CardPlaces, tmp_path: Path) -> None:
     path = tmp_path / "places.json"
     path.write_text(CardPlacesModels(seed=5, models=(short_run,)).to_json(), encoding="utf-8")
     state = first_trick()
-    for worlds in ("rules", "learned", str(path)):
-        player = PimcPlayer(steps=200, worlds=worlds)
-        player.start(1, RUSSIAN, random.Random(0))
-        action = player.act(state.observation(1))
-        assert action in state.observation(1).legal_actions
+    for bot in (PimcPlayer, IsmctsPlayer):
+        for worlds in ("rules", "learned", str(path)):
+            player = bot(steps=200, worlds=worlds)
+            player.start(1, RUSSIAN, random.Random(0))
+            action = player.act(state.observation(1))
+            assert action in state.observation(1).legal_actions
     with pytest.raises(BotSpecError, match="cannot read the card-places models") as caught:
         load_player("pimc(worlds=no/such.json)")
     assert "\n" not in str(caught.value)

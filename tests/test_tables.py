@@ -21,10 +21,11 @@ from tests.test_server import Running
 from tests.test_server_games import Client
 from thousand.classic.rules import Rules
 from thousand.games import THOUSAND
+from tournament.runner.ladder import ladder_key, load_ladders
 from tournament.server.app import Settings
 from tournament.server.store import CasualGame, Store
 from tournament.server.table_views import seat_view
-from tournament.server.tables import ActionRefused, Tables
+from tournament.server.tables import DIFFICULTIES, ActionRefused, Tables
 
 
 @pytest.fixture
@@ -55,7 +56,7 @@ def test_seats_moves_and_refusals_at_a_table() -> None:
             tables.sit(table, 1, "p1", "   ")
         tables.sit(table, 1, "p1", "Boris")
         assert table.status == "waiting"
-        tables.seat_bot(table, 2, "easy")
+        tables.seat_bot(table, 2, "beginner")
         assert table.status == "playing"
         await asyncio.sleep(0.05)
         match = table.match
@@ -123,7 +124,7 @@ def test_a_table_refuses_pages_of_other_sites_and_bad_messages(server: Running) 
             ('{"type": "sit", "seat": "one"}', "name the seat by its number"),
             ('{"type": "sit", "seat": 7, "name": "Anna"}', "this table has seats 1 to 3"),
             ('{"type": "act", "version": 0, "action": "pass"}', "it is not your turn"),
-            ('{"type": "bot", "seat": 0, "level": "godlike"}', "a bot is easy, medium, hard"),
+            ('{"type": "bot", "seat": 0, "level": "godlike"}', "a bot is beginner, easy"),
             ("x" * 3000, "that message is too long"),
         ]:
             socket.send(sent)
@@ -375,3 +376,15 @@ def test_a_person_who_left_is_played_for_after_the_grace_and_may_come_back() -> 
         await tables.stop()
 
     asyncio.run(run())
+
+
+def test_the_bot_levels_rise_with_their_ratings_on_the_russian_ladder() -> None:
+    """Each level's bot that is on the ladder rates above the level before it; the hardest,
+    ``pimc`` at its default budget, thinks longer than any search bot on the ladder."""
+    ladder = load_ladders()[ladder_key("thousand", "russian", 3)]
+    rated = [ladder.rung(spec) for spec in DIFFICULTIES.values()]
+    ratings = [rung.rating for rung in rated if rung is not None]
+    assert len(ratings) == len(DIFFICULTIES) - 1
+    assert ratings == sorted(ratings)
+    assert list(DIFFICULTIES)[-1] == "hard"
+    assert DIFFICULTIES["hard"] == "pimc"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from thousand.bots.search import Budget, Search, SearchPlayer, playout
+from thousand.bots.search import Budget, Search, SearchPlayer, playout, searches_for_worlds
 from thousand.games import ActionT as A
 from thousand.games import ObservationT as O
 from thousand.games import StateT as S
@@ -45,13 +45,21 @@ class IsmctsPlayer(SearchPlayer):
         seconds: think this long per decision instead (decisions then depend on the machine);
             the first iteration is always finished, so a decision takes at least that long.
         exploration: the UCB constant; values are about -1 to 1.
+        worlds: how worlds are drawn: ``"rules"`` (every deal the rules allow alike, but for
+            the bids), ``"learned"`` (as the shipped learned models place the unseen cards), or
+            a file of such models (``thousand train-inference``).
     """
 
     def __init__(
-        self, steps: int = DEFAULT_STEPS, seconds: float | None = None, exploration: float = 0.7
+        self,
+        steps: int = DEFAULT_STEPS,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        worlds: str = "rules",
     ) -> None:
         self.budget = Budget(steps, seconds)
         self.exploration = exploration
+        self.searches = searches_for_worlds(worlds)
 
     def search(self, game: Search[S, O, A], observation: O, choices: Sequence[A]) -> A:
         """The root action tried most often."""

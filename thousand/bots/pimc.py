@@ -52,6 +52,11 @@ class PimcPlayer(SearchPlayer):
             times ``seconds``).
         bidding: a file of bidding models (``thousand train-bidding``) to use instead of the
             shipped ones, say for rules of one's own.
+        worlds: how worlds are drawn and weighed: ``"rules"`` (every deal the rules allow
+            alike, but for the bids; a face-down card of 1000? read as ``greedy`` would have
+            played it), ``"learned"`` (as the shipped learned models place the unseen cards
+            and rate the bluffs), or a file of models (``thousand train-inference`` or
+            ``thousand train-bluffs``).
     """
 
     def __init__(

@@ -56,8 +56,14 @@ __all__ = [
     "Tables",
 ]
 
-DIFFICULTIES = {"easy": "random", "medium": "greedy", "hard": "ismcts(steps=250)"}
-"""The built-in bots that can take a seat, by how hard they are to beat."""
+DIFFICULTIES = {
+    "beginner": "random",
+    "easy": "ismcts(steps=250)",
+    "medium": "greedy",
+    "hard": "pimc",
+}
+"""The built-in bots that can take a seat, from the easiest to beat to the hardest (in Thousand,
+in the order of their ratings on the ladder; see the guide to playing)."""
 CONNECTED = "bot:"
 """How a seat is given to a connected bot: ``bot:NAME``."""
 STAND_IN = "greedy"
