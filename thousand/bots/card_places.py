@@ -142,14 +142,14 @@ def facts(observation: Observation) -> Facts:
     """What the model reads in ``observation`` (see :class:`Facts`). A seat's bid is the highest
     it bid or, for the declarer, its contract if higher (the forehand's opening bid, made for
     it, does not count)."""
-    rules = observation.rules
     seat = observation.seat
+    declarer = observation.declarer
     deductions = deduce(observation)
-    trump = deductions.trump
     others = [other for other in observation.active if other != seat]
-    known = mask_of(observation.hand) | deductions.played
+    own = mask_of(observation.hand)
+    known = own | deductions.played
     placed = list(deductions.holds)
-    if observation.declarer == seat:
+    if declarer == seat:
         known |= mask_of(observation.talon) | mask_of(observation.set_aside)
         for gift, to in observation.given:
             known |= gift.bit
@@ -162,60 +162,13 @@ def facts(observation: Observation) -> Facts:
     sizes = observation.hand_sizes
     room = {other: sizes[other] - placed[other].bit_count() for other in others}
 
-    highest = [0] * rules.players
-    for actor, action in observation.history:
-        if isinstance(action, Bid):
-            highest[actor] = max(highest[actor], action.amount)
-    if observation.declarer is not None and observation.contract is not None:
-        highest[observation.declarer] = max(highest[observation.declarer], observation.contract)
-    # The cards of each seat that a marriage could no longer be completed with.
+    highest = _highest_bids(observation)
+    # The kings and queens whose marriage the observer sees broken (in its hand or played).
     broken = 0
-    for suit in range(4):
-        marriage = MARRIAGE_MASKS[suit]
-        if marriage & (mask_of(observation.hand) | deductions.played):
+    for marriage in MARRIAGE_MASKS:
+        if marriage & (own | deductions.played):
             broken |= marriage
-
-    # Per seat and card: the plays bearing on it.
-    plays = [[0] * len(PLAYS) for _ in range(rules.players)]
-    counts = [[0] * 4 for _ in range(rules.players)]
-    declarer = observation.declarer
-    trick = 0
-    best = 0
-    winning = led = 0
-    trump_then = -1
-    for actor, action in observation.card_plays:
-        card = action.card.index
-        bit = 1 << card
-        suit = card // 6
-        suit_cards = _SUIT_MASK << (suit * 6)
-        bearing = plays[actor]
-        counts[actor][suit] += 1
-        if not trick:
-            trump_then = trump_after(action, trump_then)
-            bearing[_LED] |= suit_cards
-            bearing[_LED_BELOW] |= above(card)
-            bearing[_LED_ABOVE] |= suit_cards & ~above(card) & ~bit
-            if action.marriage:
-                bearing[_DECLARED] |= suit_cards
-            led = suit
-            best = card
-            winning = actor
-        else:
-            winners = above(best)
-            if trump_then >= 0 and best // 6 != trump_then:
-                winners |= _SUIT_MASK << (trump_then * 6)
-            higher = above(card)
-            partners = declarer is not None and declarer not in (actor, winning)
-            bearing[_DUCKED_PARTNER if partners else _DUCKED] |= higher & winners
-            bearing[_FOLLOWED_LOW] |= higher & ~winners
-            bearing[_PLAYED_ABOVE] |= suit_cards & ~higher & ~bit
-            if suit != led and suit == trump_then:
-                bearing[_TRUMPED] |= suit_cards
-            if winners & bit:
-                best = card
-                winning = actor
-        trick = (trick + 1) % rules.active_players
-
+    plays, counts = _plays(observation)
     shown = 0 if declarer == seat else mask_of(observation.talon)
     given_unseen = {
         action.to
@@ -229,26 +182,76 @@ def facts(observation: Observation) -> Facts:
         bracket = _bid_bracket(highest[other])
         allowed = unseen & ~deductions.lacks[other]
         for card in range(24):
-            if not allowed >> card & 1:
+            bit = 1 << card
+            if not allowed & bit:
                 continue
             rank = card % 6
             suit = card // 6
-            row = [_ROLE[role][rank], _BID[bracket][rank]]
-            row.append(_PLAYED[min(counts[other][suit], 3)][rank])
-            if suit == trump:
+            row = [_ROLE[role][rank], _BID[bracket][rank], _PLAYED[counts[other][suit]][rank]]
+            if suit == deductions.trump:
                 row.append(_ROLE_TRUMP[role][rank])
-            if rank in MARRIED_RANKS and not broken >> card & 1:
+            if rank in MARRIED_RANKS and not broken & bit:
                 row.append(_BID_MARRIAGE[bracket][rank])
-            bit = 1 << card
-            for play, mask in enumerate(plays[other]):
-                if mask & bit:
-                    row.append(side[play][rank])
+            row += [side[play][rank] for play, mask in enumerate(plays[other]) if mask & bit]
             if shown & bit:
                 row.append(_TALON[rank])
             if other in given_unseen:
                 row.append(_GIVEN[rank])
             found.setdefault(card, {})[other] = tuple(row)
     return Facts(found, room, unseen.bit_count() - sum(room.values()))
+
+
+def _highest_bids(observation: Observation) -> list[int]:
+    """Each seat's highest bid, or the declarer's contract if higher (0 for none)."""
+    highest = [0] * observation.rules.players
+    for actor, action in observation.history:
+        if isinstance(action, Bid):
+            highest[actor] = max(highest[actor], action.amount)
+    declarer = observation.declarer
+    if declarer is not None and observation.contract is not None:
+        highest[declarer] = max(highest[declarer], observation.contract)
+    return highest
+
+
+def _plays(observation: Observation) -> tuple[list[list[int]], list[list[int]]]:
+    """For each seat, per fact of :data:`PLAYS`, the mask of the cards its plays bear on that
+    way; and per suit how many of its cards the seat played (three counting for more)."""
+    players = observation.rules.players
+    declarer = observation.declarer
+    plays = [[0] * len(PLAYS) for _ in range(players)]
+    counts = [[0] * 4 for _ in range(players)]
+    position = best = winning = led = 0
+    trump = -1
+    for actor, action in observation.card_plays:
+        card = action.card.index
+        bit = 1 << card
+        suit = card // 6
+        suit_cards = _SUIT_MASK << (suit * 6)
+        bearing = plays[actor]
+        counts[actor][suit] = min(3, counts[actor][suit] + 1)
+        if not position:
+            trump = trump_after(action, trump)
+            bearing[_LED] |= suit_cards
+            bearing[_LED_BELOW] |= above(card)
+            bearing[_LED_ABOVE] |= suit_cards & ~above(card) & ~bit
+            if action.marriage:
+                bearing[_DECLARED] |= suit_cards
+            led, best, winning = suit, card, actor
+        else:
+            winners = above(best)
+            if trump >= 0 and best // 6 != trump:
+                winners |= _SUIT_MASK << (trump * 6)
+            higher = above(card)
+            partners = declarer is not None and declarer not in (actor, winning)
+            bearing[_DUCKED_PARTNER if partners else _DUCKED] |= higher & winners
+            bearing[_FOLLOWED_LOW] |= higher & ~winners
+            bearing[_PLAYED_ABOVE] |= suit_cards & ~higher & ~bit
+            if suit != led and suit == trump:
+                bearing[_TRUMPED] |= suit_cards
+            if winners & bit:
+                best, winning = card, actor
+        position = (position + 1) % observation.rules.active_players
+    return plays, counts
 
 
 @attrs.frozen
