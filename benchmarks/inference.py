@@ -4,7 +4,7 @@ card locations has to beat.
 Deals of ``--rules`` are played by ``greedy`` in every seat (a single deal each, from seeds
 ``--seed`` on, which nothing is tuned on). At every decision of the trick play, for the seat to
 act, each card that is neither in its hand nor played yet is placed by each predictor: in one of
-the other seats' hands, or elsewhere (the talon, the musik, the cards laid aside). Two
+the other seats' hands, or elsewhere (the talon, the musik, the cards laid aside). Four
 predictors are measured against where the card really is:
 
 * ``uniform``: each place in proportion to the cards it holds, knowing nothing else;
@@ -12,7 +12,9 @@ predictors are measured against where the card really is:
   the talon, the exchange and the play), the share of ``--worlds`` worlds that put the card in
   each place (with half a world added to every place, so that nothing has probability 0);
 * ``search``: the same with the worlds the search bots draw, which also read the other seats'
-  bids (a deal where a seat did not bid as ``greedy`` would have counts for a fifth).
+  bids (a deal where a seat did not bid as ``greedy`` would have counts for a fifth);
+* ``learned``: the same with the worlds ``pimc(worlds=learned)`` draws, weighed by the shipped
+  model of where unseen cards lie (:mod:`thousand.bots.card_places`).
 
 Printed per predictor: the mean log-likelihood of the true places (nats per card, higher is
 better), the share of cards whose likeliest place is the true one, and the cards scored.

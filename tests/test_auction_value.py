@@ -280,7 +280,7 @@ def test_train_bidding_command_saves_models(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "russian: 30 decisions in" in result.output
+    assert "russian: 30 decisions, worth " in result.output
     models = AuctionValues.load(out)
     assert [model.rules for model in models.models] == [RUSSIAN]
     assert models.seed == 5

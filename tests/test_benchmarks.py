@@ -131,8 +131,8 @@ def test_the_table_load_benchmark_runs_end_to_end():
 
 
 def test_the_inference_benchmark_scores_every_predictor():
-    """Each predictor of where the unseen cards are gets a log-likelihood (below 0) and a share
-    of right guesses over the same cards."""
+    """Each predictor of where the unseen cards are (the learned model's worlds among them) gets
+    a log-likelihood (below 0) and a share of right guesses over the same cards."""
     command = [sys.executable, str(BENCHMARKS / "inference.py"), "--deals", "2", "--worlds", "5"]
     result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=BENCHMARKS)
     assert result.returncode == 0, result.stderr
@@ -145,13 +145,13 @@ def test_the_inference_benchmark_scores_every_predictor():
 
 
 def test_the_inference_benchmark_scores_the_bluffs_of_1000():
-    """In 1000?, whether a face-down card is a bluff is scored by the base rate and by the
-    worlds, over the same cards."""
+    """In 1000?, whether a face-down card is a bluff is scored by the base rate, by the worlds
+    and by the learned model, over the same cards."""
     command = [sys.executable, str(BENCHMARKS / "inference.py"), "--rules", "bluff"]
     command += ["--deals", "2", "--worlds", "5"]
     result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=BENCHMARKS)
     assert result.returncode == 0, result.stderr
-    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[1:3]}
-    assert set(rows) == {"base-rate", "deductions"}
-    assert rows["base-rate"][3] == rows["deductions"][3]
+    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[1:4]}
+    assert set(rows) == {"base-rate", "deductions", "learned"}
+    assert len({row[3] for row in rows.values()}) == 1
     assert all(float(row[1]) < 0 for row in rows.values())

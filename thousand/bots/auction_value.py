@@ -19,13 +19,12 @@ import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import attrs
 
 from thousand.bots import thousand_strategy
+from thousand.bots.model_file import ModelFile
 from thousand.classic.actions import Bid, Pass
 from thousand.classic.cards import ACES_MASK, mask_of
 from thousand.classic.engine import new_deal
@@ -33,7 +32,6 @@ from thousand.classic.marriages import SUIT_MARRIAGES, marriages_value
 from thousand.classic.observation import Observation
 from thousand.classic.rules import Rules
 from thousand.classic.state import Phase
-from thousand.common.config import decode_json
 from thousand.errors import ModelError, NoWorldError
 
 __all__ = [
@@ -64,8 +62,6 @@ FEATURES = (
 in tens of points, with hinges where a linear fit would bend; the bid is in hundreds; marriages
 in hundreds of points; aces in quarters; passes and others' bids (up to two and three) in shares."""
 
-FORMAT = 1
-"""The version of the model file's layout."""
 
 _HINGES = (-3.0, -1.5, 0.0, 1.5, 3.0)
 _RIDGE = 1e-6
@@ -153,62 +149,24 @@ class AuctionValue:
 
 
 @attrs.frozen
-class AuctionValues:
+class AuctionValues(ModelFile[AuctionValue]):
     """Models for several sets of rules, as saved in one file, with the seed they came from."""
 
-    seed: int
-    models: tuple[AuctionValue, ...]
+    kind = "bidding models"
+
+    @classmethod
+    def read_model(cls, data: Mapping[str, Any]) -> AuctionValue:
+        return AuctionValue.from_dict(data)
 
     def for_rules(self, rules: Rules) -> AuctionValue | None:
         """The model fitted under exactly these rules, if any."""
         return next((model for model in self.models if model.rules == rules), None)
 
-    def to_json(self) -> str:
-        """The file's text: the same models always give the same bytes."""
-        data = {
-            "format": FORMAT,
-            "seed": self.seed,
-            "models": [model.to_dict() for model in self.models],
-        }
-        return json.dumps(data, indent=1) + "\n"
-
-    @classmethod
-    def from_json(cls, text: str) -> AuctionValues:
-        """The models from :meth:`to_json`'s text.
-
-        Raises:
-            ModelError: the text is not a file of bidding models.
-        """
-        try:
-            data = decode_json(text)
-            if data["format"] != FORMAT:
-                raise ModelError(f"bidding models of format {data['format']!r} are not known")
-            return cls(
-                seed=int(data["seed"]),
-                models=tuple(AuctionValue.from_dict(model) for model in data["models"]),
-            )
-        except (KeyError, TypeError, ValueError) as error:
-            raise ModelError(f"not a file of bidding models: {error}") from None
-
-    @classmethod
-    def load(cls, path: str | Path) -> AuctionValues:
-        """The models saved in ``path``.
-
-        Raises:
-            ModelError: it cannot be read or is not a file of bidding models.
-        """
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as error:
-            raise ModelError(f"cannot read the bidding models {path}: {error.strerror}") from None
-        return cls.from_json(text)
-
 
 @cache
 def shipped() -> AuctionValues:
     """The models that come with the library, one per preset."""
-    text = resources.files("thousand.bots").joinpath("auction_value.json").read_text("utf-8")
-    return AuctionValues.from_json(text)
+    return AuctionValues.packaged("auction_value.json")
 
 
 Playouts = Callable[[Observation, Sequence[Any], random.Random], Sequence[float]]

@@ -16,13 +16,10 @@ regenerates them, see the bots guide).
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from collections.abc import Iterator, Mapping
 from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -31,7 +28,7 @@ from thousand import bluff
 from thousand.bluff.challenge import is_honest
 from thousand.bots import bluff_strategy
 from thousand.bots.choice_fit import Example, fit, score
-from thousand.common.config import decode_json
+from thousand.bots.model_file import ModelFile
 from thousand.errors import ModelError
 
 __all__ = [
@@ -74,9 +71,6 @@ _CLIMB = [_INDEX[f"the {place} card of the climb"] for place in CLIMB]
 _BLIND = [_INDEX[f"blind share {share}"] for share in BLIND]
 _EMPTY = _INDEX["the draw pile is empty"]
 _HID_BEFORE = _INDEX["its player hid a card earlier in this climb"]
-
-FORMAT = 1
-"""The version of the model file's layout."""
 
 
 @attrs.frozen
@@ -176,11 +170,14 @@ class BluffOdds:
 
 
 @attrs.frozen
-class BluffOddsModels:
+class BluffOddsModels(ModelFile[BluffOdds]):
     """Models for several table sizes, as saved in one file, with the seed they came from."""
 
-    seed: int
-    models: tuple[BluffOdds, ...]
+    kind = "bluff models"
+
+    @classmethod
+    def read_model(cls, data: Mapping[str, Any]) -> BluffOdds:
+        return BluffOdds.from_dict(data)
 
     def for_rules(self, rules: bluff.Rules) -> BluffOdds | None:
         """The model for these rules: fitted at their table size, under the standard rules
@@ -189,52 +186,11 @@ class BluffOddsModels:
             return None
         return next((model for model in self.models if model.players == rules.players), None)
 
-    def to_json(self) -> str:
-        """The file's text: the same models always give the same bytes."""
-        data = {
-            "format": FORMAT,
-            "seed": self.seed,
-            "models": [model.to_dict() for model in self.models],
-        }
-        return json.dumps(data, indent=1) + "\n"
-
-    @classmethod
-    def from_json(cls, text: str) -> BluffOddsModels:
-        """The models from :meth:`to_json`'s text.
-
-        Raises:
-            ModelError: the text is not a file of bluff models.
-        """
-        try:
-            data = decode_json(text)
-            if data["format"] != FORMAT:
-                raise ModelError(f"bluff models of format {data['format']!r} are not known")
-            return cls(
-                seed=int(data["seed"]),
-                models=tuple(BluffOdds.from_dict(model) for model in data["models"]),
-            )
-        except (KeyError, TypeError, ValueError) as error:
-            raise ModelError(f"not a file of bluff models: {error}") from None
-
-    @classmethod
-    def load(cls, path: str | Path) -> BluffOddsModels:
-        """The models saved in ``path``.
-
-        Raises:
-            ModelError: it cannot be read or is not a file of bluff models.
-        """
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as error:
-            raise ModelError(f"cannot read the bluff models {path}: {error.strerror}") from None
-        return cls.from_json(text)
-
 
 @cache
 def shipped() -> BluffOddsModels:
     """The models that come with the library, for 2 to 6 players."""
-    text = resources.files("thousand.bots").joinpath("bluff_odds.json").read_text("utf-8")
-    return BluffOddsModels.from_json(text)
+    return BluffOddsModels.packaged("bluff_odds.json")
 
 
 def examples(rules: bluff.Rules, rng: random.Random) -> Iterator[tuple[int, Example]]:

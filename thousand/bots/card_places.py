@@ -27,14 +27,13 @@ import math
 import random
 from collections.abc import Iterator, Mapping
 from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import attrs
 
 from thousand.bots import thousand_strategy
 from thousand.bots.choice_fit import Example, fit, score
+from thousand.bots.model_file import ModelFile
 from thousand.classic.actions import Bid, Give
 from thousand.classic.cards import FULL_MASK, MARRIAGE_MASKS, MARRIED_RANKS, mask_of
 from thousand.classic.engine import new_deal
@@ -43,7 +42,6 @@ from thousand.classic.observation import Observation
 from thousand.classic.rules import Rules
 from thousand.classic.state import GameState, Phase
 from thousand.classic.tricks import above, trump_after
-from thousand.common.config import decode_json
 from thousand.errors import ModelError
 
 __all__ = [
@@ -116,8 +114,6 @@ _TALON, _GIVEN = ([_INDEX[f"{fact}: {rank}"] for rank in RANKS] for fact in DEAL
     _DECLARED,
 ) = range(len(PLAYS))
 
-FORMAT = 1
-"""The version of the model file's layout."""
 _SUIT_MASK = 0b111111
 
 
@@ -311,64 +307,24 @@ class CardPlaces:
 
 
 @attrs.frozen
-class CardPlacesModels:
+class CardPlacesModels(ModelFile[CardPlaces]):
     """Models for several sets of rules, as saved in one file, with the seed they came from."""
 
-    seed: int
-    models: tuple[CardPlaces, ...]
+    kind = "card-places models"
+
+    @classmethod
+    def read_model(cls, data: Mapping[str, Any]) -> CardPlaces:
+        return CardPlaces.from_dict(data)
 
     def for_rules(self, rules: Rules) -> CardPlaces | None:
         """The model fitted under exactly these rules, if any."""
         return next((model for model in self.models if model.rules == rules), None)
 
-    def to_json(self) -> str:
-        """The file's text: the same models always give the same bytes."""
-        data = {
-            "format": FORMAT,
-            "seed": self.seed,
-            "models": [model.to_dict() for model in self.models],
-        }
-        return json.dumps(data, indent=1) + "\n"
-
-    @classmethod
-    def from_json(cls, text: str) -> CardPlacesModels:
-        """The models from :meth:`to_json`'s text.
-
-        Raises:
-            ModelError: the text is not a file of card-places models.
-        """
-        try:
-            data = decode_json(text)
-            if data["format"] != FORMAT:
-                raise ModelError(f"card-places models of format {data['format']!r} are not known")
-            return cls(
-                seed=int(data["seed"]),
-                models=tuple(CardPlaces.from_dict(model) for model in data["models"]),
-            )
-        except (KeyError, TypeError, ValueError) as error:
-            raise ModelError(f"not a file of card-places models: {error}") from None
-
-    @classmethod
-    def load(cls, path: str | Path) -> CardPlacesModels:
-        """The models saved in ``path``.
-
-        Raises:
-            ModelError: it cannot be read or is not a file of card-places models.
-        """
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as error:
-            raise ModelError(
-                f"cannot read the card-places models {path}: {error.strerror}"
-            ) from None
-        return cls.from_json(text)
-
 
 @cache
 def shipped() -> CardPlacesModels:
     """The models that come with the library, one per preset."""
-    text = resources.files("thousand.bots").joinpath("card_places.json").read_text("utf-8")
-    return CardPlacesModels.from_json(text)
+    return CardPlacesModels.packaged("card_places.json")
 
 
 # An example is one unseen card: for each place it may lie in, the log of the place's size and

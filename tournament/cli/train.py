@@ -4,11 +4,14 @@ bots' models, fitted to simulated games."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
+from thousand import Rules
 from thousand.common.files import write_file
 from thousand.errors import ThousandError
 from tournament.cli.app import (
@@ -16,6 +19,11 @@ from tournament.cli.app import (
     check_folder,
     fail,
 )
+
+if TYPE_CHECKING:
+    from thousand.bots.model_file import Model, ModelFile
+
+M = TypeVar("M", bound="Model")
 
 
 @app.command("train-bidding")
@@ -42,31 +50,19 @@ def train_bidding(
 
     pimc uses a file of its own with pimc(bidding=FILE); the shipped models come from the
     defaults."""
-    from thousand import Rules
     from thousand.bots.auction_value import AuctionValues
     from thousand.bots.search import train_bidding as fit
-    from tournament.runner.options import load_rules
 
     check_folder(out, "the models")
-    try:
-        chosen = [load_rules(spec) for spec in rules_specs or Rules.preset_names()]
-    except ThousandError as error:
-        raise fail(str(error)) from None
-    models = []
-    for rules in chosen:
-        began = time.perf_counter()
-        model = fit(rules, seed=seed, decisions=decisions)
-        name = rules.preset_name() or "rules file"
-        typer.echo(
-            f"{name}: {decisions} decisions in {time.perf_counter() - began:.0f} s, "
-            f"worth {model.worlds:.0f} sampled deals"
-        )
-        models.append(model)
-    try:
-        write_file(out, AuctionValues(seed=seed, models=tuple(models)).to_json())
-    except OSError as error:
-        raise fail(f"cannot save the models in {out}: {error.strerror}") from None
-    typer.echo(f"saved to {out}")
+    _train_and_save(
+        out,
+        [
+            (_rules_name(rules), partial(fit, rules, seed=seed, decisions=decisions))
+            for rules in _chosen_rules(rules_specs)
+        ],
+        lambda model: f"{decisions} decisions, worth {model.worlds:.0f} sampled deals",
+        partial(AuctionValues, seed),
+    )
 
 
 @app.command("train-inference")
@@ -93,30 +89,18 @@ def train_inference(
 
     pimc uses a file of its own with pimc(worlds=FILE); the shipped models come from the
     defaults."""
-    from thousand import Rules
     from thousand.bots.card_places import CardPlacesModels, train
-    from tournament.runner.options import load_rules
 
     check_folder(out, "the models")
-    try:
-        chosen = [load_rules(spec) for spec in rules_specs or Rules.preset_names()]
-    except ThousandError as error:
-        raise fail(str(error)) from None
-    models = []
-    for rules in chosen:
-        began = time.perf_counter()
-        model = train(rules, seed=seed, deals=deals)
-        name = rules.preset_name() or "rules file"
-        typer.echo(
-            f"{name}: {deals} deals, {model.cards} cards placed, "
-            f"in {time.perf_counter() - began:.0f} s"
-        )
-        models.append(model)
-    try:
-        write_file(out, CardPlacesModels(seed=seed, models=tuple(models)).to_json())
-    except OSError as error:
-        raise fail(f"cannot save the models in {out}: {error.strerror}") from None
-    typer.echo(f"saved to {out}")
+    _train_and_save(
+        out,
+        [
+            (_rules_name(rules), partial(train, rules, seed=seed, deals=deals))
+            for rules in _chosen_rules(rules_specs)
+        ],
+        lambda model: f"{deals} deals, {model.cards} cards placed",
+        partial(CardPlacesModels, seed),
+    )
 
 
 @app.command("train-bluffs")
@@ -148,17 +132,47 @@ def train_bluffs(
     from thousand.bots.bluff_odds import BluffOddsModels, train
 
     check_folder(out, "the models")
+    _train_and_save(
+        out,
+        [
+            (f"{size} players", partial(train, bluff.Rules(players=size), seed=seed, games=games))
+            for size in players or range(2, 7)
+        ],
+        lambda model: f"{games} games, {model.cards} face-down cards",
+        partial(BluffOddsModels, seed),
+    )
+
+
+def _train_and_save(
+    out: Path,
+    fits: Iterable[tuple[str, Callable[[], M]]],
+    described: Callable[[M], str],
+    saved: Callable[[tuple[M, ...]], ModelFile[M]],
+) -> None:
+    """Fit each model in turn, saying what it was fitted to and how long it took, then save
+    them all in ``out``."""
     models = []
-    for size in players or range(2, 7):
+    for name, fit in fits:
         began = time.perf_counter()
-        model = train(bluff.Rules(players=size), seed=seed, games=games)
-        typer.echo(
-            f"{size} players: {games} games, {model.cards} face-down cards, "
-            f"in {time.perf_counter() - began:.0f} s"
-        )
+        model = fit()
+        typer.echo(f"{name}: {described(model)}, in {time.perf_counter() - began:.0f} s")
         models.append(model)
     try:
-        write_file(out, BluffOddsModels(seed=seed, models=tuple(models)).to_json())
+        write_file(out, saved(tuple(models)).to_json())
     except OSError as error:
         raise fail(f"cannot save the models in {out}: {error.strerror}") from None
     typer.echo(f"saved to {out}")
+
+
+def _chosen_rules(specs: list[str] | None) -> list[Rules]:
+    """The rules of each ``--rules`` given (presets or files), or every preset."""
+    from tournament.runner.options import load_rules
+
+    try:
+        return [load_rules(spec) for spec in specs or Rules.preset_names()]
+    except ThousandError as error:
+        raise fail(str(error)) from None
+
+
+def _rules_name(rules: Rules) -> str:
+    return rules.preset_name() or "rules file"
