@@ -25,26 +25,28 @@ if TYPE_CHECKING:
 
 M = TypeVar("M", bound="Model")
 
+RulesOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--rules",
+        "-r",
+        metavar="RULES",
+        help="A preset or a rules JSON file to train for; repeat for several "
+        "(default: every preset).",
+    ),
+]
+SeedOption = Annotated[int, typer.Option("--seed", help="Seeds the simulated games.")]
+OutOption = Annotated[Path, typer.Option("--out", "-o", help="Where to save the models (JSON).")]
+
 
 @app.command("train-bidding")
 def train_bidding(
-    rules_specs: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--rules",
-            "-r",
-            metavar="RULES",
-            help="A preset or a rules JSON file to train for; repeat for several "
-            "(default: every preset).",
-        ),
-    ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seeds the simulated deals.")] = 1,
+    rules_specs: RulesOption = None,
+    seed: SeedOption = 1,
     decisions: Annotated[
         int, typer.Option("--decisions", min=26, help="Bid decisions simulated for each model.")
     ] = 40_000,
-    out: Annotated[
-        Path, typer.Option("--out", "-o", help="Where to save the models (JSON).")
-    ] = Path("bidding.json"),
+    out: OutOption = Path("bidding.json"),
 ) -> None:
     """Fit pimc's bidding models to simulated deals and save them.
 
@@ -67,23 +69,12 @@ def train_bidding(
 
 @app.command("train-inference")
 def train_inference(
-    rules_specs: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--rules",
-            "-r",
-            metavar="RULES",
-            help="A preset or a rules JSON file to train for; repeat for several "
-            "(default: every preset).",
-        ),
-    ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seeds the simulated deals.")] = 1,
+    rules_specs: RulesOption = None,
+    seed: SeedOption = 1,
     deals: Annotated[
         int, typer.Option("--deals", min=1, help="Deals simulated for each model.")
     ] = 3000,
-    out: Annotated[
-        Path, typer.Option("--out", "-o", help="Where to save the models (JSON).")
-    ] = Path("card-places.json"),
+    out: OutOption = Path("card-places.json"),
 ) -> None:
     """Fit the models of where a seat's unseen cards lie to simulated deals and save them.
 
@@ -115,13 +106,11 @@ def train_bluffs(
             help="A table size to train for; repeat for several (default: 2 to 6).",
         ),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seeds the simulated games.")] = 1,
+    seed: SeedOption = 1,
     games: Annotated[
         int, typer.Option("--games", min=1, help="Games of 1000? simulated for each model.")
     ] = 3000,
-    out: Annotated[
-        Path, typer.Option("--out", "-o", help="Where to save the models (JSON).")
-    ] = Path("bluffs.json"),
+    out: OutOption = Path("bluffs.json"),
 ) -> None:
     """Fit the models of how often a face-down card of 1000? is a bluff to simulated games and
     save them.
