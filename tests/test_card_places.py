@@ -274,7 +274,9 @@ def test_the_shipped_russian_model_comes_from_the_documented_command() -> None:
 # The bots
 
 
-def test_the_search_bots_draw_their_worlds_as_they_are_told(short_run: CardPlaces, tmp_path: Path) -> None:
+def test_the_search_bots_draw_their_worlds_as_they_are_told(
+    short_run: CardPlaces, tmp_path: Path
+) -> None:
     path = tmp_path / "places.json"
     path.write_text(CardPlacesModels(seed=5, models=(short_run,)).to_json(), encoding="utf-8")
     state = first_trick()
