@@ -154,7 +154,7 @@ def test_the_real_programs_help_at_80_columns(monkeypatch: pytest.MonkeyPatch) -
         (
             "pimc(depth=3)",
             "error: bot spec 'pimc(depth=3)': pimc has no option 'depth'; its options are "
-            "steps, deal_steps, seconds, deal_seconds, bidding",
+            "steps, deal_steps, seconds, deal_seconds, bidding, worlds",
         ),
         ("random(depth=3)", "error: bot spec 'random(depth=3)': random takes no options"),
         (
