@@ -79,9 +79,9 @@ def short_run() -> CardPlaces:
 
 def test_the_facts_of_a_written_deal() -> None:
     """Seen by seat 2: seat 0 followed the declarer's ace with its nine, below cards that could
-    not have won either; the declarer, whose contract of 100 counts as its bid, led the ace
-    above the rest of the spades; the talon's ten, kept by the declarer, may be the card seat 0
-    got unseen (as may the king of spades)."""
+    not have won either; the declarer, holding the opening bid made for it (which says nothing
+    of its hand), led the ace above the rest of the spades; the talon's ten, kept by the
+    declarer, may be the card seat 0 got unseen (as may the king of spades)."""
     found = facts(first_trick().observation(2))
     king = found.cards[index("KS")]
     assert named(king[0]) == {
@@ -94,8 +94,8 @@ def test_the_facts_of_a_written_deal() -> None:
     }
     assert named(king[1]) == {
         "declarer: king",
-        "bid to 110: king",
-        "bid to 110: king of a marriage still possible",
+        "no bid: king",
+        "no bid: king of a marriage still possible",
         "played one of its suit: king",
         "declarer led its suit: king",
         "declarer led a higher card of its suit: king",

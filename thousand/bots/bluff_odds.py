@@ -45,8 +45,8 @@ HAND = ("no card", "one card", "two cards", "three or four cards", "five to seve
 """How many cards the player of the face-down card holds after it, in brackets (the last
 bracket takes more cards too)."""
 _HAND_TOPS = (0, 1, 2, 4)
-BELOW = ("1 to 10", "11 to 20", "21 to 30", "31 to 40", "41 to 50", "a 1000")
-"""The card below it."""
+BELOW = ("1 to 10", "11 to 20", "21 to 30", "31 to 40", "41 to 50")
+"""The card below it (on a 1000 anything is honest: there is nothing to read)."""
 CLIMB = ("second", "third", "fourth", "fifth or later")
 """Its place in the climb."""
 BLIND = ("below a fifth", "a fifth to two fifths", "two to three fifths", "three to four fifths")
@@ -108,7 +108,7 @@ def read(observation: bluff.Observation) -> Reading | None:
     value = below.card.value
     facts = [
         _HAND[sum(held > top for top in _HAND_TOPS)],
-        _BELOW[5 if below.card.is_thousand else min(4, (value - 1) // 10)],
+        _BELOW[min(4, (value - 1) // 10)],
         _CLIMB[min(3, len(table) - 2)],
         _BLIND[min(3, int(blind * 5))],
     ]
@@ -223,7 +223,7 @@ def train(rules: bluff.Rules, *, seed: int, games: int) -> BluffOdds:
 
     def labelled() -> Iterator[Example]:
         for game, example in examples(rules, rng):
-            if game == games:
+            if game >= games:
                 return
             yield example
 

@@ -136,8 +136,8 @@ class Facts:
 
 def facts(observation: Observation) -> Facts:
     """What the model reads in ``observation`` (see :class:`Facts`). A seat's bid is the highest
-    it bid or, for the declarer, its contract if higher (the forehand's opening bid, made for
-    it, does not count)."""
+    it bid or, for the declarer, its contract if it raised it (the forehand's opening bid, made
+    for it, does not count)."""
     seat = observation.seat
     declarer = observation.declarer
     deductions = deduce(observation)
@@ -159,11 +159,15 @@ def facts(observation: Observation) -> Facts:
     room = {other: sizes[other] - placed[other].bit_count() for other in others}
 
     highest = _highest_bids(observation)
-    # The kings and queens whose marriage the observer sees broken (in its hand or played).
-    broken = 0
-    for marriage in MARRIAGE_MASKS:
-        if marriage & (own | deductions.played):
-            broken |= marriage
+    # Per seat, the kings and queens whose marriage it cannot hold: a card of it is in the
+    # observer's hand, played, or placed for sure in another hand.
+    broken = {}
+    for other in others:
+        elsewhere = own | deductions.played
+        for third in others:
+            if third != other:
+                elsewhere |= placed[third]
+        broken[other] = sum(marriage for marriage in MARRIAGE_MASKS if marriage & elsewhere)
     plays, counts = _plays(observation)
     shown = 0 if declarer == seat else mask_of(observation.talon)
     given_unseen = {
@@ -186,7 +190,7 @@ def facts(observation: Observation) -> Facts:
             row = [_ROLE[role][rank], _BID[bracket][rank], _PLAYED[counts[other][suit]][rank]]
             if suit == deductions.trump:
                 row.append(_ROLE_TRUMP[role][rank])
-            if rank in MARRIED_RANKS and not broken & bit:
+            if rank in MARRIED_RANKS and not broken[other] & bit:
                 row.append(_BID_MARRIAGE[bracket][rank])
             row += [side[play][rank] for play, mask in enumerate(plays[other]) if mask & bit]
             if shown & bit:
@@ -198,14 +202,16 @@ def facts(observation: Observation) -> Facts:
 
 
 def _highest_bids(observation: Observation) -> list[int]:
-    """Each seat's highest bid, or the declarer's contract if higher (0 for none)."""
+    """Each seat's highest bid, or the declarer's contract if it raised it (0 for none: the
+    forehand's opening bid is made for it)."""
     highest = [0] * observation.rules.players
     for actor, action in observation.history:
         if isinstance(action, Bid):
             highest[actor] = max(highest[actor], action.amount)
     declarer = observation.declarer
-    if declarer is not None and observation.contract is not None:
-        highest[declarer] = max(highest[declarer], observation.contract)
+    contract = observation.contract
+    if declarer is not None and contract is not None and contract > observation.bid:
+        highest[declarer] = max(highest[declarer], contract)
     return highest
 
 
@@ -238,8 +244,9 @@ def _plays(observation: Observation) -> tuple[list[list[int]], list[list[int]]]:
             if trump >= 0 and best // 6 != trump:
                 winners |= _SUIT_MASK << (trump * 6)
             higher = above(card)
-            partners = declarer is not None and declarer not in (actor, winning)
-            bearing[_DUCKED_PARTNER if partners else _DUCKED] |= higher & winners
+            if not winners & bit:
+                partners = declarer is not None and declarer not in (actor, winning)
+                bearing[_DUCKED_PARTNER if partners else _DUCKED] |= higher & winners
             bearing[_FOLLOWED_LOW] |= higher & ~winners
             bearing[_PLAYED_ABOVE] |= suit_cards & ~higher & ~bit
             if suit != led and suit == trump:
@@ -382,7 +389,7 @@ def train(rules: Rules, *, seed: int, deals: int) -> CardPlaces:
 
     def labelled() -> Iterator[Example]:
         for deal, placements in examples(rules, rng):
-            if deal == deals:
+            if deal >= deals:
                 return
             yield from placements
 

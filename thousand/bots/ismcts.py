@@ -45,9 +45,10 @@ class IsmctsPlayer(SearchPlayer):
         seconds: think this long per decision instead (decisions then depend on the machine);
             the first iteration is always finished, so a decision takes at least that long.
         exploration: the UCB constant; values are about -1 to 1.
-        worlds: how worlds are drawn: ``"rules"`` (every deal the rules allow alike, but for
-            the bids), ``"learned"`` (as the shipped learned models place the unseen cards), or
-            a file of such models (``thousand train-inference``).
+        worlds: how Thousand worlds are drawn: ``"rules"`` (every deal the rules allow alike,
+            but for the bids), ``"learned"`` (as the shipped learned model places the unseen
+            cards), or a file of such models (``thousand train-inference``). Its tree counts
+            every world alike, so the bluff model plays no part in 1000?.
     """
 
     def __init__(

@@ -294,16 +294,13 @@ SEARCHES: dict[AnyGame, ThousandSearch | BluffSearch] = {
 """Each game's treatment by the bots."""
 
 
-WORLDS = ("rules", "learned")
-"""The named ways a search bot draws and weighs its worlds (its ``worlds`` option): every deal
-the rules allow alike but for the bids, and a face-down card read as greedy would have played
-it; or as the shipped learned models weigh the cards' places and the bluffs."""
-
-
 def searches_for_worlds(worlds: str) -> Mapping[AnyGame, ThousandSearch | BluffSearch]:
-    """Each game's treatment for a search bot's ``worlds`` option: one of :data:`WORLDS`, or a
+    """Each game's treatment for a search bot's ``worlds`` option: ``"rules"`` (every deal the
+    rules allow alike but for the bids, a face-down card read as greedy would have played it),
+    ``"learned"`` (as the shipped learned models weigh the cards' places and the bluffs), or a
     file of models made by ``thousand train-inference`` (Thousand) or ``thousand train-bluffs``
-    (1000?), used for its game, with the shipped learned models for the other.
+    (1000?), used for its game, with the shipped learned models for the other. Rules no model
+    was fitted to (house rules) get the plain worlds.
 
     Raises:
         ModelError: the file cannot be read or holds neither kind of models.
@@ -315,11 +312,16 @@ def searches_for_worlds(worlds: str) -> Mapping[AnyGame, ThousandSearch | BluffS
     if worlds != "learned":
         try:
             places = card_places.CardPlacesModels.load(worlds)
-        except ModelError as error:
+        except ModelError as not_places:
             try:
                 bluffs = bluff_odds.BluffOddsModels.load(worlds)
-            except ModelError:
-                raise error from None
+            except ModelError as not_bluffs:
+                if str(not_places).startswith("cannot read"):
+                    raise not_places from None
+                raise ModelError(
+                    f"{worlds} holds neither card-places models ({not_places}) nor bluff models "
+                    f"({not_bluffs})"
+                ) from None
     return {THOUSAND: ThousandSearch(places), BLUFF: BluffSearch(bluffs)}
 
 

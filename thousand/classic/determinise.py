@@ -9,7 +9,7 @@ without declaring), the marriages declared (the rest of the marriage stays in ha
 played), the bids (a bid above the cap base needs its marriages in the hand dealt) and the
 contract (one above the winning bid needs its marriages in the declarer's hand after the
 exchange). Every placement of the unseen cards that is consistent with all of that is equally
-likely.
+likely, unless a bot brings its own weights for where each card lies (``affinity``).
 
     >>> import random
     >>> from thousand import Rules, new_deal, parse_action
@@ -161,7 +161,6 @@ class Determiniser:
         self._marriage_sets: list[tuple[Placement, Needs]] | None = None
         try:
             self._placement: Placement | WeightedPlacement = Placement(self._pool, sizes, allowed)
-            self._uniform = self._placement
             if affinity is not None:
                 weights = [[1.0] * len(sizes) for _ in range(24)]
                 for position, other in enumerate(others):
@@ -179,7 +178,8 @@ class Determiniser:
         likelihood: Callable[[tuple[int, ...]], float] | None = None,
     ) -> GameState:
         """One consistent full state, every consistent placement of the unseen cards equally
-        likely; the deal's hidden actions (cards given or laid aside unseen) are filled in.
+        likely (or in proportion to the affinity, if one was given); the deal's hidden actions
+        (cards given or laid aside unseen) are filled in.
 
         Args:
             rng: draws the placement.
@@ -286,7 +286,8 @@ class Determiniser:
     def _places(self, rng: random.Random) -> list[int] | None:
         """The unseen cards placed uniformly (or as the affinity weighs them). Once many
         placements have been turned away, the marriages that bids and the contract above the cap
-        base need, and the cards given unseen, are placed first, uniformly (Karp and Luby's way
+        base need, and the cards given unseen, are placed first, uniformly even with an
+        affinity (Karp and Luby's way
         of drawing uniformly from a union: draw a choice of them in proportion to its
         placements, then keep the placement with one chance in the number of choices it meets),
         so that rare hands are still found."""
@@ -296,7 +297,7 @@ class Determiniser:
             self._marriage_sets = self._marriage_placements()
         options = self._marriage_sets
         if not options:
-            return self._uniform.sample(rng)
+            return self._placement.sample(rng)
         pick = rng.randrange(sum(placement.count for placement, _ in options))
         chosen = options[-1][0]
         for placement, _ in options:
