@@ -289,6 +289,11 @@ def test_the_search_bots_draw_their_worlds_as_they_are_told(
     with pytest.raises(BotSpecError, match="cannot read the card-places models") as caught:
         load_player("pimc(worlds=no/such.json)")
     assert "\n" not in str(caught.value)
+    neither = tmp_path / "neither.json"
+    neither.write_text('{"format": 1, "seed": 1, "models": [{"deals": 1}]}', encoding="utf-8")
+    with pytest.raises(BotSpecError, match="holds neither card-places models") as caught:
+        load_player(f"pimc(worlds={neither})")
+    assert "\n" not in str(caught.value)
 
 
 # The command
