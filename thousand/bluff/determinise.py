@@ -111,12 +111,6 @@ class Determiniser:
         self._shared = public_history(history[:first], players=rules.players)
         self._first = first
 
-    @property
-    def unseen(self) -> tuple[int, ...]:
-        """The kind numbers of the cards the seat has not seen, one per card (sorted): what
-        the other hands, the draw pile and the unseen face-down cards are drawn from."""
-        return tuple(self._unseen)
-
     def sample(self, rng: random.Random) -> State:
         """One consistent full state, every arrangement of the unseen cards equally likely."""
         observation = self.observation

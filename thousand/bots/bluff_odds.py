@@ -25,6 +25,7 @@ from typing import Any
 import attrs
 
 from thousand import bluff
+from thousand.bluff.cards import beats
 from thousand.bluff.challenge import is_honest
 from thousand.bots import bluff_strategy
 from thousand.bots.choice_fit import Example, fit, score
@@ -96,13 +97,12 @@ def read(observation: bluff.Observation) -> Reading | None:
     below = table[-2]
     if below.believed or below.card is None:
         return None
-    kinds = observation.rules.kinds
-    beaten = kinds.beats[kinds.number[below.card]]
-    unseen = bluff.Determiniser(observation).unseen
-    bluffs = sum(not beaten[kind] for kind in unseen)
-    if not 0 < bluffs < len(unseen):
+    unseen = bluff_strategy.unseen_cards(observation)
+    total = sum(unseen.values())
+    bluffs = sum(count for card, count in unseen.items() if not beats(card, below.card))
+    if not 0 < bluffs < total:
         return None
-    blind = bluffs / len(unseen)
+    blind = bluffs / total
     owner = table[-1].owner
     held = observation.hand_sizes[owner]
     value = below.card.value

@@ -19,7 +19,7 @@ from thousand.bluff.observation import Observation
 from thousand.bluff.state import Phase
 from thousand.bluff.tracking import track
 
-__all__ = ["choose"]
+__all__ = ["choose", "unseen_cards"]
 
 _PRIOR = (1.0, 4.0)
 """Challenges and answers counted for every player before its own: a player not yet seen
@@ -92,7 +92,7 @@ def _show_or_trap(observation: Observation, card: Card) -> Action:
     three when challenging it and plays anything on it when believing it; face up, they must beat
     it. So the trap pays against a player who challenges often, or when the card is easy to beat
     anyway."""
-    unseen = _unseen(observation)
+    unseen = unseen_cards(observation)
     total = sum(unseen.values())
     beating = sum(count for other, count in unseen.items() if beats(other, card))
     following = observation.hand_sizes[(observation.seat + 1) % observation.rules.players]
@@ -122,7 +122,7 @@ def _respond(observation: Observation) -> Action:
     owner = hidden.owner
     if observation.hand_sizes[owner] == 0:
         return Challenge()
-    unseen = _unseen(observation)
+    unseen = unseen_cards(observation)
     total = sum(unseen.values())
     honest = sum(count for card, count in unseen.items() if beats(card, below.card))
     bluff = 1.0 - honest / total if total else 0.0
@@ -133,7 +133,7 @@ def _respond(observation: Observation) -> Action:
     return Challenge() if leader and bluff > _DOUBT_LEADER else Believe()
 
 
-def _unseen(observation: Observation) -> Counter[Card]:
+def unseen_cards(observation: Observation) -> Counter[Card]:
     """The cards this seat cannot place: the deck less its own hand, the cards showing on the
     table, and the cards it saw go to the discard pile since it was last shuffled."""
     unseen = Counter(observation.rules.deck)

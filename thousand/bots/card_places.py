@@ -355,16 +355,12 @@ def examples(rules: Rules, rng: random.Random) -> Iterator[tuple[int, list[Examp
 def _placements(observation: Observation, state: GameState) -> list[Example]:
     """The labelled placements of the unseen cards at one decision."""
     found = facts(observation)
-    hands = [mask_of(hand) for hand in state.hands]
+    hands = state.hand_masks
     elsewhere = ((math.log(found.hidden), ()),) if found.hidden else ()
     labelled = []
     for card, seats in found.cards.items():
-        places = [
-            (math.log(found.room[other]), seen)
-            for other, seen in seats.items()
-            if found.room[other]
-        ]
         owners = [other for other in seats if found.room[other]]
+        places = [(math.log(found.room[other]), seats[other]) for other in owners]
         truth = next(
             (place for place, other in enumerate(owners) if hands[other] >> card & 1), len(owners)
         )
