@@ -112,8 +112,7 @@ def train_bluffs(
     ] = 3000,
     out: OutOption = Path("bluffs.json"),
 ) -> None:
-    """Fit the models of how often a face-down card of 1000? is a bluff to simulated games and
-    save them.
+    """Fit the 1000? models of how often a face-down card is a bluff and save them.
 
     pimc uses a file of its own with pimc(worlds=FILE); the shipped models come from the
     defaults."""
