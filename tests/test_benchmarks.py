@@ -155,3 +155,36 @@ def test_the_inference_benchmark_scores_the_bluffs_of_1000():
     assert set(rows) == {"base-rate", "deductions", "learned"}
     assert len({row[3] for row in rows.values()}) == 1
     assert all(float(row[1]) < 0 for row in rows.values())
+
+
+def test_the_reading_bound_tells_the_search_the_true_deal():
+    """The told search's only world is the deal as it stands, in the phases it is told (the
+    others are drawn as the search draws them)."""
+    import random
+
+    from reading_bound import ToldSearch, Truth
+
+    from thousand import Rules
+    from thousand.classic.engine import new_deal
+    from thousand.classic.state import Phase
+
+    truth = Truth()
+    state = new_deal(Rules.preset("russian"), seed=5, dealer=0)
+    truth.watch(state)
+    observation = state.observation(state.player)
+    rng = random.Random(1)
+    assert ToldSearch(truth, frozenset({Phase.AUCTION})).worlds(observation)(rng) is state
+    drawn = ToldSearch(truth, frozenset({Phase.PLAY})).worlds(observation)(rng)
+    assert drawn.hand_masks[state.player] == state.hand_masks[state.player]
+    assert drawn.hand_masks != state.hand_masks
+
+
+def test_the_reading_bound_measures_against_greedy_in_the_same_seat():
+    """``greedy`` measured against itself leads by exactly nothing; a told bot gets a figure."""
+    command = [sys.executable, str(BENCHMARKS / "reading_bound.py"), "--deals", "1"]
+    command += ["--bots", "greedy,told-all"]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=BENCHMARKS)
+    assert result.returncode == 0, result.stderr
+    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[3:5]}
+    assert rows["greedy"][1:] == ["+0.0", "±", "0.0", "+0.0", "±", "0.0"]
+    assert rows["told-all"][2] == "±"
