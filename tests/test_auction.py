@@ -1,6 +1,7 @@
 """Rule tests of the auction (RULES.md 1.3): the forehand's committed 100, bidding order, the
 final pass, the ceiling of 120 plus the marriages held, and what a high bid reveals."""
 
+import attrs
 import pytest
 
 import thousand
@@ -66,6 +67,12 @@ CEILINGS = [
     pytest.param(POLISH, "KC QC AD TD 9S JS 9H", "", 180, id="polish-clubs-marriage-180"),
     pytest.param(POLISH, "KH QH KS QS 9C JC 9D", "", 260, id="polish-hearts-and-spades-260"),
     pytest.param(POLISH, "AH AD TS TC KH QD 9S", "", 120, id="polish-no-marriage-120"),
+    pytest.param(
+        attrs.evolve(POLISH, bid_step=1), "AH AD TS TC KH QD 9S", "", 120, id="step-1-ends-at-120"
+    ),
+    pytest.param(
+        attrs.evolve(POLISH, bid_step=20), "KC QC AD TD 9S JS 9H", "", 180, id="step-20-ends-at-180"
+    ),
 ]
 
 

@@ -12,7 +12,7 @@ import copy
 import pytest
 
 from tests.support import assert_refused
-from thousand import IllegalActionError, bluff
+from thousand import IllegalActionError, LayoutError, bluff
 from thousand.bluff import Card, Phase, Result, cards, parse_action
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -461,3 +461,12 @@ ILLEGAL = [
 def test_illegal_action_is_refused_and_changes_nothing(actions, text, reason):
     """The error names the action, seat and phase with the reason; the state is unchanged."""
     assert_illegal(act(deal(*THREE), *actions), text, reason)
+
+
+def test_a_layout_that_is_not_the_deck_names_the_extra_and_the_missing_cards():
+    """A layout holding a card twice and lacking another is refused, naming just those two."""
+    rules = bluff.Rules(players=2, hand_size=2, deck="10 11 12 13 14 15")
+    layout = bluff.Layout(hands=["10 11", "12 13"], draw_pile="14 14")
+    message = "not in the deck \\(or too many\\): 14; missing: 15$"
+    with pytest.raises(LayoutError, match=message):
+        bluff.new_game(rules, layout=layout, dealer=1, seed=0)

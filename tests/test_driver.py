@@ -1000,6 +1000,23 @@ def check_round_trip(state: Any, seat: int) -> None:
     assert bare == {key: value for key, value in data.items() if key != "rules"}
 
 
+@pytest.mark.parametrize("dealer", [1, 2])
+def test_an_observation_written_before_four_seats_reads_as_today(dealer: int) -> None:
+    """JSON from before four seats and house rules (no ``active``, ``sitter``,
+    ``sitter_bonus``, ``bolts``, ``falls``, ``scored_deals``) reads as the same observation:
+    every seat plays, clockwise from the one after the dealer, and nobody has fallen."""
+    state = thousand.new_deal(RUSSIAN, seed=3, dealer=dealer)
+    for seat in range(3):
+        observation = state.observation(seat)
+        data = json_round_trip(observation.to_dict())
+        for name in ("active", "sitter", "sitter_bonus", "bolts", "falls", "scored_deals"):
+            del data[name]
+        older = Observation.from_dict(data)
+        assert older.active == tuple((dealer + 1 + step) % 3 for step in range(3))
+        assert older.falls == (0, 0, 0)
+        assert older == observation
+
+
 @pytest.mark.slow
 @settings(max_examples=scaled(0.5))
 @given(playouts(deals(presets())))

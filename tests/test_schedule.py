@@ -28,6 +28,7 @@ from typer.testing import CliRunner
 
 from tests.test_cli import run_installed
 from tests.test_tournament import installed_command, journal_lines, journal_results
+from thousand import Layout
 from tournament.cli import app
 from tournament.runner.backends import AHEAD, Backend, ProcessBackend, batches
 from tournament.runner.options import Options, configure
@@ -189,6 +190,28 @@ def test_a_billion_deals_are_counted_and_found_without_listing_them() -> None:
         "groups": 18,
         "batch": 64,
     }
+
+
+def test_published_tournament_seeds_keep_their_deals() -> None:
+    """A tournament seed names the same deals and the same players' seeds in every version:
+    the seeds derived from it, and the cards they deal, are pinned."""
+    assert derive_seed(0) == 4761921975702974394
+    assert derive_seed(1, "deal", 0) == 3771704300739359091
+    assert derive_seed(1, "deal", 1) == 2262602868364823619
+    assert derive_seed(1, "player", "greedy", 2) == 7137826197641714448
+    units = configure(Options(deals=5, seed=1)).units()
+    assert [unit.seed for unit in units[:6]] == [3771704300739359091] * 6
+    assert units[6].seed == 2262602868364823619
+    players = [7083222954750428816, 1730245102083813167, 7494773220208381291]
+    assert list(units[0].player_seeds(1)) == players
+    hands = Layout.from_seed(3, units[0].seed, 0).hands
+    assert [" ".join(map(str, hand)) for hand in hands] == [
+        "QS AC JD AH QH JS TC",
+        "9C JH KD 9D TH TD AS",
+        "TS KH KS QC QD KC AD",
+    ]
+    games = configure(CASES["thousand-games"]).units()
+    assert (games[0].name, games[0].seed) == ("t0-g0-s0", 5046593747842135731)
 
 
 def test_batches_are_cut_as_they_are_asked_for() -> None:

@@ -14,6 +14,8 @@ from tournament.runner.sprt import (
     GroupLeads,
     Hypotheses,
     SequentialTest,
+    SprtOutcome,
+    Verdict,
     parse_hypotheses,
 )
 from tournament.runner.unit_results import UnitResult
@@ -26,6 +28,23 @@ def test_bounds_are_walds() -> None:
     hypotheses = Hypotheses(0, 10, alpha=0.05, beta=0.1)
     assert hypotheses.lower == pytest.approx(math.log(0.1 / 0.95))
     assert hypotheses.upper == pytest.approx(math.log(0.9 / 0.05))
+
+
+def test_the_summary_gives_the_test_to_six_decimals() -> None:
+    """``summary.json`` holds the hypotheses as given and the bounds and the ratio to six
+    decimals, with the groups seen and the decision."""
+    hypotheses = Hypotheses(0, 10, alpha=0.05, beta=0.1)
+    assert SprtOutcome(hypotheses, Verdict(12, 1.23456789, None)).to_dict() == {
+        "h0": 0,
+        "h1": 10,
+        "alpha": 0.05,
+        "beta": 0.1,
+        "lower": -2.251292,
+        "upper": 2.890372,
+        "llr": 1.234568,
+        "groups": 12,
+        "accepted": None,
+    }
 
 
 def test_log_likelihood_ratio_of_the_normal_model_with_the_sample_variance() -> None:

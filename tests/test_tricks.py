@@ -267,6 +267,38 @@ def test_marriage_sets_trump_at_once_and_a_later_one_replaces_it():
     assert state.melds == ((0, Suit.HEARTS), (2, Suit.SPADES))
 
 
+def test_every_seat_sees_spades_as_trump_once_declared():
+    """Spades, the lowest suit, read as trump in every seat's observation and in its JSON."""
+    state = play(start(POLISH, MARRIAGES), "play KH marriage", "play 9H", "play AH")
+    state = play(state, "play KS marriage")
+    for seat in range(3):
+        observation = state.observation(seat)
+        assert observation.trump is Suit.SPADES
+        again = type(observation).from_dict(observation.to_dict())
+        assert again.trump is Suit.SPADES
+
+
+def test_the_last_trick_of_a_deal_without_trump_goes_to_the_led_suit():
+    """With no marriage ever declared, hearts thrown on a spade lead in the last trick do not
+    win it, as every seat's observation of the finished deal tells."""
+    layout = Layout(
+        hands=["KH KD KC KS 9H JH TH", "AS TS JS 9S AC TC JC", "QH QD QC QS 9D JD AH"],
+        talon="9C TD AD",
+    )
+    state = play(thousand.new_deal(RUSSIAN, layout=layout, dealer=0), "pass", "pass")
+    state = play(state, "give AD 0", "give TD 2", "contract 100")
+    state = play(state, "play AC", "play QC", "play KC", "play TC", "play QS", "play KS")
+    state = play(state, "play JC", "play 9D", "play KD", "play 9C", "play JD", "play AD")
+    state = play(state, "play AS", "play QD", "play 9H", "play TS", "play TD", "play JH")
+    state = play(state, "play JS", "play QH", "play KH", "play 9S", "play AH", "play TH")
+    assert state.is_over
+    assert state.trump is None
+    for seat in range(3):
+        last = state.observation(seat).tricks[-1]
+        assert [str(card) for card in last.cards] == ["9S", "AH", "TH"]
+        assert last.leader == last.winner == 1
+
+
 def test_marriage_points_go_to_the_player_who_declared_it():
     """Marriage points belong to the declaring player even when another wins that trick."""
     state = play(start(POLISH, MARRIAGES), "play KH marriage", "play 9H", "play AH")
