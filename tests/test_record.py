@@ -3,6 +3,7 @@ name the offending entry."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import random
@@ -72,32 +73,51 @@ def layout_for(rules: Rules, dealer: int) -> Layout:
     return Layout(hands=hands, talon=LAYOUT_3.talon)
 
 
-def sample_states() -> list[GameState]:
-    """Finished and unfinished matches and deals of every preset, some started by hand."""
-    states = []
-    for number, name in enumerate(PRESET_NAMES):
-        rules = Rules.preset(name)
-        scores = [700, 0, 120, 45][: rules.players]
-        states += [
-            short_match(name, number),
-            play_out(new_match(rules, seed=number), number, limit=70),
-            play_out(new_deal(rules, seed=number), number),
-            play_out(new_deal(rules, seed=number, dealer=1), number, limit=9),
-            play_out(
-                new_match(rules, seed=5, dealer=1, scores=scores, layout=layout_for(rules, 1)),
-                5,
-                60,
-            ),
-            play_out(new_deal(rules, seed=5, layout=layout_for(rules, 0), scores=scores), 5),
-            new_match(rules, seed=number),
-        ]
-    return states
+SAMPLE_KINDS = (
+    "match",
+    "match-begun",
+    "deal",
+    "deal-begun",
+    "match-by-hand",
+    "deal-by-hand",
+    "new",
+)
+"""The kinds of state sampled for every preset: finished and unfinished matches and deals, some
+started by hand, and a match not yet begun."""
 
 
-STATES = sample_states()
+@functools.cache
+def sample_state(name: str, kind: str) -> GameState:
+    """One sampled state of the preset ``name``, built the first time a test asks for it (so that
+    a broken engine fails the tests that use it, not the whole module's import)."""
+    number = PRESET_NAMES.index(name)
+    rules = Rules.preset(name)
+    scores = [700, 0, 120, 45][: rules.players]
+    if kind == "match":
+        return short_match(name, number)
+    if kind == "match-begun":
+        return play_out(new_match(rules, seed=number), number, limit=70)
+    if kind == "deal":
+        return play_out(new_deal(rules, seed=number), number)
+    if kind == "deal-begun":
+        return play_out(new_deal(rules, seed=number, dealer=1), number, limit=9)
+    if kind == "match-by-hand":
+        start = new_match(rules, seed=5, dealer=1, scores=scores, layout=layout_for(rules, 1))
+        return play_out(start, 5, 60)
+    if kind == "deal-by-hand":
+        return play_out(new_deal(rules, seed=5, layout=layout_for(rules, 0), scores=scores), 5)
+    return new_match(rules, seed=number)
 
 
-@pytest.mark.parametrize("state", STATES)
+@pytest.fixture(
+    params=[(name, kind) for name in PRESET_NAMES for kind in SAMPLE_KINDS],
+    ids=lambda sample: "-".join(sample),
+)
+def state(request: pytest.FixtureRequest) -> GameState:
+    """Each sampled state of every preset in turn."""
+    return sample_state(*request.param)
+
+
 def test_replay_shows_every_state_to_a_watcher(state: GameState) -> None:
     """The watcher sees the start and then each state in turn: each one action after the one
     before, the last the replayed state."""
@@ -112,7 +132,6 @@ def test_replay_shows_every_state_to_a_watcher(state: GameState) -> None:
         assert before.apply(action) == after
 
 
-@pytest.mark.parametrize("state", STATES)
 def test_json_round_trip(state: GameState) -> None:
     """A record survives JSON unchanged, result included, and says what it is."""
     record = Record.from_state(state)
@@ -127,7 +146,6 @@ def test_json_round_trip(state: GameState) -> None:
     assert Rules.from_dict(data["rules"]) == state.rules
 
 
-@pytest.mark.parametrize("state", STATES)
 def test_replay_rebuilds_the_state(state: GameState) -> None:
     """Replaying a record (through JSON) gives a state equal to the recorded one."""
     again = replay(Record.from_json(Record.from_state(state).to_json()))
@@ -139,7 +157,8 @@ def test_replay_rebuilds_the_state(state: GameState) -> None:
 
 def test_dump_and_load_through_paths(tmp_path: Path) -> None:
     """``dump_record`` and ``load_record`` work with path objects and path strings."""
-    for number, state in enumerate(STATES):
+    samples = [sample_state(name, kind) for name in PRESET_NAMES for kind in SAMPLE_KINDS]
+    for number, state in enumerate(samples):
         record = Record.from_state(state)
         path = tmp_path / f"record-{number}.json"
         dump_record(record, path)
@@ -152,7 +171,7 @@ def test_dump_and_load_through_paths(tmp_path: Path) -> None:
 
 def test_dump_and_load_through_file_objects(tmp_path: Path) -> None:
     """``dump_record`` and ``load_record`` work with open text files and in-memory streams."""
-    state = STATES[0]
+    state = sample_state(PRESET_NAMES[0], SAMPLE_KINDS[0])
     record = Record.from_state(state)
     stream = io.StringIO()
     dump_record(record, stream)
@@ -359,11 +378,23 @@ def test_actions_in_a_deal_thrown_in_as_dealt_are_refused() -> None:
 
 # Tampering --------------------------------------------------------------------------------
 
-FINISHED = short_match("russian", 1, max_deals=3)
-FINISHED_2P = short_match("polish-2p", 2, max_deals=2)
-FINISHED_4P = short_match("russian-4", 3, max_deals=3)
-BY_HAND = play_out(new_match(Rules.preset("polish"), seed=4, layout=LAYOUT_3), 4, limit=40)
-DEAL = play_out(new_deal(Rules.preset("russian"), seed=8), 8)
+TAMPERED: dict[str, Callable[[], GameState]] = {
+    "3p": lambda: short_match("russian", 1, max_deals=3),
+    "2p": lambda: short_match("polish-2p", 2, max_deals=2),
+    "4p": lambda: short_match("russian-4", 3, max_deals=3),
+    "by-hand": lambda: play_out(
+        new_match(Rules.preset("polish"), seed=4, layout=LAYOUT_3), 4, limit=40
+    ),
+    "deal": lambda: play_out(new_deal(Rules.preset("russian"), seed=8), 8),
+}
+"""The states whose records are tampered with below: finished matches of three, two and four
+seats, an unfinished match started by hand and a finished single deal."""
+
+
+@functools.cache
+def recorded(name: str) -> GameState:
+    """The state of :data:`TAMPERED` named ``name``, built the first time a test asks for it."""
+    return TAMPERED[name]()
 
 
 def record_data(state: GameState) -> dict[str, Any]:
@@ -384,15 +415,15 @@ def assert_rejected(data: Any, *phrases: str) -> RecordError:
 
 def test_untampered_records_replay() -> None:
     """The records tampered with below replay when left alone."""
-    for state in (FINISHED, FINISHED_2P, FINISHED_4P, BY_HAND, DEAL):
+    for name in TAMPERED:
+        state = recorded(name)
         assert replay(Record.from_json(json.dumps(record_data(state)))) == state
 
 
-@pytest.mark.parametrize(
-    "state", [FINISHED, FINISHED_2P, FINISHED_4P, DEAL], ids=["3p", "2p", "4p", "deal"]
-)
-def test_changed_action_is_named(state: GameState) -> None:
+@pytest.mark.parametrize("name", ["3p", "2p", "4p", "deal"])
+def test_changed_action_is_named(name: str) -> None:
     """An action changed to one the rules forbid is reported with its deal and position."""
+    state = recorded(name)
     data = record_data(state)
     for number, deal in enumerate(data["deals"]):
         for position in (0, 3, len(deal["actions"]) - 1):
@@ -405,11 +436,11 @@ def test_changed_action_is_named(state: GameState) -> None:
 def test_unreadable_action_is_named() -> None:
     """An action text that spells no action, or a malformed entry, is reported where it is."""
     for bad in ("bid twelve", "jump", "play XX"):
-        data = record_data(FINISHED)
+        data = record_data(recorded("3p"))
         data["deals"][1]["actions"][2][1] = bad
         assert_rejected(data, "deal 1, action 2", bad)
     for entry in ([0], "pass", [0, "pass", 1], ["x", "pass"], [None, "pass"], [0, 5]):
-        data = record_data(FINISHED)
+        data = record_data(recorded("3p"))
         data["deals"][0]["actions"][4] = entry
         assert_rejected(data, "deal 0, action 4")
 
@@ -417,22 +448,21 @@ def test_unreadable_action_is_named() -> None:
 def test_action_replaced_by_another_legal_one_is_caught() -> None:
     """An action swapped for another legal one breaks the replay at a later action or the result."""
     state = new_deal(Rules.preset("russian"), seed=8)
-    texts = [str(action) for _, action in DEAL.actions]
+    texts = [str(action) for _, action in recorded("deal").actions]
     for position, text in enumerate(texts):
         others = [str(a) for a in state.legal_actions() if str(a) != text]
         if others:
-            data = record_data(DEAL)
+            data = record_data(recorded("deal"))
             data["deals"][0]["actions"][position][1] = others[0]
             with pytest.raises(RecordError):
                 replay(Record.from_json(json.dumps(data)))
-        state = state.apply(DEAL.actions[position][1])
+        state = state.apply(recorded("deal").actions[position][1])
 
 
-@pytest.mark.parametrize(
-    "state", [FINISHED, FINISHED_2P, FINISHED_4P, DEAL], ids=["3p", "2p", "4p", "deal"]
-)
-def test_changed_seat_is_named(state: GameState) -> None:
+@pytest.mark.parametrize("name", ["3p", "2p", "4p", "deal"])
+def test_changed_seat_is_named(name: str) -> None:
     """An action credited to the wrong seat is reported with its deal and position."""
+    state = recorded(name)
     players = state.rules.players
     data = record_data(state)
     for number, deal in enumerate(data["deals"]):
@@ -450,9 +480,10 @@ def swap_cards(layout: dict[str, list[str]], first: int, second: int) -> None:
     layout["hands"] = [" ".join(hand) for hand in hands]
 
 
-@pytest.mark.parametrize("state", [FINISHED, FINISHED_2P, FINISHED_4P], ids=["3p", "2p", "4p"])
-def test_changed_layout_is_named(state: GameState) -> None:
+@pytest.mark.parametrize("name", ["3p", "2p", "4p"])
+def test_changed_layout_is_named(name: str) -> None:
     """A layout with exchanged cards is reported as not this deal's cards, naming the deal."""
+    state = recorded(name)
     data = record_data(state)
     for number in range(len(data["deals"])):
         copy = json.loads(json.dumps(data))
@@ -476,7 +507,7 @@ def swap_with_talon(layout: dict[str, list[str]]) -> None:
 
 def test_invalid_layout_is_named() -> None:
     """A layout that is no layout (a card twice, a short hand, wrong keys) names its deal."""
-    data = record_data(FINISHED)
+    data = record_data(recorded("3p"))
     first = data["deals"][1]["layout"]["hands"][0].split()[0]
     broken: list[Callable[[dict[str, Any]], None]] = [
         lambda layout: layout["hands"].__setitem__(1, f"{first} " + layout["hands"][1][3:]),
@@ -492,11 +523,11 @@ def test_invalid_layout_is_named() -> None:
 
 def test_changed_start_layout_is_caught() -> None:
     """A match started by hand whose start layout was changed or broken does not replay."""
-    data = record_data(BY_HAND)
+    data = record_data(recorded("by-hand"))
     assert data["start_layout"] is not None
     swap_cards(data["start_layout"], 0, 2)
     assert_rejected(data, "deal 0")
-    data = record_data(BY_HAND)
+    data = record_data(recorded("by-hand"))
     data["start_layout"]["hands"] = data["start_layout"]["hands"][:2]
     assert_rejected(data, "start_layout")
 
@@ -513,7 +544,7 @@ def test_changed_start_layout_is_caught() -> None:
 )
 def test_changed_match_result_is_caught(key: str, change: Callable[[Any], Any]) -> None:
     """A match result that the replay does not reproduce is reported."""
-    data = record_data(FINISHED)
+    data = record_data(recorded("3p"))
     value = change(data["result"][key])
     assert data["result"][key] != value
     data["result"][key] = value
@@ -523,10 +554,10 @@ def test_changed_match_result_is_caught(key: str, change: Callable[[Any], Any]) 
 def test_changed_deal_result_is_caught() -> None:
     """A single deal's result that the replay does not reproduce is reported."""
     for key in ("deal_scores", "scores"):
-        data = record_data(DEAL)
+        data = record_data(recorded("deal"))
         data["result"][key] = [score + 5 for score in data["result"][key]]
         assert_rejected(data, "result")
-    data = record_data(DEAL)
+    data = record_data(recorded("deal"))
     data["result"] = None
     assert_rejected(data, "result")
 
@@ -534,7 +565,7 @@ def test_changed_deal_result_is_caught() -> None:
 @pytest.mark.parametrize("version", [0, 2, "1", None, 1.0, 1.5, True, [1]])
 def test_wrong_version_is_named(version: object) -> None:
     """A record of another version is refused, naming the version."""
-    data = record_data(FINISHED)
+    data = record_data(recorded("3p"))
     data["version"] = version
     assert_rejected(data, "version")
 
@@ -542,18 +573,30 @@ def test_wrong_version_is_named(version: object) -> None:
 @pytest.mark.parametrize("format_", ["thousand", "1000?-record", None, 1])
 def test_wrong_format_is_named(format_: object) -> None:
     """A document of another format is refused, naming the format."""
-    data = record_data(FINISHED)
+    data = record_data(recorded("3p"))
     data["format"] = format_
     assert_rejected(data, "format")
 
 
-TOP_KEYS = list(record_data(FINISHED))
+TOP_KEYS = [
+    "format",
+    "version",
+    "rules",
+    "seed",
+    "dealer",
+    "scores",
+    "start_layout",
+    "single_deal",
+    "deals",
+    "result",
+]
 
 
 @pytest.mark.parametrize("key", TOP_KEYS)
-@pytest.mark.parametrize("state", [FINISHED, BY_HAND, DEAL], ids=["match", "by-hand", "deal"])
-def test_missing_key_is_named(state: GameState, key: str) -> None:
+@pytest.mark.parametrize("name", ["3p", "by-hand", "deal"])
+def test_missing_key_is_named(name: str, key: str) -> None:
     """A record missing any of its keys is refused, naming the key."""
+    state = recorded(name)
     data = record_data(state)
     del data[key]
     assert_rejected(data, key)
@@ -562,7 +605,7 @@ def test_missing_key_is_named(state: GameState, key: str) -> None:
 @pytest.mark.parametrize("key", ["layout", "actions"])
 def test_missing_deal_key_is_named(key: str) -> None:
     """A deal missing its layout or actions is refused, naming the deal."""
-    data = record_data(FINISHED)
+    data = record_data(recorded("3p"))
     del data["deals"][2][key]
     assert_rejected(data, "deal 2", key)
 
@@ -586,21 +629,21 @@ def test_missing_deal_key_is_named(key: str) -> None:
 )
 def test_wrong_value_is_named(key: str, value: object) -> None:
     """A value of the wrong type or out of range is refused, naming its key."""
-    data = record_data(FINISHED)
+    data = record_data(recorded("3p"))
     data[key] = value
     assert_rejected(data, key)
 
 
 def test_changed_seed_is_caught() -> None:
     """A record whose seed was changed no longer matches its first deal's cards."""
-    data = record_data(FINISHED)
+    data = record_data(recorded("3p"))
     data["seed"] += 1
     assert_rejected(data, "deal 0:", "not the cards of this deal")
 
 
 def test_extra_deal_after_the_end_is_named() -> None:
     """A deal added after a finished match is refused, naming it."""
-    data = record_data(FINISHED)
+    data = record_data(recorded("3p"))
     count = len(data["deals"])
     data["deals"].append(data["deals"][-1])
     assert_rejected(data, f"deal {count}", "already over")
@@ -608,16 +651,16 @@ def test_extra_deal_after_the_end_is_named() -> None:
 
 def test_removed_actions_are_caught() -> None:
     """Dropping an action in a deal's middle or its end breaks the replay, naming where."""
-    data = record_data(FINISHED)
+    data = record_data(recorded("3p"))
     del data["deals"][0]["actions"][-1]
     assert_rejected(data, "deal 1", "did not finish")
-    data = record_data(FINISHED)
+    data = record_data(recorded("3p"))
     del data["deals"][1]["actions"][3]
     assert_rejected(data, "deal 1, action")
-    data = record_data(FINISHED)
+    data = record_data(recorded("3p"))
     del data["deals"][-1]["actions"][-1]
     assert_rejected(data, "result")
-    data = record_data(FINISHED)
+    data = record_data(recorded("3p"))
     del data["deals"][-1]
     assert_rejected(data, "result")
 
