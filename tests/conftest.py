@@ -1,5 +1,6 @@
-"""Hypothesis profiles: ``ci`` (default, bounded for the 10-minute CI budget) and ``dev`` (more
-examples, for local runs: ``HYPOTHESIS_PROFILE=dev pytest``); and the ``slow`` mark, given by
+"""Hypothesis profiles: ``ci`` (default, bounded for the 10-minute CI budget), ``dev`` (more
+examples, for local runs: ``HYPOTHESIS_PROFILE=dev pytest``) and ``mutation`` (a few fixed
+examples, under mutation testing); and the ``slow`` mark, given by
 name to documentation pages' doctests.
 
 Under ``ci`` a failing property test is reported as found, without shrinking it (shrinking a
@@ -33,7 +34,20 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
     print_blob=True,
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+settings.register_profile(
+    "mutation",
+    max_examples=10,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    phases=[phase for phase in Phase if phase is not Phase.shrink],
+    suppress_health_check=list(HealthCheck),
+)
+# mutmut runs each mutant's tests with MUTANT_UNDER_TEST set: there a property test tries a few
+# fixed examples, so that a mutant gets the same verdict on every run (docs/contributing.md).
+settings.load_profile(
+    "mutation" if "MUTANT_UNDER_TEST" in os.environ else os.environ.get("HYPOTHESIS_PROFILE", "ci")
+)
 
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     # Started with Ctrl-C ignored, as a background job is: the tests that press Ctrl-C need

@@ -7,6 +7,7 @@ import pytest
 import thousand
 from tests.support import assert_refused, legal_texts, play
 from thousand import DECK, Layout, Phase, Rules, parse_action
+from thousand.classic.bidding import next_bidder
 
 RUSSIAN = Rules.preset("russian")
 POLISH = Rules.preset("polish")
@@ -302,3 +303,14 @@ def test_a_bid_above_120_reveals_no_marriage():
         views.append([state.observation(seat) for seat in (0, 2)])
     assert views[0] == views[1]
     assert [str(action) for _, action in views[0][1].history] == ["bid 160"]
+
+
+def test_the_next_bidder_skips_those_who_passed_and_never_runs_round_for_ever() -> None:
+    """The turn goes to the next seat that has not passed; with every seat passed (which the
+    auction never asks) it is an error naming the cause, not an endless search."""
+    state = thousand.new_deal(RUSSIAN, seed=1, dealer=0)
+    assert state.current_player == 2
+    assert next_bidder(state, 0b000) == 0
+    assert next_bidder(state, 0b001) == 1
+    with pytest.raises(RuntimeError, match="went round the table after seat 2"):
+        next_bidder(state, 0b111)

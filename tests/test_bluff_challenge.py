@@ -19,6 +19,7 @@ from thousand.bluff import (
     Result,
     TableCard,
 )
+from thousand.bluff.challenge import next_with_cards
 
 # --- answering a face-down card ---------------------------------------------------------------
 
@@ -407,3 +408,13 @@ def test_card_revealed_by_the_final_challenge_is_seen_by_all():
     assert state.result.winners == (0,)
     for seat in (0, 1):
         assert str(state.observation(seat).table[-1].card) == "17"
+
+
+def test_the_new_climb_goes_to_the_next_seat_holding_cards() -> None:
+    """After a challenge the loser starts, or the next seat clockwise that holds a card; a table
+    with no card left is an error named as such, not an endless search."""
+    assert next_with_cards(((3,), (), (7,)), 0) == 0
+    assert next_with_cards(((3,), (), ()), 1) == 0
+    assert next_with_cards(((), (), (7,)), 0) == 2
+    with pytest.raises(RuntimeError, match="no seat holds a card"):
+        next_with_cards(((), (), ()), 1)

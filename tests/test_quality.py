@@ -504,3 +504,20 @@ def test_the_check_for_any_finds_it(tmp_path: Path) -> None:
         "def fine(data: dict[str, Any], observation: Observation) -> Any: ...\n"
     )
     assert [line.split(":")[0] for line in _any_typed(sample)] == ["line 1", "line 2", "line 3"]
+
+
+def test_mutation_testing_reaches_the_engines_and_the_runner_tests() -> None:
+    """The mutation testing configuration (docs/contributing.md) names modules and tests that
+    exist, covering both engines and the runner's ratings, SPRT, schedule, seatings and
+    journal."""
+    tomllib = pytest.importorskip("tomllib")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
+    patterns = config["only_mutate"]
+    for pattern in patterns:
+        assert list(ROOT.glob(pattern)), f"{pattern} names no file"
+    for module in ("ratings", "sprt", "schedule", "balanced_seatings", "journal"):
+        assert f"tournament/runner/{module}.py" in patterns
+    assert {"thousand/classic/*", "thousand/bluff/*"} <= set(patterns)
+    for test in config["pytest_add_cli_args_test_selection"]:
+        assert (ROOT / test).is_file(), f"{test} is no test file"
+    assert config["pytest_add_cli_args"][:2] == ["-n", "0"]

@@ -905,3 +905,12 @@ def test_a_batch_with_a_bad_unit_adds_nothing_to_a_tally() -> None:
         tally.add([results[5], unit("z", (9, 0), (1, 2))])
     assert tally.units == {result.unit for result in results[:4]}
     assert tally.summary(NAMES, format="deals", seed=1, resamples=20) == before
+
+
+def test_a_fit_that_does_not_converge_stops_and_says_so() -> None:
+    """A fit given too few iterations to converge raises at once, naming the cause, instead of
+    running on."""
+    rankings = [[[0], [1], [2]], [[1], [0], [2]], [[2], [1], [0]], [[0], [2], [1]]]
+    assert len(plackett_luce(rankings, 3, prior=0.5)) == 3
+    with pytest.raises(RuntimeError, match="did not converge to 1e-10 in 1 iterations"):
+        plackett_luce(rankings, 3, prior=0.5, max_iterations=1)

@@ -3,6 +3,8 @@ draws three and starts a new climb)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from thousand.bluff.actions import Action, Believe, Challenge
 from thousand.bluff.climb import tops_anything, won
 from thousand.bluff.pile import draw
@@ -52,9 +54,7 @@ def challenge(state: State, action: Action) -> State:
     restart = None
     if state.rules.challenge_restart is ChallengeRestart.DRAWN_CARD and drawn.cards:
         restart = tuple(sorted(drawn.cards))
-    starter = loser
-    while not hands[starter]:
-        starter = (starter + 1) % state.rules.players
+    starter = next_with_cards(hands, loser)
     return state.advance(
         action,
         phase=Phase.START,
@@ -72,3 +72,12 @@ def challenge(state: State, action: Action) -> State:
 
 _believed = fast_updater(State, "table_entries", "turns", "history", phase=Phase.CLIMB)
 """The believer takes a normal turn on the believed card."""
+
+
+def next_with_cards(hands: Sequence[tuple[int, ...]], seat: int) -> int:
+    """``seat``, or the first seat after it clockwise, that holds a card."""
+    players = len(hands)
+    for step in range(players):
+        if hands[(seat + step) % players]:
+            return (seat + step) % players
+    raise RuntimeError(f"no seat holds a card after the challenge, from seat {seat} round")

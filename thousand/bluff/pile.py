@@ -28,15 +28,14 @@ def draw(state: State, count: int, discards: tuple[int, ...]) -> Draw:
     pile = state.pile
     position = state.pile_position
     reshuffles = state.reshuffles
-    drawn: tuple[int, ...] = ()
-    while len(drawn) < count:
-        if position >= len(pile):
-            if state.rules.empty_draw_pile is not EmptyDrawPile.RESHUFFLE or not discards:
-                break
-            order = list(discards)
-            shuffle(order, random.Random(f"thousand-1000?:{state.origin.seed}:{reshuffles}"))
-            pile, position, discards, reshuffles = tuple(order), 0, (), reshuffles + 1
-        taken = pile[position : position + count - len(drawn)]
-        drawn += taken
-        position += len(taken)
+    drawn = pile[position : position + count]
+    position += len(drawn)
+    short = count - len(drawn)
+    if short and discards and state.rules.empty_draw_pile is EmptyDrawPile.RESHUFFLE:
+        # One reshuffle empties the discards: what it cannot give, nothing can.
+        order = list(discards)
+        shuffle(order, random.Random(f"thousand-1000?:{state.origin.seed}:{reshuffles}"))
+        pile, discards, reshuffles = tuple(order), (), reshuffles + 1
+        drawn += pile[:short]
+        position = min(short, len(pile))
     return Draw(drawn, pile, position, discards, reshuffles)

@@ -64,15 +64,13 @@ def track(observation: Observation, draws: bool = False) -> Tracked:
 
     def draw(count: int) -> int:
         nonlocal pile, discards, reshuffles
-        drawn = 0
-        while drawn < count:
-            if not pile:
-                if not reshuffle or not discards:
-                    break
-                pile, discards, reshuffles = len(discards), [], reshuffles + 1
-            taken = min(count - drawn, pile)
-            pile -= taken
-            drawn += taken
+        drawn = min(count, pile)
+        pile -= drawn
+        if drawn < count and reshuffle and discards:
+            pile, discards, reshuffles = len(discards), [], reshuffles + 1
+            more = min(count - drawn, pile)
+            pile -= more
+            drawn += more
         return drawn
 
     for actor, action in observation.history:

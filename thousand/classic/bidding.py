@@ -43,9 +43,11 @@ def next_bidder(state: GameState, passed: int) -> int:
     """The next seat taking part, clockwise from the current player, that has not passed."""
     turn = state.context.turn
     seat = turn[state.player]
-    while passed >> seat & 1:
+    for _ in turn:
+        if not passed >> seat & 1:
+            return seat
         seat = turn[seat]
-    return seat
+    raise RuntimeError(f"the auction went round the table after seat {state.player}: all passed")
 
 
 def apply(state: GameState, action: Action) -> GameState:
