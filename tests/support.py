@@ -24,7 +24,7 @@ def legal_texts(state: GameState) -> list[str]:
 
 def assert_refused(state: Any, action: Any, reason: str) -> None:
     """Applying ``action`` (to a state of either game) raises an error naming the action, the
-    seat and the phase with ``reason``; the state is intact and still plays on."""
+    seat and the phase, for exactly ``reason``; the state is intact and still plays on."""
     before = copy.deepcopy(state)
     allowed = state.legal_actions()
     with pytest.raises(IllegalActionError) as caught:
@@ -37,7 +37,7 @@ def assert_refused(state: Any, action: Any, reason: str) -> None:
     assert f"'{action}'" in message
     assert f"seat {state.current_player}" in message
     assert str(state.phase) in message
-    assert reason in error.reason
+    assert error.reason == reason, f"the reason given: {error.reason!r}"
     assert state == before
     assert state.legal_actions() == allowed
     assert state.apply(allowed[0]) == before.apply(allowed[0])

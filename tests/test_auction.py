@@ -105,34 +105,87 @@ def test_a_hand_whose_ceiling_is_below_the_bid_can_only_pass():
 
 ILLEGAL_BIDS = [
     pytest.param(
-        RUSSIAN, "AH AD TS TC KH QD 9S", (), "bid 125", "allows bids up to 120", id="over-120-bare"
+        RUSSIAN,
+        "AH AD TS TC KH QD 9S",
+        (),
+        "bid 125",
+        (
+            "this hand allows bids up to 120 (120 plus the marriages "
+            "held); a bid above it needs marriages in hand"
+        ),
+        id="over-120-bare",
     ),
     pytest.param(
-        RUSSIAN, "KS QS AD TD 9C JC 9H", (), "bid 165", "allows bids up to 160", id="over-spades"
+        RUSSIAN,
+        "KS QS AD TD 9C JC 9H",
+        (),
+        "bid 165",
+        (
+            "this hand allows bids up to 160 (120 plus the marriages "
+            "held); a bid above it needs marriages in hand"
+        ),
+        id="over-spades",
     ),
     pytest.param(
-        RUSSIAN, "AH AD AC KH KS 9C 9D", (), "bid 320", "allows bids up to 120", id="three-aces"
+        RUSSIAN,
+        "AH AD AC KH KS 9C 9D",
+        (),
+        "bid 320",
+        (
+            "this hand allows bids up to 120 (120 plus the marriages "
+            "held); a bid above it needs marriages in hand"
+        ),
+        id="three-aces",
     ),
     pytest.param(
-        POLISH, "AH AD AC AS 9S 9C 9D", (), "bid 130", "allows bids up to 120", id="polish-aces"
+        POLISH,
+        "AH AD AC AS 9S 9C 9D",
+        (),
+        "bid 130",
+        (
+            "this hand allows bids up to 120 (120 plus the marriages "
+            "held); a bid above it needs marriages in hand"
+        ),
+        id="polish-aces",
     ),
-    pytest.param(RUSSIAN, "AH AD TS TC KH QD 9S", (), "bid 107", "steps of 5", id="off-step-5"),
-    pytest.param(POLISH, "AH AD TS TC KH QD 9S", (), "bid 105", "steps of 10", id="off-step-10"),
     pytest.param(
-        RUSSIAN, "AH AD TS TC KH QD 9S", (), "bid 100", "above the current bid of 100", id="equal"
+        RUSSIAN, "AH AD TS TC KH QD 9S", (), "bid 107", "bids go in steps of 5", id="off-step-5"
+    ),
+    pytest.param(
+        POLISH, "AH AD TS TC KH QD 9S", (), "bid 105", "bids go in steps of 10", id="off-step-10"
+    ),
+    pytest.param(
+        RUSSIAN,
+        "AH AD TS TC KH QD 9S",
+        (),
+        "bid 100",
+        "a bid must be above the current bid of 100",
+        id="equal",
     ),
     pytest.param(
         RUSSIAN,
         "AH AD TS TC KH QD 9S",
         ("bid 110",),
         "bid 110",
-        "above the current bid of 110",
+        "a bid must be above the current bid of 110",
         id="not-above-last-bid",
     ),
     pytest.param(
-        RUSSIAN, "AH AD TS TC KH QD 9S", (), "contract 100", "bids or passes", id="wrong-phase"
+        RUSSIAN,
+        "AH AD TS TC KH QD 9S",
+        (),
+        "contract 100",
+        "in the auction a player bids or passes",
+        id="wrong-phase",
     ),
-    pytest.param(RUSSIAN, "AH AD TS TC KH QD 9S", (), "play AH", "bids or passes", id="play-card"),
+    pytest.param(
+        RUSSIAN,
+        "AH AD TS TC KH QD 9S",
+        (),
+        "play AH",
+        "in the auction a player bids or passes",
+        id="play-card",
+    ),
 ]
 
 

@@ -17,6 +17,12 @@ from thousand.bluff import Card, Phase, Result, cards, parse_action
 
 # --- helpers ----------------------------------------------------------------------------------
 
+NOT_HIGHER = (
+    ": it must be higher and share a digit with it (a 1000 goes on anything); "
+    "play it face down to claim it does"
+)
+"""How the reason a card cannot be played face up on another ends."""
+
 
 def deal(hands, pile, *, dealer=None, seed=0, **fields):
     """A game dealt as written: the deck is exactly ``hands`` plus ``pile`` (``pile`` first card
@@ -122,7 +128,7 @@ def test_face_up_play_follows_the_digit_rule(top, card, beats):
         }
         assert turn(after) == (Phase.CLIMB, 0)
     else:
-        assert_illegal(state, f"play {card}", f"{card} does not beat {top}")
+        assert_illegal(state, f"play {card}", f"{card} does not beat {top}" + NOT_HIGHER)
 
 
 def test_digits_are_the_printed_label():
@@ -411,35 +417,70 @@ ILLEGAL = [
         [], "challenge", "a climb starts with a card played face up", id="start-challenge"
     ),
     pytest.param([], "play 16", "16 is not in this player's hand", id="start-card-not-held"),
-    pytest.param(["play 06"], "play 25", "25 does not beat 06", id="climb-no-shared-digit"),
-    pytest.param(["play 41"], "play 16", "16 does not beat 41", id="climb-smaller"),
+    pytest.param(
+        ["play 06"], "play 25", "25 does not beat 06" + NOT_HIGHER, id="climb-no-shared-digit"
+    ),
+    pytest.param(["play 41"], "play 16", "16 does not beat 41" + NOT_HIGHER, id="climb-smaller"),
     pytest.param(["play 06"], "play 33", "33 is not in this player's hand", id="climb-not-held"),
     pytest.param(["play 06"], "hide 33", "33 is not in this player's hand", id="hide-not-held"),
-    pytest.param(["play 06"], "hide ??", "name the card to play face down", id="hide-unseen-card"),
-    pytest.param(["play 06"], "believe", "only the player right after", id="believe-face-up"),
-    pytest.param(["play 06"], "challenge", "only the player right after", id="challenge-face-up"),
-    pytest.param(["play 06", "hide 25"], "play 08", "first 'believe'", id="response-play"),
-    pytest.param(["play 06", "hide 25"], "hide 08", "first 'believe'", id="response-hide"),
-    pytest.param(["play 06", "hide 25"], "pass", "first 'believe'", id="response-pass"),
     pytest.param(
-        ["play 06", "hide 25", "believe"], "believe", "only the player right after", id="re-believe"
+        ["play 06"],
+        "hide ??",
+        ("name the card to play face down, as in 'hide 23' ('??' is how others see it)"),
+        id="hide-unseen-card",
+    ),
+    pytest.param(
+        ["play 06"],
+        "believe",
+        ("only the player right after a face-down card believes or challenges it"),
+        id="believe-face-up",
+    ),
+    pytest.param(
+        ["play 06"],
+        "challenge",
+        ("only the player right after a face-down card believes or challenges it"),
+        id="challenge-face-up",
+    ),
+    pytest.param(
+        ["play 06", "hide 25"],
+        "play 08",
+        ("a card was just played face down: first 'believe' or 'challenge' it"),
+        id="response-play",
+    ),
+    pytest.param(
+        ["play 06", "hide 25"],
+        "hide 08",
+        ("a card was just played face down: first 'believe' or 'challenge' it"),
+        id="response-hide",
+    ),
+    pytest.param(
+        ["play 06", "hide 25"],
+        "pass",
+        ("a card was just played face down: first 'believe' or 'challenge' it"),
+        id="response-pass",
+    ),
+    pytest.param(
+        ["play 06", "hide 25", "believe"],
+        "believe",
+        ("only the player right after a face-down card believes or challenges it"),
+        id="re-believe",
     ),
     pytest.param(
         ["play 06", "hide 25", "believe"],
         "challenge",
-        "only the player right after",
+        ("only the player right after a face-down card believes or challenges it"),
         id="challenge-after-believing",
     ),
     pytest.param(
         ["play 06", "hide 25", "believe", "pass"],
         "challenge",
-        "only the player right after",
+        ("only the player right after a face-down card believes or challenges it"),
         id="challenge-by-a-later-player",
     ),
     pytest.param(
         ["play 06", "hide 16", "challenge"],
         "play 07",
-        "the new climb starts with a card just drawn: 40 44 47",
+        ("after losing a challenge the new climb starts with a card just drawn: 40 44 47"),
         id="restart-with-a-card-not-just-drawn",
     ),
     pytest.param(

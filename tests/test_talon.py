@@ -68,11 +68,33 @@ def test_declarer_gives_one_card_face_down_to_each_opponent():
 
 ILLEGAL_EXCHANGE = [
     pytest.param((), "give KH 1", "KH is not in the declarer's hand", id="card-not-in-hand"),
-    pytest.param(("give 9H 1",), "give 9D 1", "seat 1 is not waiting", id="second-card-same-seat"),
-    pytest.param((), "give 9H 0", "seat 0 is not waiting", id="give-to-self"),
-    pytest.param((), "discard 9H", "gives one card to each opponent", id="discard-in-3p"),
-    pytest.param((), "contract 100", "gives one card to each opponent", id="contract-too-early"),
-    pytest.param((), "concede", "gives one card to each opponent", id="concede-too-early"),
+    pytest.param(
+        ("give 9H 1",),
+        "give 9D 1",
+        "seat 1 is not waiting for a card; give to seat 2",
+        id="second-card-same-seat",
+    ),
+    pytest.param(
+        (), "give 9H 0", "seat 0 is not waiting for a card; give to seat 1 or 2", id="give-to-self"
+    ),
+    pytest.param(
+        (),
+        "discard 9H",
+        ("the declarer now gives one card to each opponent, as in 'give 9S 1'"),
+        id="discard-in-3p",
+    ),
+    pytest.param(
+        (),
+        "contract 100",
+        ("the declarer now gives one card to each opponent, as in 'give 9S 1'"),
+        id="contract-too-early",
+    ),
+    pytest.param(
+        (),
+        "concede",
+        ("the declarer now gives one card to each opponent, as in 'give 9S 1'"),
+        id="concede-too-early",
+    ),
 ]
 
 
@@ -174,13 +196,30 @@ def test_contract_runs_from_the_bid_to_120_plus_marriages_after_exchange(
 
 
 ILLEGAL_CONTRACTS = [
-    pytest.param(RUSSIAN, "contract 95", "below the winning bid of 100", id="below-bid"),
-    pytest.param(RUSSIAN, "contract 125", "may not exceed 120", id="above-ceiling"),
-    pytest.param(RUSSIAN, "contract 102", "steps of 5", id="off-step"),
-    pytest.param(POLISH, "contract 105", "steps of 10", id="polish-off-step"),
-    pytest.param(POLISH, "concede", "do not allow conceding", id="polish-concede"),
-    pytest.param(RUSSIAN, "bid 110", "fixes the contract ('contract N') or concedes", id="bid"),
-    pytest.param(POLISH, "play AH", "fixes the contract ('contract N')", id="play-too-early"),
+    pytest.param(
+        RUSSIAN,
+        "contract 95",
+        "the contract may not be below the winning bid of 100",
+        id="below-bid",
+    ),
+    pytest.param(
+        RUSSIAN,
+        "contract 125",
+        ("the contract may not exceed 120 (120 plus the marriages in hand)"),
+        id="above-ceiling",
+    ),
+    pytest.param(RUSSIAN, "contract 102", "contracts go in steps of 5", id="off-step"),
+    pytest.param(POLISH, "contract 105", "contracts go in steps of 10", id="polish-off-step"),
+    pytest.param(POLISH, "concede", "these rules do not allow conceding", id="polish-concede"),
+    pytest.param(
+        RUSSIAN,
+        "bid 110",
+        ("the declarer now fixes the contract ('contract N') or concedes"),
+        id="bid",
+    ),
+    pytest.param(
+        POLISH, "play AH", "the declarer now fixes the contract ('contract N')", id="play-too-early"
+    ),
 ]
 
 
@@ -331,11 +370,23 @@ def test_declarer_lays_two_cards_aside_face_down():
 
 
 ILLEGAL_TWO_PLAYER = [
-    pytest.param((), "discard 9S", "choose a musik", id="discard-before-musik"),
-    pytest.param((), "take 3", "choose a musik", id="no-third-musik"),
+    pytest.param(
+        (), "discard 9S", "choose a musik with 'take 1' or 'take 2'", id="discard-before-musik"
+    ),
+    pytest.param((), "take 3", "choose a musik with 'take 1' or 'take 2'", id="no-third-musik"),
     pytest.param(("take 1",), "discard AC", "AC is not in the declarer's hand", id="other-musik"),
-    pytest.param(("take 1",), "give QD 0", "lays two cards aside", id="give-in-2p"),
-    pytest.param(("take 1",), "take 2", "lays two cards aside", id="second-musik"),
+    pytest.param(
+        ("take 1",),
+        "give QD 0",
+        "the declarer now lays two cards aside, as in 'discard 9S'",
+        id="give-in-2p",
+    ),
+    pytest.param(
+        ("take 1",),
+        "take 2",
+        "the declarer now lays two cards aside, as in 'discard 9S'",
+        id="second-musik",
+    ),
     pytest.param(
         ("take 1", "discard TD"), "discard TD", "TD is not in the declarer's hand", id="twice"
     ),

@@ -406,14 +406,19 @@ ILLEGAL_PLAYS = [
         id="not-following-suit",
     ),
     pytest.param(
-        POLISH, BEAT, plays("JS"), "play 9S", "must beat the best spade", id="not-beating-polish"
+        POLISH,
+        BEAT,
+        plays("JS"),
+        "play 9S",
+        ("must beat the best spade in the trick with a higher one when able"),
+        id="not-beating-polish",
     ),
     pytest.param(
         EARLY,
         OUT,
         plays("KH:marriage 9H AH AC"),
         "play AD",
-        "void in clubs, must play a trump (hearts)",
+        "void in clubs, must play a trump (hearts) when holding one",
         id="not-trumping",
     ),
     pytest.param(
@@ -421,7 +426,7 @@ ILLEGAL_PLAYS = [
         OUT,
         plays("KH:marriage 9H AH AC QH"),
         "play JH",
-        "must beat the highest heart",
+        "must beat the highest heart already in the trick when able",
         id="not-overtrumping",
     ),
     pytest.param(RUSSIAN, OUT, [], "play AS", "AS is not in this player's hand", id="not-held"),
@@ -438,7 +443,7 @@ ILLEGAL_PLAYS = [
         ACES,
         [],
         "play KH marriage",
-        "only after the player has won a trick",
+        ("these rules allow a marriage only after the player has won a trick"),
         id="russian-marriage-before-first-trick",
     ),
     pytest.param(
@@ -446,7 +451,10 @@ ILLEGAL_PLAYS = [
         ACES,
         [],
         "play KH",
-        "declares the marriage automatically: 'play KH marriage'",
+        (
+            "under these rules leading KH here declares the "
+            "marriage automatically: 'play KH marriage'"
+        ),
         id="polish-plain-king-with-queen",
     ),
     pytest.param(
@@ -462,7 +470,7 @@ ILLEGAL_PLAYS = [
         THREE_ACES,
         ACES_TRICK_1,
         "play AD aces",
-        "holding all four",
+        ("the ace marriage is declared by leading an ace while holding all four"),
         id="aces-with-three-aces",
     ),
     pytest.param(
@@ -470,7 +478,7 @@ ILLEGAL_PLAYS = [
         ACES,
         [],
         "play AD aces",
-        "needs a trick already won with a card other than an ace",
+        ("the ace marriage needs a trick already won with a card other than an ace"),
         id="aces-before-a-won-trick",
     ),
     pytest.param(
@@ -478,21 +486,33 @@ ILLEGAL_PLAYS = [
         ACES,
         ACES_TRICK_1,
         "play AH marriage",
-        "by leading its king or queen",
+        "a marriage is declared by leading its king or queen",
         id="ace-marriage",
     ),
     pytest.param(
-        EARLY, TRUMPED, [], "play KH marriage", "the partner of KH is not in hand", id="no-partner"
+        EARLY,
+        TRUMPED,
+        [],
+        "play KH marriage",
+        ("the partner of KH is not in hand, so there is no marriage to declare"),
+        id="no-partner",
     ),
     pytest.param(
         RUSSIAN,
         ACES,
         [*ACES_TRICK_1, *plays("KH:marriage 9H 9C")],
         "play QH marriage",
-        "the partner of QH is not in hand",
+        ("the partner of QH is not in hand, so there is no marriage to declare"),
         id="pair-declared-once",
     ),
-    pytest.param(RUSSIAN, OUT, [], "bid 120", "only action is playing a card", id="bid-in-play"),
+    pytest.param(
+        RUSSIAN,
+        OUT,
+        [],
+        "bid 120",
+        ("in trick play the only action is playing a card ('play CARD')"),
+        id="bid-in-play",
+    ),
 ]
 
 
