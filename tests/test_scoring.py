@@ -549,3 +549,18 @@ def test_single_capacity_refuses_two_players_starting_on_the_barrel():
     with pytest.raises(thousand.RulesError, match="only one player may start at 880"):
         thousand.new_match(rules, seed=1, scores=(880, 880, 0))
     assert thousand.new_match(rules, seed=1, scores=(880, 0, 0)).barrel == (0, None, None)
+
+
+def test_nothing_may_be_played_once_the_game_is_over() -> None:
+    """An action on a finished game is refused for nobody's turn, saying how to go on."""
+    state = thousand.new_deal(Rules.preset("russian"), seed=2)
+    while not state.is_over:
+        state = state.apply(state.legal_actions()[0])
+    with pytest.raises(thousand.IllegalActionError) as caught:
+        state.apply(thousand.Pass())
+    assert caught.value.seat is None
+    assert caught.value.reason == "the game is over; start another with new_match() or new_deal()"
+    assert str(caught.value) == (
+        "nobody may act after the end of the game ('pass'): the game is over; "
+        "start another with new_match() or new_deal()"
+    )

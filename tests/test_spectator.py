@@ -144,6 +144,22 @@ def test_a_face_down_card_shows_as_none_until_a_challenge_turns_it_over() -> Non
     assert challenged
 
 
+def test_a_1000_spectator_sees_believed_cards_and_the_result() -> None:
+    """Every card on the table carries whether it was believed, as the state has it, and the
+    finished game's view holds its result."""
+    rng = random.Random(7)
+    state = bluff.new_game(bluff.Rules(players=3), seed=7)
+    believed = 0
+    while not state.is_over:
+        state = state.apply(rng.choice(state.legal_actions()))
+        view = bluff_spectator.spectate(state)
+        assert [card.believed for card in view.table] == [entry[3] for entry in state.table_entries]
+        believed += sum(card.believed for card in view.table)
+        assert (view.result is None) is not state.is_over
+    assert believed
+    assert bluff_spectator.spectate(state).result == state.result is not None
+
+
 def test_thousand_steps_tell_every_action_and_each_deal_end_once() -> None:
     record = thousand.play(["greedy"] * 3, Rules.preset("russian"), seed=4).record
     told = list(spectator.steps(record))

@@ -196,3 +196,9 @@ def test_group_leads_average_the_new_bots_lead_over_a_whole_group_in_group_order
     assert leads.add(results[3:]) == first
     assert leads.add([unit(1, (3, 1, 0), (0, 0, 12), table=1)]) == [12 / 4, 0.0]
     assert leads.add([]) == []
+
+
+def test_hypotheses_read_from_the_command_line_have_five_percent_error_rates() -> None:
+    """``--sprt 0,10`` tests H0 = 0 against H1 = 10 with both error rates 5%, unless given."""
+    assert parse_hypotheses("0,10") == Hypotheses(0.0, 10.0, alpha=0.05, beta=0.05)
+    assert parse_hypotheses("-5,2.5", beta=0.1) == Hypotheses(-5.0, 2.5, alpha=0.05, beta=0.1)

@@ -6,12 +6,13 @@ import itertools
 import json
 import math
 import random
+import re
 from collections.abc import Sequence
 
 import attrs
 import pytest
 
-from tournament.runner.ratings import bootstrap, elo, plackett_luce
+from tournament.runner.ratings import bootstrap, elo, interval, plackett_luce
 from tournament.runner.summary import MIN_GROUPS, Summary, Tally, summarize
 from tournament.runner.unit_results import STATUSES, UnitResult
 
@@ -187,30 +188,58 @@ def test_fit_on_thousands_of_rankings() -> None:
     assert fitted == pytest.approx([0.3, 0.0, -0.3], abs=0.05)
 
 
+NO_MLE = "so the maximum likelihood ratings do not exist: use a prior > 0"
+
+
 @pytest.mark.parametrize(
     ("rankings", "entrants", "prior", "message"),
     [
-        ([[[0], [1]]], 3, 1.0, "entrant 2 is in no ranking"),
-        ([[[0], [1]], [[1], [0]]], 3, 0.0, "entrant 2 is in no ranking"),
-        ([[[0], [1], [2]], [[1], [0], [2]]], 3, 0.0, "entrant 2 never wins"),
-        ([[[0], [1], [2]], [[0], [2], [1]]], 3, 0.0, "entrant 0 never loses"),
+        ([[[0], [1]]], 3, 1.0, "entrant 2 is in no ranking, so it cannot be rated"),
+        ([[[0], [1]], [[1], [0]]], 3, 0.0, "entrant 2 is in no ranking, so it cannot be rated"),
+        (
+            [[[0], [1], [2]], [[1], [0], [2]]],
+            3,
+            0.0,
+            "entrant 2 never wins, so its maximum likelihood rating is -infinity: use a prior > 0",
+        ),
+        (
+            [[[0], [1], [2]], [[0], [2], [1]]],
+            3,
+            0.0,
+            "entrant 0 never loses, so its maximum likelihood rating is +infinity: use a prior > 0",
+        ),
         (
             [[[0], [1]], [[1], [0]], [[2], [3]], [[3], [2]], [[0], [2]], [[1], [3]]],
             4,
             0.0,
-            r"entrants \[0, 1\] never lose to entrants \[2, 3\]",
+            f"entrants [0, 1] never lose to entrants [2, 3], {NO_MLE}",
         ),
-        ([[[0], [3]]], 3, 1.0, "names entrant 3"),
-        ([[[0], [0]]], 2, 1.0, "more than once"),
-        ([[[0], [1]]], 2, -1.0, "prior"),
+        (
+            [[[0], [1]], [[1], [0]], [[2], [3]], [[3], [2]], [[2], [0]], [[3], [1]]],
+            4,
+            0.0,
+            f"entrants [2, 3] never lose to entrants [0, 1], {NO_MLE}",
+        ),
+        ([[[0], [3]]], 3, 1.0, "ranking 0 names entrant 3, not 0..2"),
+        ([[[0], [0]]], 2, 1.0, "ranking 0 names an entrant more than once: [[0], [0]]"),
+        ([[[0], [1]]], 2, -1.0, "the prior must be a finite number ≥ 0, not -1.0"),
     ],
 )
 def test_fit_rejects_what_it_cannot_rate(
     rankings: list[list[list[int]]], entrants: int, prior: float, message: str
 ) -> None:
     """Clear errors for unrated entrants, missing MLEs and malformed rankings."""
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
         plackett_luce(rankings, entrants, prior=prior)
+
+
+def test_an_interval_of_one_value_is_that_value() -> None:
+    """The 95% interval interpolates between ranks as NumPy does, and one value is its own
+    interval."""
+    assert interval([]) is None
+    assert interval([5.0]) == (5.0, 5.0)
+    assert interval([3.0, 1.0]) == pytest.approx((1.05, 2.95))
+    assert interval([float(value) for value in range(41)]) == pytest.approx((1.0, 39.0))
 
 
 def test_the_same_data_with_a_prior_fit_where_the_mle_does_not_exist() -> None:

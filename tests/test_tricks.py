@@ -11,7 +11,7 @@ from tests.support import legal_texts, play
 from tests.test_auction import assert_illegal
 from thousand import Layout, Phase, Rules, Suit
 from thousand.classic.cards import FULL_MASK, cards_of
-from thousand.classic.rules import Endgame, above_lock
+from thousand.classic.rules import Endgame, MarriageDeclaration, above_lock
 from thousand.classic.tricks import beats, following, plain_plays, playable, trick_winner
 
 RUSSIAN = Rules.preset("russian")
@@ -512,6 +512,14 @@ ILLEGAL_PLAYS = [
         "bid 120",
         ("in trick play the only action is playing a card ('play CARD')"),
         id="bid-in-play",
+    ),
+    pytest.param(
+        attrs.evolve(RUSSIAN, marriage_declaration=MarriageDeclaration.AUTOMATIC),
+        ACES,
+        ACES_TRICK_1,
+        "play AD",
+        "under these rules leading AD here declares the four aces automatically: 'play AD aces'",
+        id="automatic-aces",
     ),
 ]
 
