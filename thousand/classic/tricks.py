@@ -180,12 +180,6 @@ def tricks_in(rules: Rules, cards: int) -> int:
     return cards // rules.active_players
 
 
-def trick_starts(rules: Rules, plays: int) -> range:
-    """Where each whole trick begins among a deal's first ``plays`` card plays."""
-    size = rules.active_players
-    return range(0, plays // size * size, size)
-
-
 def trump_after(action: Play, trump: int) -> int:
     """The trump suit number once ``action`` is played: a declared marriage makes its own suit
     trump (the four aces change nothing)."""
