@@ -6,14 +6,15 @@ run against them), copies the code into ``mutants/`` and makes each change on it
 comparison, an operator, a constant, a string, a returned value. A mutant is killed when a test
 reaching the changed function fails (or hangs past mutmut's time-out, for a change that loops
 for ever); it survives when they all pass. This script runs mutmut, then prints each status
-with its count, the share killed, and the surviving mutants by name (``mutmut show NAME``
+with its count, the share caught, and the mutants not caught by name (``mutmut show NAME``
 prints the change).
 
     python benchmarks/mutation.py [--sample 150] [--seed 1] [--children 2]
     python benchmarks/mutation.py --all [--children 2]
 
-Run it from the repository's root, with the ``test`` extra installed. Mutmut keeps its results
-in ``mutants/``: a second run only tests what changed since; delete the folder to start anew.
+Run it from the repository's root, with the ``test`` extra installed. Mutmut keeps its copy of
+the code and its results in ``mutants/``; ``--all`` tests again only the mutants of functions
+changed since (a sample tests its mutants every time); delete the folder to start anew.
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ from pathlib import Path
 NOTHING = "no-such-mutant"
 """A mutant name that matches nothing: running it makes mutmut generate the mutants and map the
 tests to them, then stop."""
+CAUGHT = frozenset({"killed", "timeout", "segfault"})
+"""The statuses of a mutant the tests caught: a test failed, hung, or its process died."""
+MISSED = frozenset({"survived", "suspicious", "no tests"})
+"""The statuses of a mutant the tests did not catch."""
 
 
 def mutmut(*arguments: str) -> subprocess.CompletedProcess[str]:
@@ -45,17 +50,26 @@ def statuses() -> dict[str, str]:
     found = {}
     for line in listing.stdout.splitlines():
         name, colon, status = line.strip().rpartition(": ")
-        if colon and ".x_" in name:
+        if colon and "__mutmut_" in name:
             found[name] = status
     return found
 
 
 def generate(children: int) -> list[str]:
-    """All the mutants' names, generating them first where needed."""
+    """All the mutants' names, generated first (mutmut then stops, finding no mutant of the
+    name it was given)."""
     run = mutmut("run", "--max-children", str(children), NOTHING)
-    if "nothing matches" not in run.stdout + run.stderr:
-        raise SystemExit(f"mutmut did not generate the mutants:\n{run.stdout}\n{run.stderr}")
-    return sorted(statuses())
+    names = sorted(statuses())
+    if not names:
+        raise SystemExit(f"mutmut made no mutants:\n{run.stdout}\n{run.stderr}")
+    return names
+
+
+def run_mutants(children: int, names: list[str]) -> None:
+    """Test the mutants named (all of them when none are), stopping on mutmut's own failure."""
+    command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(children), *names]
+    if subprocess.run(command, check=False).returncode != 0:
+        raise SystemExit("mutmut failed (see above): no figures")
 
 
 def main() -> None:
@@ -68,33 +82,27 @@ def main() -> None:
     if not Path("pyproject.toml").is_file():
         parser.error("run it from the repository's root")
     began = time.perf_counter()
-    if args.all:
-        chosen = None
-        subprocess.run(
-            [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.children)],
-            check=False,
-        )
-    else:
+    chosen = None
+    if not args.all:
         names = generate(args.children)
         chosen = sorted(random.Random(args.seed).sample(names, min(args.sample, len(names))))
-        command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.children)]
-        subprocess.run([*command, *chosen], check=False)
+    run_mutants(args.children, chosen or [])
     found = statuses()
     if chosen is not None:
         found = {name: found[name] for name in chosen}
     counts = Counter(found.values())
-    checked = sum(count for status, count in counts.items() if status != "not checked")
-    caught = counts["killed"] + counts["timeout"]
+    caught = sum(counts[status] for status in CAUGHT)
+    checked = caught + sum(counts[status] for status in MISSED)
     print(f"\n{len(found)} mutants" + ("" if chosen is None else f" (seed {args.seed})"))
     for status, count in counts.most_common():
         print(f"  {status:<22} {count}")
     if checked:
         print(f"caught {caught} of {checked} checked: {caught / checked:.1%}")
-    survivors = sorted(name for name, status in found.items() if status == "survived")
-    if survivors:
-        print("\nsurvived (mutmut show NAME prints the change):")
-        for name in survivors:
-            print(f"  {name}")
+    missed = sorted((status, name) for name, status in found.items() if status in MISSED)
+    if missed:
+        print("\nnot caught (mutmut show NAME prints the change):")
+        for status, name in missed:
+            print(f"  {status:<11} {name}")
     print(f"\ntotal time: {time.perf_counter() - began:.0f} s")
 
 

@@ -31,8 +31,10 @@ import time
 from collections.abc import Callable, Sequence
 
 from thousand import DealResult, Layout, Rules, play
+from thousand.bots.auction_value import AuctionValues
 from thousand.bots.pimc import PimcPlayer
 from thousand.bots.search import ThousandSearch
+from thousand.classic.actions import Action
 from thousand.classic.observation import Observation
 from thousand.classic.state import GameState, Phase
 from thousand.games import THOUSAND, AnyState
@@ -73,6 +75,14 @@ class ToldSearch(ThousandSearch):
         if start.phase in self.phases:
             return lambda world: 1.0
         return super().weighing(start)
+
+    def prior(
+        self, observation: Observation, choices: Sequence[Action], model: AuctionValues | None
+    ) -> tuple[tuple[float, ...], float] | None:
+        # Told the deal, a bid owes nothing to the learned estimate of what a raise is worth.
+        if observation.phase in self.phases:
+            return None
+        return super().prior(observation, choices, model)
 
 
 def player(spec: str, truth: Truth) -> AnyPlayer | str:

@@ -158,8 +158,9 @@ def test_the_inference_benchmark_scores_the_bluffs_of_1000():
 
 
 def test_the_reading_bound_tells_the_search_the_true_deal():
-    """The told search's only world is the deal as it stands, in the phases it is told (the
-    others are drawn as the search draws them)."""
+    """The told search's only world is the deal as it stands, in the phases it is told, and its
+    bids owe nothing to the learned estimate there; in the others it draws, weighs and bids as
+    the search does."""
     import random
 
     from reading_bound import ToldSearch, Truth
@@ -173,18 +174,24 @@ def test_the_reading_bound_tells_the_search_the_true_deal():
     truth.watch(state)
     observation = state.observation(state.player)
     rng = random.Random(1)
-    assert ToldSearch(truth, frozenset({Phase.AUCTION})).worlds(observation)(rng) is state
-    drawn = ToldSearch(truth, frozenset({Phase.PLAY})).worlds(observation)(rng)
+    told = ToldSearch(truth, frozenset({Phase.AUCTION}))
+    assert told.worlds(observation)(rng) is state
+    assert told.weighing(observation)(state) == 1.0
+    choices = observation.legal_actions[:2]
+    assert told.prior(observation, choices, None) is None
+    untold = ToldSearch(truth, frozenset({Phase.PLAY}))
+    drawn = untold.worlds(observation)(rng)
     assert drawn.hand_masks[state.player] == state.hand_masks[state.player]
     assert drawn.hand_masks != state.hand_masks
+    assert untold.prior(observation, choices, None) is not None
 
 
 def test_the_reading_bound_measures_against_greedy_in_the_same_seat():
-    """``greedy`` measured against itself leads by exactly nothing; a told bot gets a figure."""
+    """``greedy`` measured against itself leads by exactly nothing, in every seat of the deal."""
     command = [sys.executable, str(BENCHMARKS / "reading_bound.py"), "--deals", "1"]
     command += ["--bots", "greedy,told-all"]
     result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=BENCHMARKS)
     assert result.returncode == 0, result.stderr
     rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[3:5]}
     assert rows["greedy"][1:] == ["+0.0", "±", "0.0", "+0.0", "±", "0.0"]
-    assert rows["told-all"][2] == "±"
+    assert set(rows) == {"greedy", "told-all"}

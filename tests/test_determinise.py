@@ -1614,3 +1614,32 @@ def test_an_observation_lists_the_deals_card_plays_in_order() -> None:
             (actor, action) for actor, action in observation.history if isinstance(action, Play)
         )
         assert observation.card_plays == plays
+
+
+def nine_of_spades_given_deal() -> GameState:
+    """Russian: seat 2 bids 130 on its spade marriage, seat 0 wins at 140, takes the talon
+    KH QH 9S and gives KH to seat 1 and, unseen by seat 1, the 9S (the first card of the deck)
+    to seat 2; four tricks of seeded random play follow."""
+    layout = Layout(
+        hands=["KC QC AH AD AC AS TH", "TD KD QD TC TS JS JH", "KS QS 9H JD 9D JC 9C"],
+        talon="KH QH 9S",
+    )
+    bids = ["bid 130", "bid 140", "pass", "pass"]
+    state = play(new_deal(RUSSIAN, layout=layout, dealer=0), *bids, "give KH 1", "give 9S 2")
+    state = state.apply(state.legal_actions()[0])
+    rng = random.Random(3)
+    while len(state.actions) < len(bids) + 3 + 12:
+        state = state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.slow
+def test_a_hidden_give_of_the_first_card_of_the_deck_is_drawn_like_any_other() -> None:
+    """Seat 1's worlds when the card it did not see given is the 9S, the deck's first card:
+    every consistent placement comes up, the true one among them, equally often."""
+    state = nine_of_spades_given_deal()
+    observation = state.observation(1)
+    possible = consistent_placements(observation)
+    assert (state.hand_masks[0], state.hand_masks[2]) in possible
+    assert {bool(two & bits_of("9S")) for _, two in possible} == {False, True}
+    assert_uniform(placement_counts(observation, 200 * len(possible), seed=7), possible)
