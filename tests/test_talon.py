@@ -80,19 +80,19 @@ ILLEGAL_EXCHANGE = [
     pytest.param(
         (),
         "discard 9H",
-        ("the declarer now gives one card to each opponent, as in 'give 9S 1'"),
+        "the declarer now gives one card to each opponent, as in 'give 9S 1'",
         id="discard-in-3p",
     ),
     pytest.param(
         (),
         "contract 100",
-        ("the declarer now gives one card to each opponent, as in 'give 9S 1'"),
+        "the declarer now gives one card to each opponent, as in 'give 9S 1'",
         id="contract-too-early",
     ),
     pytest.param(
         (),
         "concede",
-        ("the declarer now gives one card to each opponent, as in 'give 9S 1'"),
+        "the declarer now gives one card to each opponent, as in 'give 9S 1'",
         id="concede-too-early",
     ),
 ]
@@ -205,7 +205,7 @@ ILLEGAL_CONTRACTS = [
     pytest.param(
         RUSSIAN,
         "contract 125",
-        ("the contract may not exceed 120 (120 plus the marriages in hand)"),
+        "the contract may not exceed 120 (120 plus the marriages in hand)",
         id="above-ceiling",
     ),
     pytest.param(RUSSIAN, "contract 102", "contracts go in steps of 5", id="off-step"),
@@ -214,7 +214,7 @@ ILLEGAL_CONTRACTS = [
     pytest.param(
         RUSSIAN,
         "bid 110",
-        ("the declarer now fixes the contract ('contract N') or concedes"),
+        "the declarer now fixes the contract ('contract N') or concedes",
         id="bid",
     ),
     pytest.param(

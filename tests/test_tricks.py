@@ -410,7 +410,7 @@ ILLEGAL_PLAYS = [
         BEAT,
         plays("JS"),
         "play 9S",
-        ("must beat the best spade in the trick with a higher one when able"),
+        "must beat the best spade in the trick with a higher one when able",
         id="not-beating-polish",
     ),
     pytest.param(
@@ -443,7 +443,7 @@ ILLEGAL_PLAYS = [
         ACES,
         [],
         "play KH marriage",
-        ("these rules allow a marriage only after the player has won a trick"),
+        "these rules allow a marriage only after the player has won a trick",
         id="russian-marriage-before-first-trick",
     ),
     pytest.param(
@@ -470,7 +470,7 @@ ILLEGAL_PLAYS = [
         THREE_ACES,
         ACES_TRICK_1,
         "play AD aces",
-        ("the ace marriage is declared by leading an ace while holding all four"),
+        "the ace marriage is declared by leading an ace while holding all four",
         id="aces-with-three-aces",
     ),
     pytest.param(
@@ -478,7 +478,7 @@ ILLEGAL_PLAYS = [
         ACES,
         [],
         "play AD aces",
-        ("the ace marriage needs a trick already won with a card other than an ace"),
+        "the ace marriage needs a trick already won with a card other than an ace",
         id="aces-before-a-won-trick",
     ),
     pytest.param(
@@ -494,7 +494,7 @@ ILLEGAL_PLAYS = [
         TRUMPED,
         [],
         "play KH marriage",
-        ("the partner of KH is not in hand, so there is no marriage to declare"),
+        "the partner of KH is not in hand, so there is no marriage to declare",
         id="no-partner",
     ),
     pytest.param(
@@ -502,7 +502,7 @@ ILLEGAL_PLAYS = [
         ACES,
         [*ACES_TRICK_1, *plays("KH:marriage 9H 9C")],
         "play QH marriage",
-        ("the partner of QH is not in hand, so there is no marriage to declare"),
+        "the partner of QH is not in hand, so there is no marriage to declare",
         id="pair-declared-once",
     ),
     pytest.param(
@@ -510,7 +510,7 @@ ILLEGAL_PLAYS = [
         OUT,
         [],
         "bid 120",
-        ("in trick play the only action is playing a card ('play CARD')"),
+        "in trick play the only action is playing a card ('play CARD')",
         id="bid-in-play",
     ),
     pytest.param(
