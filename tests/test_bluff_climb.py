@@ -22,6 +22,8 @@ NOT_HIGHER = (
     "play it face down to claim it does"
 )
 """How the reason a card cannot be played face up on another ends."""
+NOT_NEXT = "only the player right after a face-down card believes or challenges it"
+ANSWER_FIRST = "a card was just played face down: first 'believe' or 'challenge' it"
 
 
 def deal(hands, pile, *, dealer=None, seed=0, **fields):
@@ -432,49 +434,49 @@ ILLEGAL = [
     pytest.param(
         ["play 06"],
         "believe",
-        "only the player right after a face-down card believes or challenges it",
+        NOT_NEXT,
         id="believe-face-up",
     ),
     pytest.param(
         ["play 06"],
         "challenge",
-        "only the player right after a face-down card believes or challenges it",
+        NOT_NEXT,
         id="challenge-face-up",
     ),
     pytest.param(
         ["play 06", "hide 25"],
         "play 08",
-        "a card was just played face down: first 'believe' or 'challenge' it",
+        ANSWER_FIRST,
         id="response-play",
     ),
     pytest.param(
         ["play 06", "hide 25"],
         "hide 08",
-        "a card was just played face down: first 'believe' or 'challenge' it",
+        ANSWER_FIRST,
         id="response-hide",
     ),
     pytest.param(
         ["play 06", "hide 25"],
         "pass",
-        "a card was just played face down: first 'believe' or 'challenge' it",
+        ANSWER_FIRST,
         id="response-pass",
     ),
     pytest.param(
         ["play 06", "hide 25", "believe"],
         "believe",
-        "only the player right after a face-down card believes or challenges it",
+        NOT_NEXT,
         id="re-believe",
     ),
     pytest.param(
         ["play 06", "hide 25", "believe"],
         "challenge",
-        "only the player right after a face-down card believes or challenges it",
+        NOT_NEXT,
         id="challenge-after-believing",
     ),
     pytest.param(
         ["play 06", "hide 25", "believe", "pass"],
         "challenge",
-        "only the player right after a face-down card believes or challenges it",
+        NOT_NEXT,
         id="challenge-by-a-later-player",
     ),
     pytest.param(

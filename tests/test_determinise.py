@@ -818,15 +818,22 @@ def test_every_consistent_placement_equally_likely_for_an_opponent() -> None:
     assert_uniform(placement_counts(observation, 1200, seed=3), possible)
 
 
-def opponent_deal(bids: Sequence[str]) -> GameState:
+OPPONENT_LAYOUT = Layout(
+    hands=["KC QC AH AD AC AS TH", "TD KD QD TC TS JS 9S", "KS QS 9H JD 9D JC 9C"],
+    talon="KH QH JH",
+)
+
+
+def opponent_deal(
+    bids: Sequence[str],
+    layout: Layout = OPPONENT_LAYOUT,
+    gives: tuple[str, str] = ("give JH 1", "give AC 2"),
+) -> GameState:
     """Russian: seat 0 wins the auction (``bids`` by seats 2, 0, 1, 2), gives JH to seat 1 and,
-    unseen by seat 1, AC to seat 2; four tricks of seeded random play follow. Seat 2 holds the
-    spade marriage, seat 0 the clubs (and, from the talon, the hearts)."""
-    layout = Layout(
-        hands=["KC QC AH AD AC AS TH", "TD KD QD TC TS JS 9S", "KS QS 9H JD 9D JC 9C"],
-        talon="KH QH JH",
-    )
-    state = play(new_deal(RUSSIAN, layout=layout, dealer=0), *bids, "give JH 1", "give AC 2")
+    unseen by seat 1, AC to seat 2 (or makes ``gives``); four tricks of seeded random play
+    follow. Seat 2 holds the spade marriage, seat 0 the clubs (and, from the talon, the
+    hearts)."""
+    state = play(new_deal(RUSSIAN, layout=layout, dealer=0), *bids, *gives)
     state = state.apply(state.legal_actions()[0])
     assert state.phase is Phase.PLAY
     rng = random.Random(3)
@@ -1617,20 +1624,15 @@ def test_an_observation_lists_the_deals_card_plays_in_order() -> None:
 
 
 def nine_of_spades_given_deal() -> GameState:
-    """Russian: seat 2 bids 130 on its spade marriage, seat 0 wins at 140, takes the talon
-    KH QH 9S and gives KH to seat 1 and, unseen by seat 1, the 9S (the first card of the deck)
-    to seat 2; four tricks of seeded random play follow."""
+    """The deal above with the talon KH QH 9S (seat 1 holding JH for the 9S): seat 2 bids 130,
+    seat 0 wins at 140 and gives KH to seat 1 and, unseen by seat 1, the 9S (the first card of
+    the deck) to seat 2."""
     layout = Layout(
         hands=["KC QC AH AD AC AS TH", "TD KD QD TC TS JS JH", "KS QS 9H JD 9D JC 9C"],
         talon="KH QH 9S",
     )
     bids = ["bid 130", "bid 140", "pass", "pass"]
-    state = play(new_deal(RUSSIAN, layout=layout, dealer=0), *bids, "give KH 1", "give 9S 2")
-    state = state.apply(state.legal_actions()[0])
-    rng = random.Random(3)
-    while len(state.actions) < len(bids) + 3 + 12:
-        state = state.apply(rng.choice(state.legal_actions()))
-    return state
+    return opponent_deal(bids, layout, ("give KH 1", "give 9S 2"))
 
 
 @pytest.mark.slow
