@@ -30,8 +30,11 @@ from pathlib import Path
 NOTHING = "no-such-mutant"
 """A mutant name that matches nothing: running it makes mutmut generate the mutants and map the
 tests to them, then stop."""
-CAUGHT = frozenset({"killed", "timeout", "segfault"})
-"""The statuses of a mutant the tests caught: a test failed, hung, or its process died."""
+CAUGHT = frozenset({"killed", "timeout", "segfault", "check was interrupted by user"})
+"""The statuses of a mutant the tests caught: a test failed, hung, or its process died; or the
+tests could not even be gathered (pytest's exit code 2, which mutmut reads as an interruption:
+each mutant imports the code afresh, and a test module that builds its cases from the engine
+as it loads fails to load)."""
 MISSED = frozenset({"survived", "suspicious", "no tests"})
 """The statuses of a mutant the tests did not catch."""
 
