@@ -61,6 +61,7 @@ def test_parsing_ignores_case_and_spacing(text: str, expected: str) -> None:
         ("play KH trumps", "only 'marriage' or 'aces'"),
         ("play ??", "always face up"),
         ("give QS one", "not a whole number"),
+        ("give XX 1", "is not a card"),
     ],
 )
 def test_malformed_text_raises_invalid_action_error(text: str, message: str) -> None:

@@ -33,6 +33,11 @@ def test_two_player_layout_has_two_musiki() -> None:
         (HANDS_3P[:2], "QS JS 9S", "hand 0 has 7 cards"),
         ([HANDS_3P[0], HANDS_3P[1], "KC QC JC 9C AS TS"], "KS QS JS 9S", "hand 2 has 6 cards"),
         (HANDS_3P, "QS JS", "one talon of 3 cards"),
+        (
+            ["AH TH KH QH JH 9H AD TD KD QD", "JD 9D AC TC KC QC JC 9C AS TS"],
+            "KS QS JS 9S",
+            "with 2 players the layout needs two musiki of 2 cards each",
+        ),
         ([HANDS_3P[0], HANDS_3P[1], "KC QC JC 9C AS TS AH"], "QS JS 9S", "dealt twice: AH"),
         (HANDS_3P, "QS JS XX", "bad card in layout"),
         (["AH"], "QS", "2, 3 or 4 hands, not 1"),
