@@ -309,6 +309,8 @@ def test_config_round_trips_through_json() -> None:
     assert config.differences(again) == []
     game = bluff_config(["random", "greedy", "random"], games=12)
     assert Config.from_dict(json.loads(json.dumps(game.to_dict()))) == game
+    reaching = attrs.evolve(config, bot_readable=("/srv/tables",), bot_network=True)
+    assert Config.from_dict(json.loads(json.dumps(reaching.to_dict()))) == reaching
 
 
 def test_differences_names_the_changed_fields() -> None:
