@@ -564,3 +564,15 @@ def test_nothing_may_be_played_once_the_game_is_over() -> None:
         "nobody may act after the end of the game ('pass'): the game is over; "
         "start another with new_match() or new_deal()"
     )
+
+
+def test_a_contract_made_exactly_on_the_barrel_counts_as_made() -> None:
+    """On the barrel at 880, a contract of 120 made with exactly 120 points reaches 1000 and
+    wins: only points below the contract fail it."""
+    state = play_ending(ending_start(RUSSIAN, (880, 0, 0)), 120, "TD QD", "AD KD", False)
+    assert state.deals[0].points[0] == 120
+    assert state.is_over
+    result = state.result
+    assert isinstance(result, MatchResult)
+    assert result.winners == (0,)
+    assert result.scores[0] == 1000
