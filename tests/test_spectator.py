@@ -293,3 +293,19 @@ def test_every_deal_ends_once_even_when_thrown_in_as_dealt(seed: int) -> None:
             assert end.after.phase is Phase.AUCTION
         scores = end.score.scores
     assert ends[-1].after.result == final.result
+
+
+def test_a_1000_state_of_another_climb_does_not_follow() -> None:
+    """Two games that part at the first card, each then playing a card face down: a state of
+    one does not follow the other's, though both last played a card face down (a spectator,
+    who cannot see which card that was, may not tell two face-down cards apart, but can tell
+    the cards before them)."""
+    start = bluff.new_game(bluff.Rules(players=3), seed=5)
+    plays = [a for a in start.legal_actions() if isinstance(a, bluff.Play)]
+    one, other = (start.apply(play) for play in plays[:2])
+    one = one.apply(next(a for a in one.legal_actions() if isinstance(a, bluff.Hide)))
+    other = other.apply(next(a for a in other.legal_actions() if isinstance(a, bluff.Hide)))
+    after = one.apply(one.legal_actions()[0])
+    assert bluff_spectator.between(one, after)
+    with pytest.raises(ValueError, match="exactly one action"):
+        bluff_spectator.between(other, after)
