@@ -39,10 +39,10 @@ MISSED = frozenset({"survived", "suspicious", "no tests"})
 """The statuses of a mutant the tests did not catch."""
 
 
-def mutmut(*arguments: str) -> subprocess.CompletedProcess[str]:
-    """Run mutmut with ``arguments``, its output captured."""
+def mutmut(*arguments: str, shown: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run mutmut with ``arguments``, its output captured (or ``shown`` as it comes)."""
     command = [sys.executable, "-m", "mutmut", *arguments]
-    return subprocess.run(command, capture_output=True, text=True, check=False)
+    return subprocess.run(command, capture_output=not shown, text=True, check=False)
 
 
 def statuses() -> dict[str, str]:
@@ -70,8 +70,7 @@ def generate(children: int) -> list[str]:
 
 def run_mutants(children: int, names: list[str]) -> None:
     """Test the mutants named (all of them when none are), stopping on mutmut's own failure."""
-    command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(children), *names]
-    if subprocess.run(command, check=False).returncode != 0:
+    if mutmut("run", "--max-children", str(children), *names, shown=True).returncode != 0:
         raise SystemExit("mutmut failed (see above): no figures")
 
 

@@ -78,6 +78,7 @@ def next_with_cards(hands: Sequence[tuple[int, ...]], seat: int) -> int:
     """``seat``, or the first seat after it clockwise, that holds a card."""
     players = len(hands)
     for step in range(players):
-        if hands[(seat + step) % players]:
-            return (seat + step) % players
+        starter = (seat + step) % players
+        if hands[starter]:
+            return starter
     raise RuntimeError(f"no seat holds a card after the challenge, from seat {seat} round")

@@ -36,6 +36,7 @@ def draw(state: State, count: int, discards: tuple[int, ...]) -> Draw:
         order = list(discards)
         shuffle(order, random.Random(f"thousand-1000?:{state.origin.seed}:{reshuffles}"))
         pile, discards, reshuffles = tuple(order), (), reshuffles + 1
-        drawn += pile[:short]
-        position = min(short, len(pile))
+        more = pile[:short]
+        drawn += more
+        position = len(more)
     return Draw(drawn, pile, position, discards, reshuffles)

@@ -161,12 +161,14 @@ def facts(observation: Observation) -> Facts:
     highest = _highest_bids(observation)
     # Per seat, the kings and queens whose marriage it cannot hold: a card of it is in the
     # observer's hand, played, or placed for sure in another hand.
+    # (No card is placed for sure in two hands, so the others' are all placed less its own.)
+    seen = own | deductions.played
+    all_placed = 0
+    for other in others:
+        all_placed |= placed[other]
     broken = {}
     for other in others:
-        elsewhere = own | deductions.played
-        for third in others:
-            if third != other:
-                elsewhere |= placed[third]
+        elsewhere = seen | all_placed & ~placed[other]
         broken[other] = sum(marriage for marriage in MARRIAGE_MASKS if marriage & elsewhere)
     plays, counts = _plays(observation)
     shown = 0 if declarer == seat else mask_of(observation.talon)
