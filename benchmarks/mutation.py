@@ -5,9 +5,12 @@ Mutmut, configured in ``pyproject.toml`` (``[tool.mutmut]``: the modules changed
 run against them), copies the code into ``mutants/`` and makes each change on its own: a
 comparison, an operator, a constant, a string, a returned value. A mutant is killed when a test
 reaching the changed function fails (or hangs past mutmut's time-out, for a change that loops
-for ever); it survives when they all pass. This script runs mutmut, then prints each status
-with its count, the share caught, and the mutants not caught by name (``mutmut show NAME``
-prints the change).
+for ever); it survives when they all pass. Each mutant's tests run in a process forked from one
+that has loaded the code and the tests (``tests/conftest.py`` empties the code's caches first);
+a change to code that runs only as the package loads would hide there, so the mutants that
+survive are tested again, each in a process that imports everything afresh. This script then
+prints each status with its count, the share caught, and the mutants not caught by name
+(``mutmut show NAME`` prints the change).
 
     python benchmarks/mutation.py [--sample 150] [--seed 1] [--children 2]
     python benchmarks/mutation.py --all [--children 2]
@@ -39,9 +42,26 @@ MISSED = frozenset({"survived", "suspicious", "no tests"})
 """The statuses of a mutant the tests did not catch."""
 
 
-def mutmut(*arguments: str, shown: bool = False) -> subprocess.CompletedProcess[str]:
-    """Run mutmut with ``arguments``, its output captured (or ``shown`` as it comes)."""
-    command = [sys.executable, "-m", "mutmut", *arguments]
+AFRESH = """
+import dataclasses
+from mutmut import configuration
+from mutmut.__main__ import cli
+configuration._config = dataclasses.replace(
+    configuration.config(), forkserver_warmup=configuration.ForkServerWarmup.NONE
+)
+cli()
+"""
+"""Mutmut as configured, but with nothing loaded before a mutant's process is forked (mutmut
+reads its settings from ``pyproject.toml`` alone, so this one is replaced where it is kept)."""
+
+
+def mutmut(
+    *arguments: str, shown: bool = False, afresh: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """Run mutmut with ``arguments``, its output captured (or ``shown`` as it comes); ``afresh``,
+    each mutant in a process that imports the code and the tests itself."""
+    start = ["-c", AFRESH] if afresh else ["-m", "mutmut"]
+    command = [sys.executable, *start, *arguments]
     return subprocess.run(command, capture_output=not shown, text=True, check=False)
 
 
@@ -68,9 +88,10 @@ def generate(children: int) -> list[str]:
     return names
 
 
-def run_mutants(children: int, names: list[str]) -> None:
+def run_mutants(children: int, names: list[str], afresh: bool = False) -> None:
     """Test the mutants named (all of them when none are), stopping on mutmut's own failure."""
-    if mutmut("run", "--max-children", str(children), *names, shown=True).returncode != 0:
+    run = mutmut("run", "--max-children", str(children), *names, shown=True, afresh=afresh)
+    if run.returncode != 0:
         raise SystemExit("mutmut failed (see above): no figures")
 
 
@@ -90,6 +111,15 @@ def main() -> None:
         chosen = sorted(random.Random(args.seed).sample(names, min(args.sample, len(names))))
     run_mutants(args.children, chosen or [])
     found = statuses()
+    survivors = sorted(
+        name
+        for name, status in found.items()
+        if status in {"survived", "suspicious"} and (chosen is None or name in chosen)
+    )
+    if survivors:
+        print(f"\nTesting the {len(survivors)} mutants not caught again, each loading afresh")
+        run_mutants(args.children, survivors, afresh=True)
+        found = statuses()
     if chosen is not None:
         found = {name: found[name] for name in chosen}
     counts = Counter(found.values())

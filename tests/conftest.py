@@ -7,9 +7,13 @@ Under ``ci`` a failing property test is reported as found, without shrinking it 
 whole game can take Hypothesis minutes); ``dev`` shrinks. Both print the ``@reproduce_failure``
 line that replays the failure."""
 
+import functools
+import json
 import os
 import signal
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -43,11 +47,11 @@ settings.register_profile(
     phases=[phase for phase in Phase if phase is not Phase.shrink],
     suppress_health_check=list(HealthCheck),
 )
-# mutmut runs each mutant's tests with MUTANT_UNDER_TEST set: there a property test tries a few
-# fixed examples, so that a mutant gets the same verdict on every run (docs/contributing.md).
-settings.load_profile(
-    "mutation" if "MUTANT_UNDER_TEST" in os.environ else os.environ.get("HYPOTHESIS_PROFILE", "ci")
-)
+MUTATION_RUN = "MUTANT_UNDER_TEST" in os.environ
+"""Whether mutmut runs these tests (it sets MUTANT_UNDER_TEST): then a property test tries a few
+fixed examples, so that a mutant gets the same verdict on every run, the caches of the code are
+emptied before the tests and the quickest tests run first (docs/contributing.md)."""
+settings.load_profile("mutation" if MUTATION_RUN else os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     # Started with Ctrl-C ignored, as a background job is: the tests that press Ctrl-C need
@@ -63,8 +67,34 @@ SLOW_BY_FILE = {"docs/distributed.md": {"distributed.md"}}
 """Slow tests marked by name: documentation pages' doctests, which cannot carry a mark."""
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under mutmut, forget every answer the code under test cached: the mutant's tests run in
+    a process forked from one that loaded (and so ran) the plain code."""
+    if MUTATION_RUN:
+        for name, module in list(sys.modules.items()):
+            if name.partition(".")[0] in {"thousand", "tournament"}:
+                for value in list(vars(module).values()):
+                    if isinstance(value, functools._lru_cache_wrapper):
+                        value.cache_clear()
+
+
+@functools.cache
+def recorded_durations() -> dict[str, float]:
+    """How long each test took when mutmut mapped the tests to the code (its statistics file
+    in the folder it runs from), by test id; none outside a mutation run."""
+    statistics = Path("mutmut-stats.json")
+    if not MUTATION_RUN or not statistics.is_file():
+        return {}
+    durations: dict[str, float] = json.loads(statistics.read_text())["duration_by_test"]
+    return durations
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tests of :data:`SLOW_BY_FILE` slow (``-m "not slow"`` leaves them out)."""
+    """Mark the tests of :data:`SLOW_BY_FILE` slow (``-m "not slow"`` leaves them out); under
+    mutmut, run the quickest tests first, so that a caught mutant is caught soon."""
+    durations = recorded_durations()
+    if durations:
+        items.sort(key=lambda item: durations.get(item.nodeid, 0.0))
     root = config.rootpath
     for item in items:
         try:

@@ -17,6 +17,7 @@ from thousand import (
     Take,
     parse_action,
 )
+from thousand.classic.actions import seen_by
 
 EXAMPLES = [
     ("pass", Pass()),
@@ -75,3 +76,24 @@ def test_malformed_text_raises_invalid_action_error(text: str, message: str) -> 
 def test_actions_are_hashable_values() -> None:
     """Actions compare by value and can be used in sets and dict keys."""
     assert {Bid(120), Bid(120), Pass()} == {Bid(120), Pass()}
+
+
+@pytest.mark.parametrize(
+    ("viewer", "sees_the_gift", "sees_the_discard"),
+    [
+        pytest.param(0, True, True, id="declarer"),
+        pytest.param(1, True, False, id="receiver"),
+        pytest.param(2, False, False, id="other-defender"),
+        pytest.param(None, False, False, id="spectator"),
+    ],
+)
+def test_a_card_given_is_seen_by_both_seats_and_one_laid_aside_by_the_declarer_alone(
+    viewer: int | None, sees_the_gift: bool, sees_the_discard: bool
+) -> None:
+    """Seat 0 gives the queen of spades to seat 1 and lays aside the nine of hearts: each viewer
+    sees the card or only that one was given (to whom) or laid aside; a bid is seen by all."""
+    give = Give(Card.parse("QS"), 1)
+    discard = Discard(Card.parse("9H"))
+    assert seen_by(give, 0, viewer) == (give if sees_the_gift else Give(None, 1))
+    assert seen_by(discard, 0, viewer) == (discard if sees_the_discard else Discard(None))
+    assert seen_by(Bid(120), 0, viewer) == Bid(120)

@@ -14,6 +14,7 @@ import pytest
 from tests.support import assert_refused
 from thousand import IllegalActionError, LayoutError, bluff
 from thousand.bluff import Card, Phase, Result, cards, parse_action
+from thousand.bluff.actions import Hide, Play, seen_by
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -513,3 +514,13 @@ def test_a_layout_that_is_not_the_deck_names_the_extra_and_the_missing_cards():
     message = "not in the deck \\(or too many\\): 14; missing: 15$"
     with pytest.raises(LayoutError, match=message):
         bluff.new_game(rules, layout=layout, dealer=1, seed=0)
+
+
+@pytest.mark.parametrize("viewer", [1, 2, None])
+def test_a_card_played_face_down_is_seen_by_its_player_alone(viewer: int | None) -> None:
+    """Seat 0 plays 25 face down: seat 0 sees the card, every other seat and a spectator only
+    that a card went face down; a card played face up is seen by all."""
+    hidden = Hide(Card.parse("25"))
+    assert seen_by(hidden, 0, 0) == hidden
+    assert seen_by(hidden, 0, viewer) == Hide(None)
+    assert seen_by(Play(Card.parse("25")), 0, viewer) == Play(Card.parse("25"))

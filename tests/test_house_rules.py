@@ -83,6 +83,15 @@ def test_e5c_a_fall_from_the_barrel_onto_555(fall: BarrelFallPenalty, after: int
     assert state.barrel[0] is None
 
 
+def test_a_seat_mounting_a_barrel_set_at_555_is_emptied_and_off_the_barrel() -> None:
+    """With the barrel at 555, seat 2 at 530 takes 25 and mounts it at 555, the very score the
+    samosval empties: back to 0, and no longer on the barrel."""
+    rules = attrs.evolve(BOTH, barrel_threshold=555)
+    state = play_ending(ending_start(rules, (0, 0, 530)), 100, *FAILS)
+    assert state.deals[0].deal_scores[2] == 25
+    assert (state.scores[2], state.barrel[2]) == (0, None)
+
+
 def test_the_score_after_the_deal_counts_not_one_passed_through() -> None:
     """Passing 555 within a deal's steps is nothing: only the final score is checked."""
     state = play_ending(ending_start(BOTH, (0, 0, 540)), 100, *FAILS)
