@@ -233,6 +233,53 @@ def test_fit_rejects_what_it_cannot_rate(
         plackett_luce(rankings, entrants, prior=prior)
 
 
+def test_no_entrants_give_no_ratings_and_a_negative_count_is_refused() -> None:
+    """Zero entrants fit to an empty list, with or without a prior; a negative number of
+    entrants is refused naming it."""
+    assert plackett_luce([], 0) == []
+    assert plackett_luce([], 0, prior=0) == []
+    message = "the number of entrants must not be negative, not -1"
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        plackett_luce([], -1)
+
+
+@pytest.mark.parametrize("prior", [0.0, 1.0])
+def test_a_lone_entrant_has_log_strength_zero(prior: float) -> None:
+    """A single entrant has nothing to be compared with: its log-strength is the centre, 0."""
+    assert plackett_luce([[[0]]], 1, prior=prior) == [0.0]
+
+
+def test_the_default_prior_is_one_virtual_win_and_loss_per_entrant() -> None:
+    """Without ``prior``, the fit is the MLE of the data plus one win and one loss per entrant
+    against an explicit entrant held at log-strength 0 (the same as ``prior=1``)."""
+    rankings = [[[0], [1], [2]], [[0], [2], [1]], [[1], [0], [2]]]
+    virtual = [ranking for entrant in range(3) for ranking in ([[entrant], [3]], [[3], [entrant]])]
+    explicit = plackett_luce(rankings + virtual, 4, prior=0)
+    anchored = [value - explicit[3] for value in explicit[:3]]
+    mean = sum(anchored) / 3
+    expected = [value - mean for value in anchored]
+    assert plackett_luce(rankings, 3) == pytest.approx(expected, abs=1e-8)
+    assert plackett_luce(rankings, 3, prior=2.0) != pytest.approx(expected, abs=1e-8)
+
+
+def test_a_two_entrant_mle_names_the_entrant_that_never_wins_first() -> None:
+    """Two entrants where 1 always beats 0: without a prior the error names entrant 0 as never
+    winning (the winless check comes before the unbeaten one)."""
+    message = "entrant 0 never wins, so its maximum likelihood rating is -infinity: use a prior > 0"
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        plackett_luce([[[1], [0]]] * 3, 2, prior=0)
+
+
+def test_a_missing_mle_names_the_top_tier_of_entrant_zero() -> None:
+    """Three tiers, {0, 2} over {3} over {1, 4}, each entrant winning and losing: the MLE does
+    not exist, and the error splits the entrants at the tier of entrant 0 (those that beat it
+    through others stay with it)."""
+    rankings = [[[0], [2]], [[2], [0]], [[1], [4]], [[4], [1]], [[0], [3]], [[3], [1]]]
+    message = f"entrants [0, 2] never lose to entrants [1, 3, 4], {NO_MLE}"
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        plackett_luce(rankings, 5, prior=0)
+
+
 def test_an_interval_of_one_value_is_that_value() -> None:
     """The 95% interval interpolates between ranks as NumPy does, and one value is its own
     interval."""
@@ -292,6 +339,26 @@ def test_bootstrap_edge_cases() -> None:
     with pytest.raises(ValueError, match="resamples"):
         bootstrap([1], lambda sample: 0.0, resamples=0, seed=0)
     with pytest.raises(ValueError, match="no groups"):
+        bootstrap([], lambda sample: 0.0, resamples=5, seed=0)
+
+
+def test_one_resample_gives_a_point_interval_at_its_statistic() -> None:
+    """A single resample is allowed: the interval is that resample's statistic at both ends."""
+    groups = [3.0, 1.0, 4.0, 1.0, 5.0]
+
+    def mean(sample: list[float]) -> float:
+        return sum(sample) / len(sample)
+
+    draw = random.Random(9).choices(range(len(groups)), k=len(groups))
+    value = mean([groups[index] for index in draw])
+    assert bootstrap(groups, mean, resamples=1, seed=9) == (value, value)
+
+
+def test_bootstrap_errors_say_what_is_wrong() -> None:
+    """No resamples and no groups are refused with full messages."""
+    with pytest.raises(ValueError, match=f"^{re.escape('resamples must be at least 1, not 0')}$"):
+        bootstrap([1], lambda sample: 0.0, resamples=0, seed=0)
+    with pytest.raises(ValueError, match=f"^{re.escape('there are no groups to resample')}$"):
         bootstrap([], lambda sample: 0.0, resamples=5, seed=0)
 
 
