@@ -11,10 +11,12 @@ import copy
 
 import pytest
 
+import thousand
 from tests.support import assert_refused
 from thousand import IllegalActionError, LayoutError, bluff
 from thousand.bluff import Card, Phase, Result, cards, parse_action
 from thousand.bluff.actions import Hide, Play, seen_by
+from thousand.bluff.state import public_history
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -507,6 +509,65 @@ def test_illegal_action_is_refused_and_changes_nothing(actions, text, reason):
     assert_illegal(act(deal(*THREE), *actions), text, reason)
 
 
+def test_an_action_after_the_end_is_refused_because_the_game_is_over():
+    """Once seat 0 has won, any action, even one a seat could have played before, is refused by
+    nobody's turn, saying the game is over and how to start another."""
+    state = act(deal(*FINISH), "play 06", "pass", "play 1000")
+    reason = "the game is over; start another with new_game()"
+    for text in ("pass", "play 16", "challenge"):
+        with pytest.raises(IllegalActionError) as caught:
+            state.apply(parse_action(text))
+        assert caught.value.reason == reason
+        assert str(caught.value) == f"nobody may act after the end of the game ('{text}'): {reason}"
+
+
+class PlaySubclass(Play):
+    """A look-alike of a face-up play: the engine takes only its own action types."""
+
+
+@pytest.mark.parametrize(
+    ("offered", "name"),
+    [
+        pytest.param("play 06", "str", id="text"),
+        pytest.param(Card.parse("06"), "Card", id="card"),
+        pytest.param(thousand.Bid(105), "Bid", id="thousand-action"),
+        pytest.param(PlaySubclass(Card.parse("06")), "PlaySubclass", id="subclass-of-play"),
+    ],
+)
+def test_an_object_that_is_not_an_action_is_refused_naming_its_type(offered, name):
+    """Text, a card, a Thousand action or a subclass of Play offered to a 1000? game is refused,
+    naming the object's type and pointing to the parser of action text."""
+    reason = f"{name} is not an action; read text with thousand.bluff.parse_action()"
+    assert_refused(deal(*THREE), offered, reason)
+
+
+class Incomparable:
+    """A stand-in for a card that refuses to be compared with anything but itself."""
+
+    def __eq__(self, other):
+        if other is self:
+            return True
+        raise TypeError("no comparison")
+
+    __hash__ = None
+
+    def __str__(self):
+        return "XX"
+
+
+@pytest.mark.parametrize(
+    ("actions", "action", "name"),
+    [
+        pytest.param([], Play(Incomparable()), "Play", id="face-up"),
+        pytest.param(["play 06"], Hide(Incomparable()), "Hide", id="face-down"),
+    ],
+)
+def test_an_action_holding_a_value_no_card_has_is_refused_naming_its_type(actions, action, name):
+    """A play or hide whose card cannot even be compared with the hand is refused, naming the
+    kind of action, not the value inside it."""
+    assert_refused(act(deal(*THREE), *actions), action, f"this {name} holds values no action has")
+
+
 def test_a_layout_that_is_not_the_deck_names_the_extra_and_the_missing_cards():
     """A layout holding a card twice and lacking another is refused, naming just those two."""
     rules = bluff.Rules(players=2, hand_size=2, deck="10 11 12 13 14 15")
@@ -524,3 +585,12 @@ def test_a_card_played_face_down_is_seen_by_its_player_alone(viewer: int | None)
     assert seen_by(hidden, 0, 0) == hidden
     assert seen_by(hidden, 0, viewer) == Hide(None)
     assert seen_by(Play(Card.parse("25")), 0, viewer) == Play(Card.parse("25"))
+
+
+def test_a_public_history_keeps_one_face_down_record_per_seat_it_is_told_of():
+    """The history others see of face-up actions keeps no per-seat face-down records unless
+    given a seat count; with ``players`` it keeps one empty record per seat."""
+    opened = Play(Card.parse("06"))
+    assert public_history([(0, opened)]) == ((None, 0, opened), ())
+    assert public_history([]) == (None, ())
+    assert public_history([(0, opened)], players=3) == ((None, 0, opened), (None, None, None))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 import thousand
-from thousand import RecordError
+from thousand import LayoutError, RecordError
 from thousand.bluff import (
     ChallengeRestart,
     EmptyDrawPile,
@@ -121,6 +122,25 @@ def test_json_round_trip(state: State) -> None:
     layout = state.origin.layout
     assert data["layout"] == (None if layout is None else layout.to_dict())
     assert data["actions"] == [[seat, str(action)] for seat, action in state.actions]
+
+
+def test_rules_json_is_an_object_indented_by_two_that_reads_back() -> None:
+    """Rules are written as a JSON object of every field, indented by two spaces, and read back
+    as the same rules; fields left out of the text take their defaults."""
+    text = SMALL_RULES.to_json()
+    assert text == (
+        "{\n"
+        '  "players": 3,\n'
+        '  "hand_size": 3,\n'
+        '  "deck": "03 05 06 09 16 19 23 26 29 33 40 46 1000 1000",\n'
+        '  "challenge_restart": "drawn_card",\n'
+        '  "empty_draw_pile": "reshuffle",\n'
+        '  "last_card_face_down": "challengeable",\n'
+        '  "max_turns": 2000\n'
+        "}"
+    )
+    assert Rules.from_json(text) == SMALL_RULES
+    assert Rules.from_json('{"players": 4, "max_turns": 30}') == Rules(players=4, max_turns=30)
 
 
 @pytest.mark.parametrize("state", STATES)
@@ -383,6 +403,30 @@ def test_broken_layout_is_named(damage: Callable[[dict[str, Any]], Any], phrase:
     data = record_data(BY_HAND)
     damage(data["layout"])
     assert_rejected(data, "layout", phrase)
+
+
+NOT_A_LAYOUT = "a layout is an object with exactly the keys 'hands' and 'draw_pile'"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param("23 29 1000", id="text"),
+        pytest.param([["23 29 1000"], "19"], id="list"),
+        pytest.param({"hands": ["23 29 1000", "05 06 26", "03 09 16"]}, id="no-draw-pile"),
+        pytest.param(
+            {"hands": ["23", "05", "03"], "draw_pile": "", "talon": ""}, id="an-extra-key"
+        ),
+    ],
+)
+def test_a_layout_without_exactly_hands_and_draw_pile_is_refused(data: Any) -> None:
+    """A layout must be an object of exactly 'hands' and 'draw_pile'; anything else is refused
+    with that sentence, and a record holding it names the layout."""
+    with pytest.raises(LayoutError, match=f"^{re.escape(NOT_A_LAYOUT)}$"):
+        Layout.from_dict(data)
+    record = record_data(BY_HAND)
+    record["layout"] = data
+    assert str(assert_rejected(record)) == f"layout: {NOT_A_LAYOUT}"
 
 
 def test_layout_given_to_a_shuffled_game_is_caught() -> None:
