@@ -97,3 +97,12 @@ def test_equal_cards_are_interchangeable() -> None:
     assert built == Card.parse("TH")
     assert hash(built) == hash(Card.parse("TH"))
     assert built.index == Card.parse("TH").index
+
+
+def test_a_card_built_from_suit_and_rank_writes_its_notation() -> None:
+    """Every card built by hand from a suit and a rank reads as rank then suit, as parsed."""
+    built = [Card(suit, rank) for suit in Suit for rank in Rank]
+    assert " ".join(str(card) for card in built) == (
+        "9S JS QS KS TS AS 9C JC QC KC TC AC 9D JD QD KD TD AD 9H JH QH KH TH AH"
+    )
+    assert repr(Card(Suit.HEARTS, Rank.TEN)) == "Card.parse('TH')"

@@ -526,6 +526,16 @@ def test_e4_no_bolt_on_the_barrel() -> None:
     assert (state.scores[1], state.barrel[1], state.bolts[1]) == (880, 1, 2)
 
 
+def test_a_declarer_on_the_barrel_leaves_the_defender_after_it_its_bolt() -> None:
+    """The declarer (seat 0, the forehand) sits on the barrel: it gets no bolt, and seat 1, who
+    takes no trick after it, still gets its third bolt."""
+    state = dealt(BOLTS, ENDING, 2, (880, 0, 0), barrel=(0, None, None), bolts=(0, 2, 0))
+    state = play_ending(state, 100, *FAILS)
+    assert state.deals[0].points[1] == 0
+    assert state.deals[0].deal_scores[1] == -120
+    assert (state.scores[1], state.bolts[1]) == (-120, 0)
+
+
 def test_no_bolt_for_the_declarer_even_conceding_free_nor_for_the_sitter() -> None:
     free = attrs.evolve(BOLTS, concession=thousand.Concession.FREE)
     state = play(dealt(free, ENDING, 2, (0, 0, 0), bolts=(2, 0, 0)), "pass", "pass")
@@ -704,6 +714,50 @@ def test_e7_a_weak_hand_is_thrown_in_and_the_first_qualifying_seat_is_named() ->
     assert state.deals[0].thrown_in == ThrowIn(1, "weak hand", Redeal.DEALT)
 
 
+def test_a_throw_in_says_who_holds_what_and_when() -> None:
+    """A throw-in reads as the seat, what it holds ("a weak hand" for a weak one) and when."""
+    layout = Layout(
+        hands=["AH TH AD TD AC TC AS", "9S 9C JD JH QC 9D KH", "9H JC QD KD TS KS QS"],
+        talon="QH JS KC",
+    )
+    weak = thousand.new_match(WEAK, seed=1, dealer=0, layout=layout).deals[0].thrown_in
+    assert str(weak) == "thrown in: seat 1 holds a weak hand as dealt"
+    rules = attrs.evolve(RUSSIAN, redeal_nines=Redeal.AFTER_EXCHANGE)
+    nines = exchange_nines(rules).deals[0].thrown_in
+    assert str(nines) == "thrown in: seat 2 holds four nines after the exchange"
+
+
+def test_a_weak_hand_is_checked_as_dealt_only() -> None:
+    """Seat 1 is worth 20 as dealt; after taking 9D QC QD and giving away AS and QH it holds 12,
+    under the threshold of 13, yet the deal goes on: only the nines are checked after the
+    exchange."""
+    layout = Layout(
+        hands=["TS KS QS JS AH TH KH", "AS 9S 9C JH JD JC QH", "AC TC KC AD TD KD 9H"],
+        talon="9D QC QD",
+    )
+    rules = attrs.evolve(WEAK, redeal_nines=Redeal.AFTER_EXCHANGE)
+    state = thousand.new_match(rules, seed=1, dealer=0, layout=layout)
+    state = play(state, "pass", "pass", "give AS 2", "give QH 0")
+    assert hand_worth(rules, sum(card.bit for card in state.hands[1])) == 12
+    assert state.deals == ()
+    assert (state.phase, state.declarer) == (thousand.Phase.CONTRACT, 1)
+
+
+def test_the_deal_after_a_throw_in_after_the_exchange_is_checked_as_dealt() -> None:
+    """E6 b) under a weak-hand threshold of 28 too (seed 2): the deal the same dealer deals next
+    holds a weak hand, so it is thrown in as dealt before any bid, and play goes on with the
+    deal after it."""
+    rules = attrs.evolve(RUSSIAN, redeal_nines=Redeal.AFTER_EXCHANGE, redeal_weak_hand=28)
+    state = thousand.new_match(rules, seed=2, dealer=0, layout=NINES_AFTER)
+    state = play(state, "pass", "bid 105", "bid 110", "pass", "give 9H 2", "give JD 0")
+    assert [deal.thrown_in for deal in state.deals] == [
+        ThrowIn(2, "four nines", Redeal.AFTER_EXCHANGE),
+        ThrowIn(1, "weak hand", Redeal.DEALT),
+    ]
+    assert (state.deal_number, state.dealer, state.phase) == (2, 0, thousand.Phase.AUCTION)
+    assert all(hand_worth(rules, sum(card.bit for card in hand)) >= 28 for hand in state.hands)
+
+
 def test_throw_ins_do_not_count_towards_the_gold_set() -> None:
     layout = Layout(
         hands=["AH TH AD TD AC TC AS", "9S 9C JD JH QC 9D KH", "9H JC QD KD TS KS QS"],
@@ -725,6 +779,17 @@ def test_a_deal_limit_ends_even_endless_throw_ins() -> None:
     assert state.result.deals == 7
     assert all(deal.thrown_in for deal in state.deals)
     assert state.scores == (0, 0, 0)
+
+
+def test_the_longest_deal_limit_ends_endless_throw_ins_too() -> None:
+    """With every hand weak and the most deals the rules allow, the match still ends with all
+    10,000 deals thrown in, however long the run of throw-ins."""
+    rules = attrs.evolve(RUSSIAN, redeal_weak_hand=1000, max_deals=10_000)
+    state = thousand.new_match(rules, seed=1)
+    assert isinstance(state.result, MatchResult)
+    assert (state.result.deals, state.result.adjudicated) == (10_000, True)
+    assert len(state.deals) == 10_000
+    assert all(deal.thrown_in for deal in state.deals)
 
 
 @pytest.mark.parametrize(

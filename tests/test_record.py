@@ -376,6 +376,34 @@ def test_actions_in_a_deal_thrown_in_as_dealt_are_refused() -> None:
     assert_rejected(data, "did not finish")
 
 
+def test_a_played_deal_folded_into_the_one_before_is_refused() -> None:
+    """Deal 1's actions moved to the end of deal 0's: replaying deal 0 plays deal 1 too, and
+    deal 1, left with its cards alone, is one the engine did not throw in as dealt."""
+    state = recorded("3p")
+    data = record_data(state)
+    assert state.deals[1].thrown_in is None
+    data["deals"][0]["actions"] += data["deals"][1]["actions"]
+    data["deals"][1]["actions"] = []
+    with pytest.raises(RecordError) as caught:
+        replay(Record.from_json(json.dumps(data)))
+    assert str(caught.value) == "deal 1: the engine finished this deal before its first action"
+
+
+def test_a_deal_thrown_in_after_the_exchange_folded_into_the_one_before_is_refused() -> None:
+    """The same with deal 1 thrown in after the exchange (seed 49): the engine finished it, but
+    only after its actions, so a record giving it none does not replay."""
+    state = play_out(new_match(attrs.evolve(NINES, max_deals=2), seed=49), 49)
+    assert state.deals[0].thrown_in is None
+    assert state.deals[1].thrown_in is not None
+    assert state.deals[1].thrown_in.when is Redeal.AFTER_EXCHANGE
+    data = record_data(state)
+    data["deals"][0]["actions"] += data["deals"][1]["actions"]
+    data["deals"][1]["actions"] = []
+    with pytest.raises(RecordError) as caught:
+        replay(Record.from_json(json.dumps(data)))
+    assert str(caught.value) == "deal 1: the engine finished this deal before its first action"
+
+
 # Tampering --------------------------------------------------------------------------------
 
 TAMPERED: dict[str, Callable[[], GameState]] = {

@@ -121,6 +121,39 @@ def test_json_round_trip(name: str) -> None:
     assert isinstance(rules.to_dict()["endgame"], str)
 
 
+def test_rules_json_is_written_one_field_a_line() -> None:
+    """The rules JSON, meant to be read and edited by hand as a rules file, gives each field on
+    a line of its own, indented by two spaces, in the order of the fields."""
+    assert Rules.preset("polish").to_json() == "\n".join(
+        [
+            "{",
+            '  "players": 3,',
+            '  "opening_bid": 100,',
+            '  "bid_step": 10,',
+            '  "cap_base": 120,',
+            '  "concession": "none",',
+            '  "must_beat": true,',
+            '  "must_trump": true,',
+            '  "must_overtrump": false,',
+            '  "marriage_requires_trick": false,',
+            '  "marriage_declaration": "automatic",',
+            '  "ace_marriage": 0,',
+            '  "rounding": 10,',
+            '  "endgame": "lock",',
+            '  "barrel_threshold": 880,',
+            '  "barrel_deals": 3,',
+            '  "barrel_penalty": 120,',
+            '  "barrel_capacity": "multiple",',
+            '  "lock_threshold": 800,',
+            '  "target": 1000,',
+            '  "settlement": "none",',
+            '  "set_aside": "nobody",',
+            '  "max_deals": 400',
+            "}",
+        ]
+    )
+
+
 def test_from_dict_on_top_of_a_preset_and_with_defaults() -> None:
     """A "preset" key names the base; missing fields take the defaults (the Russian values)."""
     rules = Rules.from_dict({"preset": "polish", "must_overtrump": True})
