@@ -367,3 +367,16 @@ def test_the_next_bidder_skips_those_who_passed_and_never_runs_round_for_ever() 
     assert next_bidder(state, 0b001) == 1
     with pytest.raises(RuntimeError, match="went round the table after seat 2"):
         next_bidder(state, 0b111)
+
+
+@pytest.mark.parametrize(
+    ("action", "reason"),
+    [
+        pytest.param(thousand.Bid(105.0), "the amount 105.0 is not a whole number", id="float"),
+        pytest.param(thousand.Bid(True), "the amount True is not a whole number", id="bool"),
+    ],
+)
+def test_a_bid_that_is_not_a_whole_number_is_refused_as_such(action, reason) -> None:
+    """A bid of 105.0 is refused for not being a whole number, not as beyond the hand's
+    ceiling."""
+    assert_refused(thousand.new_deal(RUSSIAN, seed=1), action, reason)

@@ -1017,6 +1017,16 @@ def test_an_observation_written_before_four_seats_reads_as_today(dealer: int) ->
         assert older == observation
 
 
+@pytest.mark.parametrize("suit", ["", "SC", "CD", "s", 0])
+def test_an_observation_with_a_trump_that_is_no_suit_is_refused(suit: object) -> None:
+    """Observation JSON whose trump is not one of S, C, D, H (or null, for none) is malformed:
+    reading it raises ``ValueError``."""
+    data = json_round_trip(thousand.new_deal(RUSSIAN, seed=3).observation(0).to_dict())
+    data["trump"] = suit
+    with pytest.raises(ValueError, match="is not a suit"):
+        Observation.from_dict(data)
+
+
 @pytest.mark.slow
 @settings(max_examples=scaled(0.5))
 @given(playouts(deals(presets())))

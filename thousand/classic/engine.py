@@ -300,12 +300,24 @@ def _illegal(state: GameState, action: object) -> IllegalActionError:
             f"{type(action).__name__} is not an action; read text with parse_action(), "
             "as in state.apply(parse_action('pass'))"
         )
+    elif odd := _not_whole(action):
+        reason = odd
     else:
         try:
             reason = _WHY[state.phase](state, cast(Action, action))
         except Exception:
             reason = f"this {type(action).__name__} holds values no action has"
     return IllegalActionError(action, state.player, str(state.phase), reason)
+
+
+def _not_whole(action: object) -> str | None:
+    """Why an amount, musik or seat of ``action`` cannot be taken (``Bid(105.0)``: the engine
+    compares numbers by type as well as value), or ``None`` when they are all whole numbers."""
+    for field, name in (("amount", "amount"), ("musik", "musik"), ("to", "seat")):
+        value = getattr(action, field, 0)
+        if type(value) is not int:
+            return f"the {name} {value!r} is not a whole number"
+    return None
 
 
 def _end_deal(state: GameState, conceded: bool) -> GameState:

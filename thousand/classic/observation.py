@@ -437,6 +437,8 @@ def _cards(texts: Any) -> tuple[Card, ...]:
 
 
 def _suit(text: Any) -> Suit:
+    if not isinstance(text, str) or len(text) != 1 or text not in "SCDH":
+        raise ValueError(f"{text!r} is not a suit (S, C, D or H)")
     return Suit("SCDH".index(text))
 
 
