@@ -36,7 +36,7 @@ from thousand.bots.card_places import (
     train,
 )
 from thousand.bots.search import OTHERS_STRAY, searches_for_worlds
-from thousand.classic.sampling import NoPlacement, WeightedPlacement
+from thousand.classic.sampling import NoPlacement, Placement, WeightedPlacement
 from thousand.classic.state import GameState
 from thousand.errors import ModelError
 from thousand.games import BLUFF, THOUSAND
@@ -177,6 +177,96 @@ def test_weighted_placements_keep_the_sizes_and_the_allowed_places() -> None:
         WeightedPlacement(0b111, [1, 1], [0b111, 0b111], weights)
     with pytest.raises(NoPlacement):
         WeightedPlacement(0b11, [1, 1], [0b11, 0b00], weights)
+
+
+class Draws(random.Random):
+    """A generator whose ``random()`` gives the listed values in turn."""
+
+    def __init__(self, *draws: float) -> None:
+        super().__init__(0)
+        self._draws = iter(draws)
+
+    def random(self) -> float:
+        return next(self._draws)
+
+
+@pytest.mark.parametrize(
+    ("draws", "places"),
+    [
+        ((0.0, 0.0, 0.0), [0b100, 0b010, 0b001]),
+        ((0.5, 0.5, 0.5), [0b001, 0b100, 0b010]),
+        ((0.9, 0.1, 0.0), [0b010, 0b001, 0b100]),
+    ],
+)
+def test_a_weighted_draw_takes_the_place_whose_share_holds_it(
+    draws: tuple[float, ...], places: list[int]
+) -> None:
+    """Cards 2, 1, 0 (placed in that order) into three places of one, every weight 1: each
+    card's draw falls in one of the places' shares laid end to end, each share half-open, so a
+    draw on a boundary belongs to the later place (0.5 puts card 2 in the middle place, then
+    card 1, between places 0 and 2, in place 2)."""
+    weights = [[1.0, 1.0, 1.0] for _ in range(24)]
+    placement = WeightedPlacement(0b111, [1, 1, 1], [0b111, 0b111, 0b111], weights)
+    assert placement.sample(Draws(*draws)) == places
+
+
+def test_a_draw_rounded_past_the_last_share_goes_to_a_place_that_can_be_filled() -> None:
+    """Card 2 (placed first) may go anywhere, card 1 only to places 0 and 1, card 0 only to
+    place 2, so card 2 cannot go to place 2. With card 2 weighing 0.7 in place 0 and 3 in place
+    1, the largest draw below 1 is left, after rounding, at 3 past place 0's share: not below
+    place 1's; place 1, the last place card 2 can take, gets it, and the placement is
+    complete."""
+    weights = [[1.0, 1.0, 1.0] for _ in range(24)]
+    weights[2] = [0.7, 3.0, 1.0]
+    placement = WeightedPlacement(0b111, [1, 1, 1], [0b110, 0b110, 0b101], weights)
+    assert placement.sample(Draws(1 - 2**-53, 0.0, 0.0)) == [0b010, 0b100, 0b001]
+
+
+def test_only_the_ratios_of_the_weights_count() -> None:
+    """Every weight divided by 1024 (so every placement weighs far less than 1) draws the very
+    placements the weights as they were draw with the same seed."""
+    weights = [[1.0, 1.0] for _ in range(24)]
+    weights[0] = [6.0, 1.0]
+    weights[1] = [1.0, 3.0]
+    weights[2] = [0.5, 2.0]
+    small = [[weight / 1024 for weight in row] for row in weights]
+    pool, sizes, allowed = 0b1111, [2, 2], [0b1111, 0b1111]
+    plain, scaled = random.Random(4), random.Random(4)
+    placement = WeightedPlacement(pool, sizes, allowed, weights)
+    scaled_placement = WeightedPlacement(pool, sizes, allowed, small)
+    for _ in range(50):
+        assert scaled_placement.sample(scaled) == placement.sample(plain)
+
+
+def test_weights_near_the_largest_float_still_draw_both_placements() -> None:
+    """Two cards into two places of one, card 0 weighing 8e307 in either: the summed weight,
+    1.6e308, is still a number, and card 0 goes to each place about half the time."""
+    weights = [[1.0, 1.0] for _ in range(24)]
+    weights[0] = [8e307, 8e307]
+    placement = WeightedPlacement(0b11, [1, 1], [0b11, 0b11], weights)
+    rng = random.Random(5)
+    first = sum(placement.sample(rng)[0] == 0b01 for _ in range(200))
+    assert 70 < first < 130
+
+
+def test_weighted_placement_errors_are_exact() -> None:
+    """Cards and places that do not add up, and places no placement fills (a card allowed in
+    neither place of one, or a negative size), are refused with these messages, the latter as
+    the uniform :class:`Placement` refuses it."""
+    weights = [[1.0, 1.0] for _ in range(24)]
+    with pytest.raises(NoPlacement) as error:
+        WeightedPlacement(0b111, [1, 1], [0b111, 0b111], weights)
+    assert str(error.value) == "3 cards for 2 places"
+    none = "no placement satisfies the constraints"
+    with pytest.raises(NoPlacement) as error:
+        WeightedPlacement(0b11, [1, 1], [0b11, 0b00], weights)
+    assert str(error.value) == none
+    with pytest.raises(NoPlacement) as error:
+        WeightedPlacement(0b1, [2, -1], [0b1, 0b1], weights)
+    assert str(error.value) == none
+    with pytest.raises(NoPlacement) as error:
+        Placement(0b1, [2, -1], [0b1, 0b1])
+    assert str(error.value) == none
 
 
 def test_the_determiniser_follows_an_affinity_within_the_rules() -> None:

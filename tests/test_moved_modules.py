@@ -110,6 +110,24 @@ def test_the_root_determinise_serves_both_games() -> None:
     assert thousand.Determiniser is importlib.import_module("thousand.determinise").Determiniser
 
 
+def test_the_determinisers_module_still_hands_out_determinise_and_nothing_more() -> None:
+    """``thousand.classic.determinise`` gives the root ``determinise`` by that name, as it did
+    when it defined it; a name it lacks raises the usual ``AttributeError``."""
+    from thousand.games import determinise
+
+    module = importlib.import_module("thousand.classic.determinise")
+    assert module.determinise is determinise
+    namespace: dict[str, object] = {}
+    exec("from thousand.classic.determinise import determinise", namespace)
+    assert namespace["determinise"] is determinise
+    with pytest.raises(AttributeError) as error:
+        _ = module.determiniser
+    assert str(error.value) == (
+        "module 'thousand.classic.determinise' has no attribute 'determiniser'"
+    )
+    assert not hasattr(module, "determiniser")
+
+
 def test_the_shared_notation_keeps_its_old_names() -> None:
     """What 1000? borrowed from Thousand's actions is shared from ``thousand.common``, and
     Thousand's actions still offer it."""
