@@ -7,19 +7,36 @@ import enum
 import itertools
 import pickle
 import random
+import re
 from collections.abc import Iterator
 
 import attrs
 import pytest
 
 import thousand
-from thousand import Card, Discard, GameState, Give, Phase, Play, Rules, bluff
+from thousand import (
+    Card,
+    Concession,
+    Determiniser,
+    Discard,
+    GameState,
+    Give,
+    Phase,
+    Play,
+    Redeal,
+    Rules,
+    SetAside,
+    Suit,
+    bluff,
+    parse_action,
+)
 from thousand.bluff import spectator as bluff_spectator
 from thousand.classic import scoring, spectator
 from thousand.classic.rules import Endgame
 
 PRESETS = Rules.preset_names()
 TABLES = (2, 3, 4, 6)
+NOT_NEXT = f"^{re.escape('after must be the state that follows before by exactly one action')}$"
 
 
 def reachable_cards(value: object) -> Iterator[object]:
@@ -224,11 +241,11 @@ def test_views_are_frozen_values_that_pickle() -> None:
 
 def test_states_more_than_one_action_apart_are_refused() -> None:
     states = thousand_playout(Rules.preset("russian"), 1)
-    with pytest.raises(ValueError, match="exactly one action"):
+    with pytest.raises(ValueError, match=NOT_NEXT):
         spectator.between(states[0], states[2])
     game = bluff.new_game(bluff.Rules(players=3), seed=1)
     later = game.apply(game.legal_actions()[0])
-    with pytest.raises(ValueError, match="exactly one action"):
+    with pytest.raises(ValueError, match=NOT_NEXT):
         bluff_spectator.between(later, game)
 
 
@@ -307,5 +324,223 @@ def test_a_1000_state_of_another_climb_does_not_follow() -> None:
     other = other.apply(next(a for a in other.legal_actions() if isinstance(a, bluff.Hide)))
     after = one.apply(one.legal_actions()[0])
     assert bluff_spectator.between(one, after)
-    with pytest.raises(ValueError, match="exactly one action"):
+    with pytest.raises(ValueError, match=NOT_NEXT):
         bluff_spectator.between(other, after)
+
+
+def test_a_deal_end_is_refused_from_a_state_further_back_than_its_last_action() -> None:
+    """The action that ends a deal follows only the state just before it: neither a state two
+    actions back nor a deal later (a deal played in between, not thrown in as dealt) follows."""
+    states = thousand_playout(Rules.preset("russian"), 1)
+    first_end = next(i for i, state in enumerate(states) if len(state.deals) == 1)
+    second_end = next(i for i, state in enumerate(states) if len(state.deals) == 2)
+    assert spectator.between(states[first_end - 1], states[first_end])
+    with pytest.raises(ValueError, match=NOT_NEXT):
+        spectator.between(states[first_end - 2], states[first_end])
+    with pytest.raises(ValueError, match=NOT_NEXT):
+        spectator.between(states[first_end - 1], states[second_end])
+
+
+def test_a_conceded_deal_ends_on_its_points_with_the_cards_set_aside() -> None:
+    """A concession completes no trick: its last table holds the deal's points as scored (here
+    the four cards out of play, credited to the declarer), and its score says conceded, not
+    made, with the winning bid and no contract."""
+    rules = attrs.evolve(
+        Rules.preset("polish-2p"), set_aside=SetAside.DECLARER, concession=Concession.PENALTY
+    )
+    state = thousand.new_deal(rules, seed=1)
+    for text in ("pass", "take 1", "discard KH", "discard QH"):
+        state = state.apply(parse_action(text))
+    step, end = spectator.between(state, state.apply(parse_action("concede")))
+    assert step.trick is None
+    assert step.before.points == (0, 0)
+    assert (step.after.points, step.after.player, step.after.musik) == ((0, 9), None, 1)
+    assert end.score == spectator.DealScore(
+        number=0,
+        dealer=0,
+        sitter=None,
+        declarer=1,
+        bid=100,
+        contract=None,
+        thrown_in=None,
+        conceded=True,
+        made=False,
+        points=(0, 9),
+        deal_scores=(50, -100),
+        scores=(50, -100),
+        barrel=(None, None),
+        bolts=(0, 0),
+        falls=(0, 0),
+    )
+    assert end.after.result == end.score
+
+
+def test_a_deal_result_without_bolt_or_fall_counts_shows_zero_of_each() -> None:
+    """A ``DealResult`` holding no bolt or fall counts (their default) scores as zero of each
+    per seat."""
+    deal = thousand_playout(Rules.preset("russian"), 0)[-1].deals[0]
+    score = spectator.DealScore.of(attrs.evolve(deal, bolts=(), falls=()))
+    assert (score.bolts, score.falls) == ((0, 0, 0), (0, 0, 0))
+    assert score == attrs.evolve(spectator.DealScore.of(deal), bolts=(0, 0, 0), falls=(0, 0, 0))
+
+
+def test_the_table_after_a_deal_starts_from_the_scores_and_counts_the_deal_left() -> None:
+    """Each deal's end shows its bolts, falls and barrel as the match has them, and the table
+    that follows (the next deal as dealt, one thrown in as dealt included) starts from them."""
+    rules = attrs.evolve(THROWN_IN, bolts=3, barrel_reset_falls=2, max_deals=25)
+    rng = random.Random(13)
+    state = thousand.new_match(rules, seed=13, scores=(880, 0, 0))
+    counted = 0
+    while not state.is_over:
+        after = state.apply(rng.choice(state.legal_actions()))
+        ended = spectator.between(state, after)[1:]
+        finished = after.deals[len(state.deals) :]
+        for end, deal in zip(ended, finished, strict=True):
+            assert isinstance(end, spectator.DealEnd)
+            assert (end.score.bolts, end.score.falls) == (deal.bolts, deal.falls)
+            if end.after.result is None:
+                table = end.after
+                assert (table.scores, table.barrel) == (deal.scores, deal.barrel)
+                assert (table.bolts, table.falls) == (deal.bolts, deal.falls)
+                counted += end is not ended[-1] and any(deal.bolts) and any(deal.falls)
+        state = after
+    assert counted
+
+
+def test_a_spectator_sees_the_musik_taken_the_trump_and_the_marriage_declared() -> None:
+    """Two seats: the table shows which musik the declarer took, the trump a marriage made, the
+    marriage by seat and suit, the opening bid and the (zero) bolt and fall counts."""
+    rules = Rules.preset("polish-2p")
+    state = thousand.new_deal(rules, seed=1)
+    for text in ("bid 120", "pass", "take 2", "discard TH", "discard TS", "contract 240"):
+        state = state.apply(parse_action(text))
+    view = spectator.spectate(state.apply(parse_action("play KS marriage")))
+    assert (view.musik, view.trump, view.melds) == (2, Suit.SPADES, ((0, Suit.SPADES),))
+    assert (view.opening_bid, view.bolts, view.falls) == (100, (0, 0), (0, 0))
+    assert view.points == (40, 0)
+
+
+def test_only_a_deal_thrown_in_is_dealt_again() -> None:
+    state = thousand_playout(Rules.preset("russian"), 0)[-1]
+    with pytest.raises(
+        ValueError, match=f"^{re.escape('only a deal thrown in is dealt again from its result')}$"
+    ):
+        spectator.dealt_again(state, state.deals[0])
+
+
+JACKS_AFTER_EXCHANGE = attrs.evolve(Rules.preset("russian"), redeal_jacks=Redeal.AFTER_EXCHANGE)
+
+
+def test_a_deal_thrown_in_after_the_exchange_is_dealt_again_as_it_began() -> None:
+    """Dealing again a deal thrown in after the exchange gives the very state the game was in
+    at the start of that deal."""
+    states = thousand_playout(JACKS_AFTER_EXCHANGE, 15)
+    deal = states[-1].deals[2]
+    assert deal.thrown_in == thousand.ThrowIn(2, "four jacks", Redeal.AFTER_EXCHANGE)
+    start = next(state for state in states if state.deal_number == 2 and not state.actions)
+    assert spectator.dealt_again(states[-1], deal) == start
+
+
+def test_a_deal_is_dealt_again_with_its_own_cards_not_those_of_the_seed() -> None:
+    """A determinised world's deal is dealt by hand, not by its seed: the world's deal thrown
+    in after the exchange is dealt again with its own cards."""
+    states = thousand_playout(JACKS_AFTER_EXCHANGE, 15)
+    before = states[-2]
+    assert before.phase is Phase.EXCHANGE
+    assert len(before.hands[2]) == 7
+    world = Determiniser(before.observation(2)).sample(random.Random(0))
+    over = world.apply(world.legal_actions()[0])
+    (deal,) = over.deals
+    assert deal.thrown_in == thousand.ThrowIn(2, "four jacks", Redeal.AFTER_EXCHANGE)
+    assert deal.layout != thousand.Layout.from_seed(3, world.origin.seed, deal.number, None)
+    again = spectator.dealt_again(over, deal)
+    assert (again.layout, again.hands, again.origin) == (
+        deal.layout,
+        deal.layout.hands,
+        over.origin,
+    )
+
+
+def test_a_deal_won_on_its_last_trick_ends_with_every_hand_empty() -> None:
+    """The last table of a deal whose last trick is played shows no card in any hand (the
+    sitter's included)."""
+    checked = 0
+    for seed in range(1, 3):
+        states = thousand_playout(Rules.preset("russian-4"), seed)
+        for before, after in itertools.pairwise(states):
+            step, *ended = spectator.between(before, after)
+            if ended and step.trick is not None:
+                checked += 1
+                assert sorted(step.before.hand_sizes) == [0, 0, 0, 1]
+                assert step.after.hand_sizes == (0, 0, 0, 0)
+    assert checked
+
+
+def test_a_challenge_that_ends_the_game_turns_over_only_the_challenged_card() -> None:
+    """An honest last card challenged wins the game and stays on the table turned over; the
+    face-down card believed below it stays hidden, the face-up cards show."""
+    rules = bluff.Rules(players=3, hand_size=2, deck="05 12 13 23 40 41 44")
+    layout = bluff.Layout(hands=["13 41", "12 40", "05 23"], draw_pile="44")
+    state = bluff.new_game(rules, layout=layout)
+    for text in ("play 12", "hide 05", "believe", "play 13", "pass", "hide 23"):
+        state = state.apply(bluff.parse_action(text))
+    before = bluff_spectator.spectate(state)
+    over = state.apply(bluff.parse_action("challenge"))
+    step, end = bluff_spectator.between(state, over)
+    twelve, thirteen, twenty_three = bluff.cards("12 13 23")
+    assert step.after.table == (
+        bluff.TableCard(twelve, 1, face_down=False, believed=False),
+        bluff.TableCard(None, 2, face_down=True, believed=True),
+        bluff.TableCard(thirteen, 0, face_down=False, believed=False),
+        bluff.TableCard(twenty_three, 2, face_down=True, believed=False),
+    )
+    assert before.table[-1] == bluff.TableCard(None, 2, face_down=True, believed=False)
+    assert before.table[:3] == step.after.table[:3]
+    assert (step.revealed, step.honest) == (twenty_three, True)
+    assert end == bluff_spectator.GameEnd(over.result)
+    assert over.result is not None
+    assert over.result.winners == (2,)
+    assert (step.after.player, step.after.draw_pile, step.after.hand_sizes) == (None, 0, (1, 2, 0))
+
+
+def test_a_lost_challenge_shows_the_penalty_drawn_the_climb_discarded_and_a_restart() -> None:
+    """A bluff challenged: the bluffer draws three, the climb goes to the discards, and the
+    bluffer must start the next climb with a card just drawn; only the challenge reveals a
+    card."""
+    rules = bluff.Rules(players=3, hand_size=2, deck="05 12 23 30 31 40 44 45 46 47")
+    layout = bluff.Layout(hands=["30 31", "12 40", "05 23"], draw_pile="44 45 46 47")
+    states = [bluff.new_game(rules, layout=layout)]
+    for text in ("play 12", "hide 05", "challenge"):
+        states.append(states[-1].apply(bluff.parse_action(text)))
+    twelve, five = bluff.cards("12 05")
+    challenged = bluff_spectator.Spectator(
+        rules=rules,
+        phase=bluff.Phase.RESPONSE,
+        dealer=0,
+        player=0,
+        turns=2,
+        hand_sizes=(2, 1, 1),
+        draw_pile=4,
+        discards=0,
+        reshuffles=0,
+        table=(
+            bluff.TableCard(twelve, 1, face_down=False, believed=False),
+            bluff.TableCard(None, 2, face_down=True, believed=False),
+        ),
+        restart=False,
+        result=None,
+    )
+    restarted = attrs.evolve(
+        challenged,
+        phase=bluff.Phase.START,
+        player=2,
+        turns=3,
+        hand_sizes=(2, 1, 4),
+        draw_pile=1,
+        discards=2,
+        table=(),
+        restart=True,
+    )
+    told = [bluff_spectator.between(*pair)[0] for pair in itertools.pairwise(states)]
+    assert [step.after for step in told[1:]] == [challenged, restarted]
+    assert [(step.revealed, step.honest) for step in told] == [(None, None)] * 2 + [(five, False)]
