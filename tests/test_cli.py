@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import shutil
 import subprocess
@@ -13,11 +14,13 @@ import attrs
 import pytest
 from typer.testing import CliRunner
 
+import thousand
 from thousand import Rules, bluff
 from tournament.cli import app
 from tournament.runner.display import about_line
 from tournament.runner.options import Options, configure
 
+ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
 
 
@@ -27,6 +30,24 @@ def test_help_lists_the_commands() -> None:
     assert result.exit_code == 0
     assert "rules" in result.output
     assert "tournament" in result.output
+
+
+def test_one_version() -> None:
+    """``thousand --version``, ``thousand.__version__`` and the installed package's metadata
+    give the same version, which pyproject.toml takes from ``thousand.__version__``."""
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0, result.output
+    installed = importlib.metadata.version("thousand")
+    assert result.stdout == f"thousand {thousand.__version__}\n"
+    assert installed == thousand.__version__, (
+        f"the installed metadata says {installed}, thousand.__version__ {thousand.__version__}: "
+        "install the checkout again (python -m pip install -e .)"
+    )
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "version" not in project["project"]
+    assert project["project"]["dynamic"] == ["version"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "thousand.__version__"}
 
 
 def sections(output: str) -> list[list[str]]:

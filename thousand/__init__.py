@@ -150,6 +150,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
 _HOMES = {name: module for module, names in _EXPORTS.items() for name in names}
 
 __version__ = "0.1.0"
+"""The package's version, its one source: the built package's metadata takes it
+(pyproject.toml) and ``thousand --version`` prints it."""
 
 __all__ = [
     "DECK",

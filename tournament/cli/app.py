@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 from typer.core import TyperGroup
 
+import thousand
 from thousand.common.text import printable
 from thousand.errors import ThousandError
 from thousand.table.sandbox import Isolation
@@ -126,11 +127,10 @@ app = typer.Typer(
 
 
 def show_version(wanted: bool) -> None:
-    """Print the installed version of thousand and stop."""
+    """Print the version of thousand (``thousand.__version__``, which the package's metadata
+    takes too) and stop."""
     if wanted:
-        import importlib.metadata
-
-        typer.echo(f"thousand {importlib.metadata.version('thousand')}")
+        typer.echo(f"thousand {thousand.__version__}")
         raise typer.Exit()
 
 
