@@ -58,8 +58,8 @@ def test_a_broken_link_fails_the_build(tmp_path: Path) -> None:
     """A page linking to a page that does not exist stops the build: warnings are errors. (The
     site's own configuration, on a site of two pages: the whole site takes long to build, and
     builds cleanly above.)"""
-    shutil.copy(ROOT / "docs_roles.py", tmp_path / "docs_roles.py")
     (tmp_path / "docs").mkdir()
+    shutil.copy(ROOT / "docs" / "roles.py", tmp_path / "docs" / "roles.py")
     home = "# Home\n\nSee [the broken page](broken.md).\n"
     (tmp_path / "docs" / "index.md").write_text(home, encoding="utf-8")
     broken = "# Broken\n\nSee [the missing page](missing.md).\n"

@@ -3,7 +3,8 @@ reStructuredText roles (``:class:`Rules```, ``:func:`~thousand.table.driver.play
 Markdown would show as they are written. The site shows the name alone, as code: ``Rules``,
 ``play`` (a leading ``~`` keeps the last part of a dotted name, as Sphinx does).
 
-mkdocs.yml loads it in the options of the Python handler (``extensions``).
+mkdocs.yml loads it in the options of the Python handler (``extensions``), and leaves it out of
+the site (``exclude_docs``).
 """
 
 from __future__ import annotations
