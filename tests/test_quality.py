@@ -44,29 +44,94 @@ STATE_AND_DISPATCHER = {
 dispatcher and the observation that its methods hand over to."""
 
 
+MYPY = ("mypy", "--strict", "thousand", "tournament", "examples", "benchmarks")
+RUFF_CHECK = ("ruff", "check", ".")
+RUFF_FORMAT = ("ruff", "format", "--check", ".")
+"""The checks of the code, each run as ``python -m`` and these arguments from the project's
+root, here and by the hooks of .pre-commit-config.yaml."""
+
+
 def run(*command: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
 
 
 def test_mypy_strict() -> None:
     """The library, the command line, the examples and the benchmarks pass mypy --strict."""
-    result = run(
-        sys.executable, "-m", "mypy", "--strict", "thousand", "tournament", "examples",
-        "benchmarks",
-    )  # fmt: skip
+    result = run(sys.executable, "-m", *MYPY)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_ruff_lint() -> None:
     """ruff finds nothing to complain about anywhere in the project."""
-    result = run(sys.executable, "-m", "ruff", "check", ".")
+    result = run(sys.executable, "-m", *RUFF_CHECK)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_ruff_format() -> None:
     """Every Python file is formatted as ruff formats it."""
-    result = run(sys.executable, "-m", "ruff", "format", "--check", ".")
+    result = run(sys.executable, "-m", *RUFF_FORMAT)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def pre_commit_hooks(text: str) -> dict[str, dict[str, str]]:
+    """The hooks of a pre-commit configuration written as .pre-commit-config.yaml is: each
+    hook's keys and values (as text) by its id. Only block YAML of plain scalars, one
+    ``key: value`` a line, is read; a flow list such as ``types: [python]`` stays text."""
+    hooks: dict[str, dict[str, str]] = {}
+    hook: dict[str, str] | None = None
+    for line in text.splitlines():
+        content = line.split(" #", 1)[0].strip()
+        if not content or content.startswith("#"):
+            continue
+        if content.startswith("- id:"):
+            hook = {}
+            hooks[content.removeprefix("- id:").strip()] = hook
+        elif hook is not None and line.startswith(" " * 8) and ":" in content:
+            key, _, value = content.partition(":")
+            hook[key.strip()] = value.strip()
+        elif not line.startswith(" " * 8):
+            hook = None
+    return hooks
+
+
+def test_pre_commit_runs_the_suites_checks() -> None:
+    """.pre-commit-config.yaml runs exactly the suite's ruff and mypy commands, on the same
+    paths with the same options, with the environment's own ruff and mypy (a local hook, its
+    language ``system``), on the whole project rather than the files a commit changes, so that
+    a commit its hooks let through passes the checks above."""
+    text = (ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8")
+    assert "repo: local" in text
+    assert text.count("- repo:") == 1
+    hooks = pre_commit_hooks(text)
+    commands = {"ruff-check": RUFF_CHECK, "ruff-format": RUFF_FORMAT, "mypy": MYPY}
+    assert set(hooks) == set(commands)
+    for name, command in commands.items():
+        hook = hooks[name]
+        assert hook["entry"] == " ".join(("python", "-m", *command)), name
+        assert hook["language"] == "system", name
+        assert hook["pass_filenames"] == "false", name
+        assert hook["always_run"] == "true", name
+        assert not {"args", "files", "exclude"} & set(hook), name
+
+
+def test_the_pre_commit_reader_reads_hooks() -> None:
+    """The reader above finds each hook's keys, and none of the lines around them."""
+    text = (
+        "# a comment\n"
+        "repos:\n"
+        "  - repo: local\n"
+        "    hooks:\n"
+        "      - id: one\n"
+        "        name: the first  # said twice\n"
+        "        entry: python -m tool --flag .\n"
+        "      - id: two\n"
+        "        pass_filenames: false\n"
+        "default_stages: [pre-commit]\n"
+    )
+    assert pre_commit_hooks(text) == {
+        "one": {"name": "the first", "entry": "python -m tool --flag ."},
+        "two": {"pass_filenames": "false"},
+    }
 
 
 def test_typed_marker_shipped() -> None:
