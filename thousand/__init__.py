@@ -149,7 +149,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
 """Each public name by the module that defines it, relative to this package."""
 _HOMES = {name: module for module, names in _EXPORTS.items() for name in names}
 
-__version__ = "0.1.0"
+__version__ = "0.3.0"
 """The package's version, its one source: the built package's metadata takes it
 (pyproject.toml) and ``thousand --version`` prints it."""
 
