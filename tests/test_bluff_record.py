@@ -556,6 +556,16 @@ def test_thousand_record_is_refused_by_the_1000_loader(tmp_path: Path) -> None:
         Record.from_dict(json.loads(path.read_text(encoding="utf-8")))
 
 
+def test_a_record_object_of_another_format_is_refused_as_no_1000_record() -> None:
+    """``Record.from_dict`` refuses a document of another format, saying it is not a 1000?
+    record and which format it wants."""
+    data = record_data(FINISHED)
+    data["format"] = "thousand-record"
+    with pytest.raises(RecordError) as caught:
+        Record.from_dict(data)
+    assert str(caught.value) == "not a 1000? record (its 'format' is not 'thousand-1000?-record')"
+
+
 def test_1000_record_is_refused_by_the_thousand_loader(tmp_path: Path) -> None:
     """A 1000? record given to the Thousand loader is refused, naming the format."""
     path = tmp_path / "bluff.json"

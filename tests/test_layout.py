@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
+import attrs
 import pytest
 
 from thousand import DECK, Layout, LayoutError, Rules, cards, new_deal, new_match
+from thousand.classic.engine import deal_as_dealt
 
 HANDS_3P = ["AH TH KH QH JH 9H AD", "TD KD QD JD 9D AC TC", "KC QC JC 9C AS TS KS"]
 
@@ -111,3 +115,23 @@ def test_dealer_rotates_to_the_left_after_each_deal() -> None:
         state = state.apply(state.legal_actions()[0])
     assert state.dealer == 2
     assert state.deals[0].dealer == 1
+
+
+def test_the_deal_as_dealt_keeps_the_bolt_and_fall_counts_of_the_match_so_far() -> None:
+    """``deal_as_dealt`` goes back to the start of the current deal, same cards and same match
+    so far, bolt and fall counts included; replaying the deal's actions leads back again."""
+    rules = attrs.evolve(Rules.preset("russian"), bolts=3, barrel_reset_falls=3)
+    rng = random.Random(159)
+    state = new_match(rules, seed=159, scores=(880, 0, 0))
+    while state.deal_number == 0:
+        state = state.apply(rng.choice(state.legal_actions()))
+    start = state
+    assert (start.bolts, start.falls) == ((0, 1, 1), (1, 0, 0))
+    for _ in range(6):
+        state = state.apply(rng.choice(state.legal_actions()))
+    dealt = deal_as_dealt(state)
+    assert dealt == start
+    assert (dealt.bolts, dealt.falls) == ((0, 1, 1), (1, 0, 0))
+    for _, action in state.actions:
+        dealt = dealt.apply(action)
+    assert dealt == state
