@@ -202,3 +202,42 @@ def test_hypotheses_read_from_the_command_line_have_five_percent_error_rates() -
     """``--sprt 0,10`` tests H0 = 0 against H1 = 10 with both error rates 5%, unless given."""
     assert parse_hypotheses("0,10") == Hypotheses(0.0, 10.0, alpha=0.05, beta=0.05)
     assert parse_hypotheses("-5,2.5", beta=0.1) == Hypotheses(-5.0, 2.5, alpha=0.05, beta=0.1)
+
+
+def test_a_test_fed_nothing_has_seen_no_group_and_decided_nothing() -> None:
+    """A tournament that finished no group yet reports zero groups, a ratio of 0 and no
+    decision."""
+    test = SequentialTest(Hypotheses(0, 10))
+    assert test.verdict == Verdict(0, 0.0, None)
+    assert test.add_all([]) == Verdict(0, 0.0, None)
+
+
+def test_identical_leads_carry_no_evidence_however_many() -> None:
+    """Leads that never vary have no variance to weigh them by: the ratio stays 0 and the test
+    never decides, rather than dividing by zero."""
+    test = SequentialTest(Hypotheses(0, 10))
+    verdicts = [test.add(0.3) for _ in range(2 * MIN_OBSERVATIONS)]
+    assert verdicts == [Verdict(count, 0.0, None) for count in range(1, 2 * MIN_OBSERVATIONS + 1)]
+
+
+def test_two_differing_leads_already_give_a_ratio_however_close() -> None:
+    """From the second observation on, the ratio is ``(h1 - h0) / s² * (S - n * (h0 + h1) / 2)``
+    even for a sample variance well below 1: leads 1 and 1.5 (s² = 0.125) under H0 5, H1 15
+    give 10 / 0.125 * (2.5 - 20) = -1400; a single lead gives 0."""
+    test = SequentialTest(Hypotheses(5, 15))
+    assert test.add(1.0) == Verdict(1, 0.0, None)
+    assert test.add(1.5) == Verdict(2, -1400.0, None)
+
+
+@pytest.mark.parametrize(("last", "accepted"), [(4.0, "H1"), (-4.0, "H0")])
+def test_a_ratio_exactly_on_a_bound_decides(last: float, accepted: str) -> None:
+    """Wald's bounds are reached at equality: 15 level groups and a 16th 4 points away give a
+    sample variance of 1 and a ratio of exactly 8 × d under H0 -d, H1 d, so with d an eighth of
+    the bound the ratio lands on it and the test accepts that hypothesis."""
+    bounds = Hypotheses(-1, 1)
+    bound = bounds.upper if last > 0 else bounds.lower
+    half_width = abs(bound) / 8
+    hypotheses = Hypotheses(-half_width, half_width)
+    test = SequentialTest(hypotheses)
+    verdict = test.add_all([0.0] * (MIN_OBSERVATIONS - 1) + [last])
+    assert verdict == Verdict(MIN_OBSERVATIONS, bound, accepted)

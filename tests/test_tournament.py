@@ -32,9 +32,10 @@ from thousand.table.sandbox import Isolation
 from tournament.cli import app
 from tournament.runner.backends import InlineBackend
 from tournament.runner.balanced_seatings import seatings
-from tournament.runner.journal import Journal, TournamentDirError
+from tournament.runner.journal import Journal, TournamentDirError, read_results
 from tournament.runner.ladder import reference_scale
 from tournament.runner.options import Options, configure
+from tournament.runner.report import build_report
 from tournament.runner.run import run_tournament
 from tournament.runner.schedule import Config, Entrant, Unit, derive_seed, entrants_of
 from tournament.runner.store import MemoryStore
@@ -414,6 +415,21 @@ def test_create_refuses_a_directory_holding_a_tournament(tmp_path: Path) -> None
         run_tournament(config, out=tmp_path)
     assert snapshot(tmp_path) == before
     assert Journal.saved_config(tmp_path) == config
+
+
+def test_a_tournament_whose_journal_was_never_written_has_no_unit_finished(
+    tmp_path: Path,
+) -> None:
+    """A folder holding the configuration but no journal (stopped before the journal was
+    opened) reads as no unit finished, and its report says no group is finished yet."""
+    config = thousand_config(deals=1)
+    Journal.create(tmp_path, config).close()
+    (tmp_path / "journal.jsonl").unlink()
+    assert read_results(tmp_path, config) == {}
+    with pytest.raises(TournamentDirError) as refused:
+        build_report(tmp_path)
+    assert str(refused.value) == f"{tmp_path}: no group of the tournament is finished yet"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["config.json"]
 
 
 def test_resume_with_another_config_is_refused(tmp_path: Path) -> None:
