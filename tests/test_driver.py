@@ -1017,6 +1017,17 @@ def test_an_observation_written_before_four_seats_reads_as_today(dealer: int) ->
         assert older == observation
 
 
+def test_data_of_only_the_fields_of_four_seats_is_refused_at_the_seat() -> None:
+    """JSON holding the fields of four seats and house rules and nothing older is read as
+    today's form, not an older one: the first field it lacks, the seat, is the ``KeyError``."""
+    data = json_round_trip(thousand.new_deal(RUSSIAN, seed=3).observation(0).to_dict())
+    names = ("active", "sitter", "sitter_bonus", "bolts", "falls", "scored_deals")
+    later = {name: data[name] for name in names}
+    with pytest.raises(KeyError) as error:
+        Observation.from_dict(later, RUSSIAN)
+    assert error.value.args == ("seat",)
+
+
 @pytest.mark.parametrize("suit", ["", "SC", "CD", "s", 0])
 def test_an_observation_with_a_trump_that_is_no_suit_is_refused(suit: object) -> None:
     """Observation JSON whose trump is not one of S, C, D, H (or null, for none) is malformed:

@@ -220,6 +220,49 @@ def test_data_since_the_last_observation_is_the_whole_data(rules: Rules | bluff.
                 assert data == observation.to_dict(with_rules=False)
 
 
+def play_decisions_of_seat_0() -> list[thousand.Observation]:
+    """Seat 0's observations at its decisions in the play of a Russian deal (seed 3) where
+    every seat takes its first legal action."""
+    state = thousand.new_deal(Rules.preset("russian"), seed=3)
+    seen = []
+    while not state.is_over:
+        if state.player == 0 and state.phase is thousand.Phase.PLAY:
+            seen.append(state.observation(0))
+        state = state.apply(state.legal_actions()[0])
+    return seen
+
+
+def test_data_since_takes_what_did_not_change_from_the_earlier_data() -> None:
+    """Between two of a seat's decisions in the play, the match's facts are the earlier data's
+    very values, and the history and finished tricks keep the earlier entries and add the new
+    ones."""
+    _, before, observation = play_decisions_of_seat_0()[:3]
+    data = before.to_dict(with_rules=False)
+    since = observation.data_since(before, data)
+    assert since == observation.to_dict(with_rules=False)
+    for name in ("scores", "barrel", "active", "bolts", "falls"):
+        assert since[name] is data[name]
+    assert len(since["history"]) == len(data["history"]) + 4
+    kept = since["history"][: len(data["history"])]
+    assert all(now is then for now, then in zip(kept, data["history"], strict=True))
+    assert len(since["tricks"]) == len(data["tricks"]) + 1 == 2
+    assert since["tricks"][0] is data["tricks"][0]
+
+
+def test_data_since_a_view_it_cannot_compare_with_is_the_whole_data() -> None:
+    """Since an observation rebuilt from its JSON (which holds no parts) or one of the other
+    game, the data is the observation's whole data, without the rules."""
+    before, observation = play_decisions_of_seat_0()[:2]
+    rebuilt = thousand.Observation.from_dict(json.loads(json.dumps(before.to_dict())))
+    other = bluff.new_game(bluff.Rules(players=3), seed=1)
+    other_view = other.observation(other.player)
+    whole = observation.to_dict(with_rules=False)
+    assert "rules" not in whole
+    for previous in (rebuilt, other_view):
+        data = previous.to_dict(with_rules=False)
+        assert observation.data_since(previous, data) == whole
+
+
 DRAWER = """
 import sys
 class Drawer:
