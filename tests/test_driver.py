@@ -1028,7 +1028,7 @@ def test_data_of_only_the_fields_of_four_seats_is_refused_at_the_seat() -> None:
     assert error.value.args == ("seat",)
 
 
-@pytest.mark.parametrize("suit", ["", "SC", "CD", "s", 0])
+@pytest.mark.parametrize("suit", ["", "SC", "CD", "s", "X", 0])
 def test_an_observation_with_a_trump_that_is_no_suit_is_refused(suit: object) -> None:
     """Observation JSON whose trump is not one of S, C, D, H (or null, for none) is malformed:
     reading it raises ``ValueError``."""

@@ -7,7 +7,18 @@ import pytest
 import thousand
 from tests.support import assert_refused, legal_texts, play
 from tests.test_auction import assert_illegal, layout_around
-from thousand import Card, Concession, Contract, DealResult, Give, Layout, Phase, Rules, SetAside
+from thousand import (
+    Card,
+    Concession,
+    Contract,
+    DealResult,
+    Give,
+    Layout,
+    Phase,
+    Rules,
+    SetAside,
+    Take,
+)
 
 RUSSIAN = Rules.preset("russian")
 POLISH = Rules.preset("polish")
@@ -237,11 +248,12 @@ def test_illegal_contracts_are_refused(rules, text, reason):
         pytest.param(Contract(100.0), "the amount 100.0 is not a whole number", id="float"),
         pytest.param(Contract(True), "the amount True is not a whole number", id="bool"),
         pytest.param(Give(Card.parse("9H"), "1"), "the seat '1' is not a whole number", id="seat"),
+        pytest.param(Take("1"), "the musik '1' is not a whole number", id="musik"),
     ],
 )
 def test_an_amount_or_seat_that_is_not_a_whole_number_is_refused_as_such(action, reason):
-    """A contract of 100.0 is refused for not being a whole number, not as too high; so is a
-    card given to seat "1"."""
+    """A contract of 100.0 is refused for not being a whole number, not as too high; so are a
+    card given to seat "1" and musik "1"."""
     state = after_auction(RUSSIAN)
     if isinstance(action, Contract):
         state = play(state, "give 9H 1", "give 9D 2")
