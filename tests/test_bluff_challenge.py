@@ -20,6 +20,7 @@ from thousand.bluff import (
     TableCard,
 )
 from thousand.bluff.challenge import next_with_cards
+from thousand.bluff.tracking import Draw, Tracked, track
 
 # --- answering a face-down card ---------------------------------------------------------------
 
@@ -418,3 +419,14 @@ def test_the_new_climb_goes_to_the_next_seat_holding_cards() -> None:
     assert next_with_cards(((), (), (7,)), 0) == 2
     with pytest.raises(RuntimeError, match="no seat holds a card"):
         next_with_cards(((), (), ()), 1)
+
+
+def test_tracking_keeps_a_penalty_only_until_the_next_action() -> None:
+    """Seat 1's bluff 25 on 06 is challenged: every seat tracks seat 1 drawing three and the climb
+    discarded; once seat 1 starts the next climb the penalty is no longer current."""
+    state = act(deal(*THREE), "play 06", "hide 25", "challenge")
+    discards = (Card("06"), Card("25"))
+    assert track(state.observation(2), draws=True) == Tracked(
+        discards, 0, (1, 3), (None, None, Draw(1, 3, False, True))
+    )
+    assert track(act(state, "play 40").observation(2)) == Tracked(discards, 0, None)

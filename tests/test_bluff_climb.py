@@ -13,10 +13,11 @@ import pytest
 
 import thousand
 from tests.support import assert_refused
-from thousand import IllegalActionError, LayoutError, bluff
+from thousand import IllegalActionError, InvalidActionError, LayoutError, bluff
 from thousand.bluff import Card, Phase, Result, cards, parse_action
 from thousand.bluff.actions import Hide, Play, seen_by
 from thousand.bluff.state import public_history
+from thousand.bluff.tracking import Draw, Tracked, track
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -575,6 +576,61 @@ def test_a_layout_that_is_not_the_deck_names_the_extra_and_the_missing_cards():
     message = "not in the deck \\(or too many\\): 14; missing: 15$"
     with pytest.raises(LayoutError, match=message):
         bluff.new_game(rules, layout=layout, dealer=1, seed=0)
+
+
+def test_a_layout_names_every_extra_and_missing_card_in_order_of_value():
+    """Two cards dealt twice and two left out are each listed by value, separated by spaces, after
+    the one sentence saying the layout does not hold the deck."""
+    rules = bluff.Rules(players=2, hand_size=2, deck="10 11 12 13 14 15 16 17")
+    layout = bluff.Layout(hands=["10 11", "12 13"], draw_pile="17 14 17 14")
+    with pytest.raises(LayoutError) as caught:
+        bluff.new_game(rules, layout=layout, dealer=1, seed=0)
+    assert str(caught.value) == (
+        "the layout does not hold the deck of the rules; "
+        "not in the deck (or too many): 14 17; missing: 15 16"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param(5, "an action is written as text, not int", id="a-number"),
+        pytest.param(None, "an action is written as text, not NoneType", id="none"),
+        pytest.param(
+            "HIDE 1x",
+            "'HIDE 1x': '1x' is not a 1000? card: write its printed label, 1 to 4 digits such as "
+            "'06' or '1000'",
+            id="a-hide-of-no-card",
+        ),
+    ],
+)
+def test_action_text_that_is_no_action_is_refused_quoting_it(text, message):
+    """Something other than text is refused naming its type; a face-down play of a word that is no
+    card quotes the whole text as written, then the reason the card cannot be read."""
+    with pytest.raises(InvalidActionError) as caught:
+        parse_action(text)
+    assert str(caught.value) == message
+
+
+def test_tracking_a_new_game_finds_no_discards_no_reshuffle_and_no_penalty():
+    """Before any action every seat has seen nothing go to the discards, no reshuffle and no
+    penalty draw."""
+    assert track(deal(*THREE).observation(0)) == Tracked((), 0, None)
+
+
+def test_tracking_passes_gives_each_draw_only_when_asked_and_whether_it_reshuffled():
+    """In the reshuffled game, each pass that ends a climb is a one-card draw: the first from the
+    pile, the second after the discards became the pile. The draws are listed only when asked
+    for, and no challenge leaves a penalty."""
+    observation = act(deal(*RESHUFFLED), *FIRST_CLIMB, "play 40", "pass").observation(0)
+    discards = (Card.parse("40"),)
+    assert track(observation) == Tracked(discards, 1, None, ())
+    assert track(observation, draws=True) == Tracked(
+        discards,
+        1,
+        None,
+        (None, None, None, Draw(1, 1, False, True), None, Draw(1, 1, True, True)),
+    )
 
 
 @pytest.mark.parametrize("viewer", [1, 2, None])

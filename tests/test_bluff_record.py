@@ -26,6 +26,7 @@ from thousand.bluff import (
     dump_record,
     load_record,
     new_game,
+    parse_action,
     replay,
 )
 
@@ -343,6 +344,22 @@ def test_wrong_seat_is_named(state: State) -> None:
             assert_rejected(
                 copy, f"action {position} (", f"by seat {seat})", f"seat {right}'s turn"
             )
+
+
+def test_a_replay_error_starts_with_the_action_it_names() -> None:
+    """The whole message of an action by the wrong seat is the action's position, text and seat,
+    then whose turn it was, with nothing before it."""
+    record = Record(
+        rules=SMALL_RULES,
+        seed=1,
+        dealer=0,
+        layout=SMALL_LAYOUT,
+        actions=((0, parse_action("play 23")),),
+        result=None,
+    )
+    with pytest.raises(RecordError) as caught:
+        replay(record)
+    assert str(caught.value) == "action 0 ('play 23' by seat 0): it is seat 1's turn"
 
 
 def test_action_after_the_end_is_named() -> None:
