@@ -5,6 +5,7 @@ after five units, as a kill would leave it)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from tournament.runner.journal import Journal, read_results
 
 SAVED = Path(__file__).resolve().parent / "saved_tournaments"
 FINISHED = ["thousand-deals", "bluff-games"]
+LONG_AGO = 1_000_000_000 * 10**9
+"""A modification time (2001-09-09, in nanoseconds) that no run of the tests writes."""
 
 
 def kept_copy(name: str, tmp_path: Path) -> Path:
@@ -31,10 +34,12 @@ def test_a_finished_saved_tournament_resumes_to_the_summary_it_holds(
     name: str, tmp_path: Path
 ) -> None:
     """Resumed, a finished tournament plays nothing, writes its summary and tables again, byte
-    for byte, and draws its report."""
+    for byte, leaves its journal untouched (its modification time too), and draws its report."""
     folder = kept_copy(name, tmp_path)
+    os.utime(folder / "journal.jsonl", ns=(LONG_AGO, LONG_AGO))
     result = runner.invoke(app, ["tournament", "--resume", str(folder), "--workers", "1"])
     assert result.exit_code == 0, result.output
+    assert (folder / "journal.jsonl").stat().st_mtime_ns == LONG_AGO
     for output in ("summary.json", "standings.csv", "crosstable.csv", "journal.jsonl"):
         assert (folder / output).read_bytes() == (SAVED / name / output).read_bytes(), output
     assert (folder / "report.html").is_file() or "pip install" in result.output
@@ -53,6 +58,22 @@ def test_a_stopped_saved_tournament_resumes_to_the_whole_ones_summary(tmp_path: 
     assert sorted(path.name for path in (folder / "records").iterdir()) == sorted(
         path.name for path in (whole / "records").iterdir()
     )
+
+
+def test_a_saved_tournament_stopped_before_its_journal_was_opened_resumes_to_the_whole_one(
+    tmp_path: Path,
+) -> None:
+    """A folder holding only config.json, as a kill right after the configuration was saved
+    leaves it, resumes: every unit is played and the summary is the finished one's."""
+    folder = tmp_path / "bluff-games"
+    folder.mkdir()
+    shutil.copy(SAVED / "bluff-games" / "config.json", folder)
+    arguments = ["tournament", "--resume", str(folder), "--workers", "1", "--no-report"]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    whole = SAVED / "bluff-games"
+    assert (folder / "summary.json").read_bytes() == (whole / "summary.json").read_bytes()
+    assert len(read_results(folder, Journal.saved_config(folder))) == 6
 
 
 def test_the_records_a_saved_tournament_kept_replay_to_its_journal(tmp_path: Path) -> None:

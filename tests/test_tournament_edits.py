@@ -18,8 +18,17 @@ from tests.test_cli import run_installed
 from tests.test_tournament import one_line_error, runner, snapshot
 from tests.test_tournament_hostile import kept_tournament
 from tournament.cli import app
-from tournament.runner.journal import CHECK, _first_check, _next_check
+from tournament.runner.backends import InlineBackend
+from tournament.runner.journal import (
+    CHECK,
+    Journal,
+    TournamentDirError,
+    _first_check,
+    _next_check,
+)
+from tournament.runner.run import run_tournament
 from tournament.runner.schedule import Config
+from tournament.runner.units import BotLogs
 
 Edit = Callable[[Path], None]
 HUGE = "9" * 5000
@@ -397,3 +406,72 @@ def test_the_real_program_refuses_edits_in_one_line(kept: Path, tmp_path: Path) 
         assert done.returncode == 2, done.stderr
         one_line_error(done.stderr, said)
         assert snapshot(out) == before
+
+
+NOT_FOLLOWING = (
+    "is damaged or was changed (it does not follow from config.json and the lines before it)"
+)
+"""What the refusal says of a line whose check is not the one its fields and the lines before
+it give."""
+CANNOT_RESUME = "; the tournament cannot be resumed: play it again in a new folder"
+
+
+def retabled(line: str) -> str:
+    """A journal line moved to another table as text, its check left as it was."""
+    return line.replace('"table":0', '"table":1', 1)
+
+
+def test_a_line_changed_without_its_check_is_refused_naming_the_journal_and_the_line(
+    kept: Path, tmp_path: Path
+) -> None:
+    """A line edited by hand, its check left as it was, is refused by a resume and by the report
+    in exactly one sentence naming the journal's path, the line and why."""
+    out, before = edited(kept, tmp_path, raw_line(3, retabled))
+    damaged = f"error: {out / 'journal.jsonl'}, line 3, {NOT_FOLLOWING}"
+    result = runner.invoke(app, ["tournament", "--resume", str(out)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == damaged + CANNOT_RESUME + "\n"
+    result = runner.invoke(app, ["report", str(out)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == damaged + "\n"
+    assert snapshot(out) == before
+
+
+def test_a_journal_read_for_writing_refuses_a_changed_line_naming_its_path(
+    kept: Path, tmp_path: Path
+) -> None:
+    """The journal opened for writing refuses to read a line changed without its check, and
+    the refusal names the journal's file, the line and that the tournament cannot be resumed."""
+    out, before = edited(kept, tmp_path, raw_line(5, retabled))
+    journal = Journal(out, Journal.saved_config(out))
+    try:
+        with pytest.raises(TournamentDirError) as refused:
+            journal.read_units()
+    finally:
+        journal.close()
+    assert str(refused.value) == f"{out / 'journal.jsonl'}, line 5, {NOT_FOLLOWING}{CANNOT_RESUME}"
+    assert snapshot(out) == before
+
+
+class StartWatcher(InlineBackend):
+    """A backend that notes every time it is asked to start the entrants."""
+
+    def __init__(self) -> None:
+        self.started: list[Config] = []
+
+    def check_entrants(self, config: Config, logs: BotLogs) -> None:
+        self.started.append(config)
+
+
+def test_a_resume_refuses_a_changed_line_before_any_entrant_starts(
+    kept: Path, tmp_path: Path
+) -> None:
+    """A line past the first changed without its check is refused before the backend is asked
+    to start a single bot, and the folder is left as it was."""
+    out, before = edited(kept, tmp_path, raw_line(3, retabled))
+    backend = StartWatcher()
+    with pytest.raises(TournamentDirError) as refused:
+        run_tournament(Journal.saved_config(out), out=out, resume=True, backend=backend)
+    assert str(refused.value) == f"{out / 'journal.jsonl'}, line 3, {NOT_FOLLOWING}{CANNOT_RESUME}"
+    assert backend.started == []
+    assert snapshot(out) == before
