@@ -650,3 +650,8 @@ def test_a_public_history_keeps_one_face_down_record_per_seat_it_is_told_of():
     assert public_history([(0, opened)]) == ((None, 0, opened), ())
     assert public_history([]) == (None, ())
     assert public_history([(0, opened)], players=3) == ((None, 0, opened), (None, None, None))
+
+
+def test_a_card_is_read_with_the_spaces_around_it_left_out() -> None:
+    """``Card.parse`` reads " 25\n" as the card 25."""
+    assert Card.parse(" 25\n") == Card.parse("25")

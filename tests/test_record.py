@@ -590,6 +590,27 @@ def test_changed_deal_result_is_caught() -> None:
     assert_rejected(data, "result")
 
 
+def test_a_record_object_of_another_format_is_refused_as_no_thousand_record() -> None:
+    """``Record.from_dict`` given a record object of another format says it is not a Thousand
+    record and names the format it reads."""
+    data = record_data(recorded("3p"))
+    data["format"] = "thousand-1000?-record"
+    with pytest.raises(RecordError) as caught:
+        Record.from_dict(data)
+    assert str(caught.value) == "not a Thousand record (its 'format' is not 'thousand-record')"
+
+
+def test_a_start_layout_of_the_wrong_shape_is_refused_naming_the_field() -> None:
+    """A start layout without its talon is refused for its shape, under the field's name."""
+    data = record_data(recorded("by-hand"))
+    del data["start_layout"]["talon"]
+    with pytest.raises(RecordError) as caught:
+        Record.from_json(json.dumps(data))
+    assert str(caught.value) == (
+        "start_layout: a layout is an object with exactly the keys 'hands' and 'talon'"
+    )
+
+
 @pytest.mark.parametrize("version", [0, 2, "1", None, 1.0, 1.5, True, [1]])
 def test_wrong_version_is_named(version: object) -> None:
     """A record of another version is refused, naming the version."""
