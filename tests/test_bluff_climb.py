@@ -16,6 +16,7 @@ from tests.support import assert_refused
 from thousand import IllegalActionError, InvalidActionError, LayoutError, bluff
 from thousand.bluff import Card, Phase, Result, cards, parse_action
 from thousand.bluff.actions import Hide, Play, seen_by
+from thousand.bluff.spectator import spectate
 from thousand.bluff.state import public_history
 from thousand.bluff.tracking import Draw, Tracked, track
 
@@ -397,6 +398,15 @@ def test_turn_cap_adjudicates_fewest_cards(max_turns, actions, sizes, winners):
     )
     assert state.legal_actions() == ()
     assert state.observation(0).legal_actions == ()
+
+
+def test_a_cap_reached_by_a_lost_challenge_leaves_no_restart_pending():
+    """A game adjudicated just after a lost challenge is over: nobody must start with the cards
+    drawn, and a spectator sees no restart waiting."""
+    state = act(deal(*THREE, max_turns=3), "play 06", "hide 25", "challenge")
+    assert state.result == Result(winners=(0,), hand_sizes=(2, 5, 3), turns=3, adjudicated=True)
+    assert state.must_start_with is None
+    assert spectate(state).restart is False
 
 
 def test_one_turn_before_the_cap_the_game_goes_on():

@@ -75,6 +75,14 @@ def test_a_thousand_record_keeps_its_players_names_through_json() -> None:
     assert thousand.replay(again) == state
 
 
+def test_a_thousand_record_writes_non_ascii_names_as_written() -> None:
+    """The JSON text of a record holds its players' names in their own letters, not escaped."""
+    names = ("Пётр", "Ünïcödé 🂡", "you")
+    text = Record.from_state(finished_deal(), names).to_json()
+    assert '"players": ["Пётр", "Ünïcödé 🂡", "you"]' in text
+    assert "\\u" not in text
+
+
 def test_a_1000_record_keeps_its_players_names_through_json() -> None:
     state = bluff_game()
     names = ("random", "cmd:./my bot", "Ünïcödé 🂡")
