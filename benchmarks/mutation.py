@@ -34,9 +34,9 @@ NOTHING = "no-such-mutant"
 """A mutant name that matches nothing: running it makes mutmut generate the mutants and map the
 tests to them, then stop."""
 CAUGHT = frozenset({"killed", "timeout", "segfault", "check was interrupted by user"})
-"""The statuses of a mutant the tests caught: a test failed, hung, or its process died; or the
-tests could not even be gathered (pytest's exit code 2, which mutmut reads as an interruption:
-each mutant imports the code afresh, and a test module that builds its cases from the engine
+"""The statuses of a mutant the tests caught: a test failed, hung, or its process died; or, in
+the pass that loads everything afresh, the tests could not even be gathered (pytest's exit code
+2, which mutmut reads as an interruption: a test module that builds its cases from the engine
 as it loads fails to load)."""
 MISSED = frozenset({"survived", "suspicious", "no tests"})
 """The statuses of a mutant the tests did not catch."""
@@ -49,6 +49,8 @@ from mutmut.__main__ import cli
 configuration._config = dataclasses.replace(
     configuration.config(), forkserver_warmup=configuration.ForkServerWarmup.NONE
 )
+if configuration.config().forkserver_warmup is not configuration.ForkServerWarmup.NONE:
+    raise SystemExit("this mutmut keeps its settings elsewhere: cannot test afresh")
 cli()
 """
 """Mutmut as configured, but with nothing loaded before a mutant's process is forked (mutmut

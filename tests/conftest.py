@@ -67,6 +67,10 @@ SLOW_BY_FILE = {"docs/distributed.md": {"distributed.md"}}
 """Slow tests marked by name: documentation pages' doctests, which cannot carry a mark."""
 
 
+DICT_CACHES = [("thousand.classic.tricks", "_FOLLOWING")]
+"""The code's caches kept in plain dictionaries (module, name), emptied like its ``lru_cache``s."""
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Under mutmut, forget every answer the code under test cached: the mutant's tests run in
     a process forked from one that loaded (and so ran) the plain code."""
@@ -76,6 +80,9 @@ def pytest_sessionstart(session: pytest.Session) -> None:
                 for value in list(vars(module).values()):
                     if isinstance(value, functools._lru_cache_wrapper):
                         value.cache_clear()
+        for name, cache in DICT_CACHES:
+            if name in sys.modules:
+                getattr(sys.modules[name], cache).clear()
 
 
 @functools.cache

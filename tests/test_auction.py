@@ -372,8 +372,12 @@ def test_the_next_bidder_skips_those_who_passed_and_never_runs_round_for_ever() 
 @pytest.mark.parametrize(
     ("action", "reason"),
     [
-        pytest.param(thousand.Bid(105.0), "the amount 105.0 is not a whole number", id="float"),
-        pytest.param(thousand.Bid(True), "the amount True is not a whole number", id="bool"),
+        pytest.param(
+            thousand.Bid(105.0), "the amount must be a whole number (an int), not 105.0", id="float"
+        ),
+        pytest.param(
+            thousand.Bid(True), "the amount must be a whole number (an int), not True", id="bool"
+        ),
     ],
 )
 def test_a_bid_that_is_not_a_whole_number_is_refused_as_such(action, reason) -> None:

@@ -245,19 +245,37 @@ def test_illegal_contracts_are_refused(rules, text, reason):
 @pytest.mark.parametrize(
     ("action", "reason"),
     [
-        pytest.param(Contract(100.0), "the amount 100.0 is not a whole number", id="float"),
-        pytest.param(Contract(True), "the amount True is not a whole number", id="bool"),
-        pytest.param(Give(Card.parse("9H"), "1"), "the seat '1' is not a whole number", id="seat"),
-        pytest.param(Take("1"), "the musik '1' is not a whole number", id="musik"),
+        pytest.param(
+            Contract(100.0), "the amount must be a whole number (an int), not 100.0", id="float"
+        ),
+        pytest.param(
+            Contract(True), "the amount must be a whole number (an int), not True", id="bool"
+        ),
+        pytest.param(
+            Give(Card.parse("9H"), "1"),
+            "the seat must be a whole number (an int), not '1'",
+            id="seat",
+        ),
     ],
 )
 def test_an_amount_or_seat_that_is_not_a_whole_number_is_refused_as_such(action, reason):
-    """A contract of 100.0 is refused for not being a whole number, not as too high; so are a
-    card given to seat "1" and musik "1"."""
+    """A contract of 100.0 is refused for not being a whole number, not as too high; so is a
+    card given to seat "1"."""
     state = after_auction(RUSSIAN)
     if isinstance(action, Contract):
         state = play(state, "give 9H 1", "give 9D 2")
     assert_refused(state, action, reason)
+
+
+def test_a_musik_that_is_not_a_whole_number_is_refused_as_such():
+    """In the two-player game's musik choice, musik "1" is refused for not being a whole
+    number; in the exchange, where no musik is taken, it is refused as out of turn."""
+    assert_refused(musik_choice(), Take("1"), "the musik must be a whole number (an int), not '1'")
+    assert_refused(
+        after_auction(RUSSIAN),
+        Take("1"),
+        "the declarer now gives one card to each opponent, as in 'give 9S 1'",
+    )
 
 
 def test_fixing_the_contract_starts_play_with_the_declarer_leading():

@@ -300,7 +300,9 @@ def _illegal(state: GameState, action: object) -> IllegalActionError:
             f"{type(action).__name__} is not an action; read text with parse_action(), "
             "as in state.apply(parse_action('pass'))"
         )
-    elif odd := _not_whole(action):
+    elif (odd := _not_whole(action)) and any(
+        type(own) is type(action) for own in legal_actions(state)
+    ):
         reason = odd
     else:
         try:
@@ -312,11 +314,11 @@ def _illegal(state: GameState, action: object) -> IllegalActionError:
 
 def _not_whole(action: object) -> str | None:
     """Why an amount, musik or seat of ``action`` cannot be taken (``Bid(105.0)``: the engine
-    compares numbers by type as well as value), or ``None`` when they are all whole numbers."""
+    compares numbers by type as well as value), or ``None`` when each is an ``int``."""
     for field, name in (("amount", "amount"), ("musik", "musik"), ("to", "seat")):
         value = getattr(action, field, 0)
         if type(value) is not int:
-            return f"the {name} {value!r} is not a whole number"
+            return f"the {name} must be a whole number (an int), not {value!r}"
     return None
 
 
