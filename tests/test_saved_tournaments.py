@@ -5,7 +5,9 @@ after five units, as a kill would leave it)."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -14,7 +16,7 @@ import pytest
 from tests.test_tournament import runner
 from thousand import load_record, replay
 from tournament.cli import app
-from tournament.runner.journal import Journal, read_results
+from tournament.runner.journal import Journal, TournamentDirError, read_results
 
 SAVED = Path(__file__).resolve().parent / "saved_tournaments"
 FINISHED = ["thousand-deals", "bluff-games"]
@@ -74,6 +76,64 @@ def test_a_saved_tournament_stopped_before_its_journal_was_opened_resumes_to_the
     whole = SAVED / "bluff-games"
     assert (folder / "summary.json").read_bytes() == (whole / "summary.json").read_bytes()
     assert len(read_results(folder, Journal.saved_config(folder))) == 6
+
+
+def test_a_configuration_saved_whole_but_not_yet_renamed_is_read_and_kept_under_its_name(
+    tmp_path: Path,
+) -> None:
+    """A folder holding only config.json.partial, written whole before a kill, gives that
+    configuration and is left holding it as config.json, the partial file gone."""
+    folder = tmp_path / "bluff-games"
+    folder.mkdir()
+    saved = SAVED / "bluff-games" / "config.json"
+    shutil.copy(saved, folder / "config.json.partial")
+    config = Journal.saved_config(folder)
+    assert config == Journal.saved_config(SAVED / "bluff-games")
+    assert sorted(path.name for path in folder.iterdir()) == ["config.json"]
+    assert (folder / "config.json").read_bytes() == saved.read_bytes()
+
+
+def test_a_configuration_cut_short_before_the_tournament_began_is_refused_saying_how_to_restart(
+    tmp_path: Path,
+) -> None:
+    """A config.json.partial that is not whole JSON is refused with a message telling to
+    start the tournament again into the same folder, and is left in place."""
+    folder = tmp_path / "bluff-games"
+    folder.mkdir()
+    whole = (SAVED / "bluff-games" / "config.json").read_bytes()
+    (folder / "config.json.partial").write_bytes(whole[: len(whole) // 2])
+    message = (
+        f"{folder} holds a tournament stopped before it began; start it again "
+        f"with the options it was started with and --out {folder}"
+    )
+    with pytest.raises(TournamentDirError, match=re.escape(message)) as refused:
+        Journal.saved_config(folder)
+    assert str(refused.value) == message
+    assert sorted(path.name for path in folder.iterdir()) == ["config.json.partial"]
+
+
+def test_a_missing_tournament_folder_is_refused_naming_it(tmp_path: Path) -> None:
+    """Reading the configuration of a folder that does not exist says so, naming the folder."""
+    folder = tmp_path / "nowhere"
+    with pytest.raises(TournamentDirError) as refused:
+        Journal.saved_config(folder)
+    assert str(refused.value) == f"{folder}: no such folder"
+
+
+def test_a_configuration_saved_before_the_bot_options_existed_reads_them_as_off(
+    tmp_path: Path,
+) -> None:
+    """A config.json without bot_network and bot_readable, as older versions wrote, reads as
+    no network for the bots and no extra readable paths."""
+    folder = tmp_path / "bluff-games"
+    folder.mkdir()
+    fields = json.loads((SAVED / "bluff-games" / "config.json").read_text())
+    del fields["bot_network"], fields["bot_readable"]
+    (folder / "config.json").write_text(json.dumps(fields))
+    config = Journal.saved_config(folder)
+    assert config.bot_network is False
+    assert config.bot_readable == ()
+    assert config == Journal.saved_config(SAVED / "bluff-games")
 
 
 def test_the_records_a_saved_tournament_kept_replay_to_its_journal(tmp_path: Path) -> None:
