@@ -665,3 +665,20 @@ def test_a_public_history_keeps_one_face_down_record_per_seat_it_is_told_of():
 def test_a_card_is_read_with_the_spaces_around_it_left_out() -> None:
     """``Card.parse`` reads " 25\n" as the card 25."""
     assert Card.parse(" 25\n") == Card.parse("25")
+
+
+def test_a_card_label_has_at_most_four_digits() -> None:
+    """ "1000" and "0000" are labels; "12345" is five digits, so it is no 1000? card."""
+    assert cards("1000 0000") == (Card("1000"), Card("0000"))
+    message = (
+        "'12345' is not a 1000? card: write its printed label, 1 to 4 digits such as '06' or '1000'"
+    )
+    with pytest.raises(thousand.NotationError) as caught:
+        cards("12345")
+    assert str(caught.value) == message
+
+
+def test_cards_may_be_separated_by_commas_as_well_as_spaces() -> None:
+    """``cards`` reads "06,23, 1000" like "06 23 1000"."""
+    assert cards("06,23, 1000") == (Card("06"), Card("23"), Card("1000"))
+    assert cards("06,23") == cards("06 23")

@@ -591,3 +591,34 @@ def test_1000_record_is_refused_by_the_thousand_loader(tmp_path: Path) -> None:
         thousand.load_record(path)
     with pytest.raises(RecordError, match="format"):
         thousand.Record.from_dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+def test_a_deck_with_a_card_that_cannot_be_read_is_refused_naming_the_card() -> None:
+    """A deck is read card by card; an unreadable label refuses the rules with the reason."""
+    with pytest.raises(thousand.RulesError) as caught:
+        Rules(players=2, hand_size=1, deck="06 23 1x")
+    assert str(caught.value) == (
+        "bad deck: '1x' is not a 1000? card: write its printed label, 1 to 4 digits such as "
+        "'06' or '1000'"
+    )
+
+
+def test_a_deck_holds_a_thousand_cards_at_most() -> None:
+    """A deck of exactly 1,000 cards is accepted; one of 1,001 is refused, saying both sizes."""
+    assert len(Rules(deck=["06"] * 1000).deck) == 1000
+    with pytest.raises(thousand.RulesError) as caught:
+        Rules(deck=["06"] * 1001)
+    assert str(caught.value) == "a deck holds at most 1,000 cards, not 1,001"
+
+
+def test_a_deck_must_deal_every_hand_and_leave_one_card_to_draw() -> None:
+    """Three players of three cards need ten cards: ten are accepted, nine (every card dealt,
+    none left to draw) and eight are refused, saying why."""
+    deck = "03 05 06 09 16 19 23 26 29 33"
+    assert len(Rules(players=3, hand_size=3, deck=deck).deck) == 10
+    for size in (9, 8):
+        with pytest.raises(thousand.RulesError) as caught:
+            Rules(players=3, hand_size=3, deck=deck.split()[:size])
+        assert str(caught.value) == (
+            f"a deck of {size} cards cannot deal 3 to each of 3 players and leave a card to draw"
+        )
