@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support import assert_refused
 from thousand import (
     Bid,
     Card,
@@ -14,7 +15,9 @@ from thousand import (
     InvalidActionError,
     Pass,
     Play,
+    Rules,
     Take,
+    new_deal,
     parse_action,
 )
 from thousand.classic.actions import seen_by
@@ -97,3 +100,21 @@ def test_a_card_given_is_seen_by_both_seats_and_one_laid_aside_by_the_declarer_a
     assert seen_by(give, 0, viewer) == (give if sees_the_gift else Give(None, 1))
     assert seen_by(discard, 0, viewer) == (discard if sees_the_discard else Discard(None))
     assert seen_by(Bid(120), 0, viewer) == Bid(120)
+
+
+@pytest.mark.parametrize(
+    ("offered", "name"),
+    [
+        pytest.param("pass", "str", id="text"),
+        pytest.param(Card.parse("KH"), "Card", id="card"),
+        pytest.param(Pass, "type", id="action-class"),
+    ],
+)
+def test_an_object_that_is_not_an_action_is_refused_naming_its_type(offered, name) -> None:
+    """Text, a card or an action class offered to a Thousand game is refused, naming the
+    object's type and showing how to read action text with the parser."""
+    reason = (
+        f"{name} is not an action; read text with parse_action(), "
+        "as in state.apply(parse_action('pass'))"
+    )
+    assert_refused(new_deal(Rules.preset("russian"), seed=1), offered, reason)

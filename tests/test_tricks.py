@@ -7,9 +7,9 @@ import attrs
 import pytest
 
 import thousand
-from tests.support import legal_texts, play
+from tests.support import assert_refused, legal_texts, play
 from tests.test_auction import assert_illegal
-from thousand import Layout, Phase, Rules, Suit
+from thousand import Layout, Phase, Play, Rules, Suit
 from thousand.classic.cards import FULL_MASK, cards_of
 from thousand.classic.rules import Endgame, MarriageDeclaration, above_lock
 from thousand.classic.tricks import beats, following, plain_plays, playable, trick_winner
@@ -616,3 +616,16 @@ def test_plain_plays_are_every_card_of_the_mask_in_display_order() -> None:
     masks += [rng.getrandbits(24) for _ in range(500)]
     for mask in masks:
         assert plain_plays(mask) == tuple(thousand.Play(card) for card in cards_of(mask))
+
+
+class CardLookalike:
+    """A stand-in for a card that has a card's text and nothing else."""
+
+    text = "KH"
+
+
+def test_a_play_holding_something_that_is_not_a_card_is_refused_naming_its_type():
+    """A play whose card is a look-alike with no place in the deck is refused in trick play,
+    naming the kind of action, not the value inside it."""
+    action = Play(CardLookalike())
+    assert_refused(start(RUSSIAN, OUT), action, "this Play holds values no action has")
