@@ -1717,3 +1717,140 @@ def test_a_hidden_give_of_the_first_card_of_the_deck_is_drawn_like_any_other() -
     assert (state.hand_masks[0], state.hand_masks[2]) in possible
     assert {bool(two & bits_of("9S")) for _, two in possible} == {False, True}
     assert_uniform(placement_counts(observation, 200 * len(possible), seed=7), possible)
+
+
+# Placing needed marriages first (Karp and Luby) keeps every consistent world equally likely ----
+
+
+def marriages_first_worlds(
+    monkeypatch: pytest.MonkeyPatch, observation: Observation, count: int, seed: int
+) -> list[GameState]:
+    """``count`` worlds for ``observation`` drawn with the needed marriages (and the cards given
+    unseen) placed first from the first attempt on."""
+    module = importlib.import_module("thousand.classic.determinise")
+    monkeypatch.setattr(module, "MISSES_BEFORE_MARRIAGES", 0)
+    return worlds(observation, count, seed)
+
+
+def two_player_bid_deal() -> GameState:
+    """Polish, two players: seat 1 outbids seat 0 at 130 (its clubs and spades in hand), takes
+    musik 1 (KH QH, the other is QD TS), lays aside KS and JS, plays 130, and seven tricks are
+    played without a marriage declared: seat 1 still holds KC QC and QH, the KS lies aside."""
+    layout = Layout(
+        hands=["AH TH JH 9H AD TD JD 9D AC 9C", "KC QC JC TC AS KS QS JS 9S KD"],
+        talon=[["KH", "QH"], ["QD", "TS"]],
+    )
+    state = new_deal(POLISH_2P, layout=layout, dealer=0)
+    state = play(state, "bid 110", "bid 130", "pass", "take 1", "discard KS", "discard JS")
+    plays = ["AS", "JD", "KD", "TD", "9C", "JC", "QS", "9H", "9S", "9D", "TC", "AC", "JH", "KH"]
+    return play(state, "contract 130", *(f"play {card}" for card in plays))
+
+
+def consistent_two_player_placements(observation: Observation) -> set[tuple[int, int, int]]:
+    """Brute force, two players, the declarer's opponent observing: every (declarer's hand, other
+    musik, cards laid aside) that replays into exactly this observation."""
+    rules = observation.rules
+    seat = observation.seat
+    declarer = observation.declarer
+    assert rules.players == 2
+    assert declarer is not None
+    assert declarer != seat
+    played = [0, 0]
+    for actor, action in observation.card_plays:
+        played[actor] |= action.card.bit
+    hand = mask(observation.hand)
+    taken = mask(observation.talon)
+    musik = next(action.musik for _, action in observation.history if isinstance(action, Take))
+    unseen = cards_in(ALL_CARDS & ~hand & ~played[0] & ~played[1])
+    found = set()
+    for held in itertools.combinations(unseen, observation.hand_sizes[declarer]):
+        rest = [card for card in unseen if card not in held]
+        for other in itertools.combinations([c for c in rest if not c.bit & taken], 2):
+            laid = [card for card in rest if card not in other]
+            dealt = [0, 0]
+            dealt[seat] = hand | played[seat]
+            dealt[declarer] = (mask(held) | played[declarer] | mask(laid)) & ~taken
+            piles = [observation.talon, other][:: 1 if musik == 1 else -1]
+            layout = Layout(hands=[tuple(cards_in(d)) for d in dealt], talon=piles)
+            origin = Origin(0, observation.dealer, observation.scores, layout, True)
+            state = start_of_deal(
+                rules,
+                origin,
+                observation.deal_number,
+                observation.dealer,
+                observation.scores,
+                observation.barrel,
+                (),
+                layout,
+            )
+            hidden = iter(laid)
+            try:
+                for _, action in observation.history:
+                    if isinstance(action, Discard) and action.card is None:
+                        action = Discard(next(hidden))
+                    state = state.apply(action)
+            except IllegalActionError:
+                continue
+            if state.observation(seat) == observation:
+                found.add((mask(held), mask(other), mask(laid)))
+    return found
+
+
+@pytest.mark.slow
+def test_two_players_marriages_first_draws_every_world_of_a_high_bid_alike(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two players, the opponent of a declarer who bid 130: with the marriages the bid needs
+    placed first, the declarer's hand, the other musik and the cards laid aside come up in every
+    consistent way (a marriage card of the bid laid aside, or one taken from the musik, too),
+    equally often."""
+    state = two_player_bid_deal()
+    observation = state.observation(0)
+    possible = consistent_two_player_placements(observation)
+    truth = (state.hand_masks[1], mask(state.layout.talon[1]), state.set_aside_mask)
+    assert truth in possible
+    assert {bool(laid & bits_of("KS")) for _, _, laid in possible} == {False, True}
+    assert len(possible) == 48
+    counts = Counter(
+        (world.hand_masks[1], mask(world.layout.talon[1]), world.set_aside_mask)
+        for world in marriages_first_worlds(monkeypatch, observation, 2000, seed=3)
+    )
+    assert_uniform(counts, possible)
+
+
+@pytest.mark.slow
+def test_marriages_first_draws_every_world_when_a_card_of_the_bid_marriage_was_given(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 0 bid 140 on its clubs and gave seat 1 the KC (and, unseen by seat 1, AC to seat 2,
+    which bid 130): with the needed marriages placed first, seat 1's worlds still cover every
+    consistent placement, the declarer dealt clubs among them, equally often."""
+    state = opponent_deal(["bid 130", "bid 140", "pass", "pass"], gives=("give KC 1", "give AC 2"))
+    observation = state.observation(1)
+    possible = consistent_placements(observation)
+    assert (state.hand_masks[0], state.hand_masks[2]) in possible
+    assert len(possible) == 30
+    counts = Counter(
+        (world.hand_masks[0], world.hand_masks[2])
+        for world in marriages_first_worlds(monkeypatch, observation, 2000, seed=3)
+    )
+    assert_uniform(counts, possible)
+
+
+@pytest.mark.slow
+def test_marriages_first_keeps_an_outbid_opponents_marriage_in_its_own_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 0 bid 130 on its clubs and seat 1 won at 140: seat 2's worlds, the marriages the bids
+    need placed first, cover every consistent placement equally often, seat 0's marriage in
+    seat 0's hand."""
+    state = opponent_deal(["pass", "bid 130", "bid 140", "pass"], gives=("give JH 2", "give KH 0"))
+    observation = state.observation(2)
+    possible = consistent_placements(observation)
+    assert (state.hand_masks[0], state.hand_masks[1]) in possible
+    assert len(possible) == 30
+    counts = Counter(
+        (world.hand_masks[0], world.hand_masks[1])
+        for world in marriages_first_worlds(monkeypatch, observation, 2000, seed=3)
+    )
+    assert_uniform(counts, possible)
