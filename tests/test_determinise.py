@@ -738,6 +738,22 @@ def test_declared_marriage_partner_was_held() -> None:
 # Thousand: no hidden bias ------------------------------------------------------------------------
 
 
+def dealt_as_observed(observation: Observation, layout: Layout) -> GameState:
+    """The deal of ``observation`` (its rules, dealer, scores and barrel) started with ``layout``,
+    before any action."""
+    origin = Origin(0, observation.dealer, observation.scores, layout, True)
+    return start_of_deal(
+        observation.rules,
+        origin,
+        observation.deal_number,
+        observation.dealer,
+        observation.scores,
+        observation.barrel,
+        (),
+        layout,
+    )
+
+
 def consistent_placements(observation: Observation) -> Counter[tuple[int, int]]:
     """Three players in trick play: every placement of the unseen cards into the other two hands
     that some deal and some hidden give fit, found by trying them all; each with the number of
@@ -788,17 +804,9 @@ def consistent_placements(observation: Observation) -> Counter[tuple[int, int]]:
                 range(24)
             ):
                 continue
-            layout = Layout(hands=[tuple(cards_in(d)) for d in dealt], talon=[observation.talon])
-            origin = Origin(0, observation.dealer, observation.scores, layout, True)
-            state = start_of_deal(
-                rules,
-                origin,
-                observation.deal_number,
-                observation.dealer,
-                observation.scores,
-                observation.barrel,
-                (),
-                layout,
+            state = dealt_as_observed(
+                observation,
+                Layout(hands=[tuple(cards_in(d)) for d in dealt], talon=[observation.talon]),
             )
             try:
                 for _, action in observation.history:
@@ -1771,17 +1779,8 @@ def consistent_two_player_placements(observation: Observation) -> set[tuple[int,
             dealt[seat] = hand | played[seat]
             dealt[declarer] = (mask(held) | played[declarer] | mask(laid)) & ~taken
             piles = [observation.talon, other][:: 1 if musik == 1 else -1]
-            layout = Layout(hands=[tuple(cards_in(d)) for d in dealt], talon=piles)
-            origin = Origin(0, observation.dealer, observation.scores, layout, True)
-            state = start_of_deal(
-                rules,
-                origin,
-                observation.deal_number,
-                observation.dealer,
-                observation.scores,
-                observation.barrel,
-                (),
-                layout,
+            state = dealt_as_observed(
+                observation, Layout(hands=[tuple(cards_in(d)) for d in dealt], talon=piles)
             )
             hidden = iter(laid)
             try:
