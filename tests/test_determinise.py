@@ -1818,38 +1818,40 @@ def test_two_players_marriages_first_draws_every_world_of_a_high_bid_alike(
 
 
 @pytest.mark.slow
-def test_marriages_first_draws_every_world_when_a_card_of_the_bid_marriage_was_given(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(
+    ("bids", "gives", "seat"),
+    [
+        # Seat 0 bid 140 on its clubs and gave seat 1 the KC (and, unseen by seat 1, AC to
+        # seat 2, which bid 130): the declarer was dealt clubs among seat 1's worlds.
+        pytest.param(
+            ["bid 130", "bid 140", "pass", "pass"],
+            ("give KC 1", "give AC 2"),
+            1,
+            id="a-card-of-the-bid-marriage-given",
+        ),
+        # Seat 0 bid 130 on its clubs and seat 1 won at 140: seat 0's marriage stays in seat
+        # 0's hand in seat 2's worlds.
+        pytest.param(
+            ["pass", "bid 130", "bid 140", "pass"],
+            ("give JH 2", "give KH 0"),
+            2,
+            id="an-outbid-opponents-marriage",
+        ),
+    ],
+)
+def test_marriages_first_draws_every_consistent_world_alike(
+    monkeypatch: pytest.MonkeyPatch, bids: list[str], gives: tuple[str, str], seat: int
 ) -> None:
-    """Seat 0 bid 140 on its clubs and gave seat 1 the KC (and, unseen by seat 1, AC to seat 2,
-    which bid 130): with the needed marriages placed first, seat 1's worlds still cover every
-    consistent placement, the declarer dealt clubs among them, equally often."""
-    state = opponent_deal(["bid 130", "bid 140", "pass", "pass"], gives=("give KC 1", "give AC 2"))
-    observation = state.observation(1)
+    """With the marriages the bids need placed first, a seat's worlds cover every consistent
+    placement of the other two hands (the 30 that brute force finds), equally often."""
+    state = opponent_deal(bids, gives=gives)
+    observation = state.observation(seat)
+    first, second = (other for other in range(3) if other != seat)
     possible = consistent_placements(observation)
-    assert (state.hand_masks[0], state.hand_masks[2]) in possible
+    assert (state.hand_masks[first], state.hand_masks[second]) in possible
     assert len(possible) == 30
     counts = Counter(
-        (world.hand_masks[0], world.hand_masks[2])
-        for world in marriages_first_worlds(monkeypatch, observation, 2000, seed=3)
-    )
-    assert_uniform(counts, possible)
-
-
-@pytest.mark.slow
-def test_marriages_first_keeps_an_outbid_opponents_marriage_in_its_own_hand(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Seat 0 bid 130 on its clubs and seat 1 won at 140: seat 2's worlds, the marriages the bids
-    need placed first, cover every consistent placement equally often, seat 0's marriage in
-    seat 0's hand."""
-    state = opponent_deal(["pass", "bid 130", "bid 140", "pass"], gives=("give JH 2", "give KH 0"))
-    observation = state.observation(2)
-    possible = consistent_placements(observation)
-    assert (state.hand_masks[0], state.hand_masks[1]) in possible
-    assert len(possible) == 30
-    counts = Counter(
-        (world.hand_masks[0], world.hand_masks[1])
+        (world.hand_masks[first], world.hand_masks[second])
         for world in marriages_first_worlds(monkeypatch, observation, 2000, seed=3)
     )
     assert_uniform(counts, possible)
