@@ -920,6 +920,43 @@ def test_consistent_placements_equally_likely_when_bids_constrain_the_hidden_giv
     assert_uniform(placement_counts(observation, 6000, seed=5), possible)
 
 
+def test_hidden_give_may_leave_a_receiver_exactly_the_ceiling_it_bid() -> None:
+    """Seat 2 bid 160, exactly what its spade marriage allows: the card it got unseen may be any
+    but a spade marriage card, so seat 1's worlds cover every consistent placement."""
+    observation = opponent_deal(["bid 160", "bid 170", "pass", "pass"]).observation(1)
+    possible = consistent_placements(observation)
+    assert set(placement_counts(observation, 40 * len(possible), seed=8)) == set(possible)
+
+
+def test_placements_equally_likely_when_the_contract_needs_the_card_given_unseen() -> None:
+    """Seat 0 bid 140 on its club marriage and gave KC (unseen by seat 2) to seat 1 and QC to
+    seat 2: in seat 2's worlds where seat 1 holds KC, KC must be the hidden card, and those
+    placements come up as often as the one where seat 0 still holds KC."""
+    state = opponent_deal(["pass", "bid 140", "pass"], gives=("give KC 1", "give QC 2"))
+    observation = state.observation(2)
+    possible = consistent_placements(observation)
+    assert (state.hand_masks[0], state.hand_masks[1]) in possible
+    king = bits_of("KC")
+    assert sorted(bool(zero & king) for zero, _ in possible) == [False] * 4 + [True]
+    assert_uniform(placement_counts(observation, 200 * len(possible), seed=7), possible)
+
+
+def test_hidden_give_is_drawn_evenly_among_the_cards_that_fit_the_bid() -> None:
+    """Seat 0 bid 140 and gave QC to seat 2 and, unseen by it, a card to seat 1: where seat 1
+    holds KC, AC and KD, either KC (for the club marriage) or AC (for the four aces) could have
+    been given, and seat 2's worlds draw each as often."""
+    state = opponent_deal(["pass", "bid 140", "pass"], gives=("give KC 1", "give QC 2"))
+    held = bits_of("KC AC KD")
+    gifts = Counter(
+        action.card.text
+        for world in worlds(state.observation(2), 1500, seed=9)
+        if world.hand_masks[1] & held == held
+        for _, action in world.actions
+        if isinstance(action, Give) and action.to == 1 and action.card is not None
+    )
+    assert_uniform(gifts, ["KC", "AC"])
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", PRESET_NAMES)
 @pytest.mark.parametrize("seed", [11, 12])
