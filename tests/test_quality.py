@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 
 import thousand
 from thousand.classic.old_paths import MOVED
@@ -73,65 +74,24 @@ def test_ruff_format() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def pre_commit_hooks(text: str) -> dict[str, dict[str, str]]:
-    """The hooks of a pre-commit configuration written as .pre-commit-config.yaml is: each
-    hook's keys and values (as text) by its id. Only block YAML of plain scalars, one
-    ``key: value`` a line, is read; a flow list such as ``types: [python]`` stays text."""
-    hooks: dict[str, dict[str, str]] = {}
-    hook: dict[str, str] | None = None
-    for line in text.splitlines():
-        content = line.split(" #", 1)[0].strip()
-        if not content or content.startswith("#"):
-            continue
-        if content.startswith("- id:"):
-            hook = {}
-            hooks[content.removeprefix("- id:").strip()] = hook
-        elif hook is not None and line.startswith(" " * 8) and ":" in content:
-            key, _, value = content.partition(":")
-            hook[key.strip()] = value.strip()
-        elif not line.startswith(" " * 8):
-            hook = None
-    return hooks
-
-
 def test_pre_commit_runs_the_suites_checks() -> None:
     """.pre-commit-config.yaml runs exactly the suite's ruff and mypy commands, on the same
     paths with the same options, with the environment's own ruff and mypy (a local hook, its
     language ``system``), on the whole project rather than the files a commit changes, so that
     a commit its hooks let through passes the checks above."""
-    text = (ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8")
-    assert "repo: local" in text
-    assert text.count("- repo:") == 1
-    hooks = pre_commit_hooks(text)
+    config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    [repo] = config["repos"]
+    assert repo["repo"] == "local"
+    hooks = {hook["id"]: hook for hook in repo["hooks"]}
     commands = {"ruff-check": RUFF_CHECK, "ruff-format": RUFF_FORMAT, "mypy": MYPY}
     assert set(hooks) == set(commands)
     for name, command in commands.items():
         hook = hooks[name]
         assert hook["entry"] == " ".join(("python", "-m", *command)), name
         assert hook["language"] == "system", name
-        assert hook["pass_filenames"] == "false", name
-        assert hook["always_run"] == "true", name
+        assert hook["pass_filenames"] is False, name
+        assert hook["always_run"] is True, name
         assert not {"args", "files", "exclude"} & set(hook), name
-
-
-def test_the_pre_commit_reader_reads_hooks() -> None:
-    """The reader above finds each hook's keys, and none of the lines around them."""
-    text = (
-        "# a comment\n"
-        "repos:\n"
-        "  - repo: local\n"
-        "    hooks:\n"
-        "      - id: one\n"
-        "        name: the first  # said twice\n"
-        "        entry: python -m tool --flag .\n"
-        "      - id: two\n"
-        "        pass_filenames: false\n"
-        "default_stages: [pre-commit]\n"
-    )
-    assert pre_commit_hooks(text) == {
-        "one": {"name": "the first", "entry": "python -m tool --flag ."},
-        "two": {"pass_filenames": "false"},
-    }
 
 
 def test_typed_marker_shipped() -> None:
