@@ -13,7 +13,7 @@ import pytest
 
 import thousand
 from tests.support import assert_refused
-from thousand import IllegalActionError, InvalidActionError, LayoutError, bluff
+from thousand import IllegalActionError, InvalidActionError, LayoutError, RulesError, bluff
 from thousand.bluff import Card, Phase, Result, cards, parse_action
 from thousand.bluff.actions import Hide, Play, seen_by
 from thousand.bluff.spectator import spectate
@@ -577,6 +577,21 @@ def test_an_action_holding_a_value_no_card_has_is_refused_naming_its_type(action
     """A play or hide whose card cannot even be compared with the hand is refused, naming the
     kind of action, not the value inside it."""
     assert_refused(act(deal(*THREE), *actions), action, f"this {name} holds values no action has")
+
+
+def test_a_game_of_1000_refuses_the_rules_of_thousand_naming_what_it_was_given():
+    """The rules of the other game are refused with the type that was expected and the one given."""
+    with pytest.raises(RulesError) as caught:
+        bluff.new_game(thousand.Rules(), seed=0)  # type: ignore[arg-type]
+    assert str(caught.value) == "expected thousand.bluff.Rules, not Rules"
+
+
+@pytest.mark.parametrize("dealer", [-1, 3])
+def test_a_dealer_outside_the_table_is_refused_naming_the_seats(dealer):
+    """The dealer must be one of the seats, numbered from 0."""
+    with pytest.raises(RulesError) as caught:
+        bluff.new_game(bluff.Rules(players=3), seed=0, dealer=dealer)
+    assert str(caught.value) == f"dealer must be a seat from 0 to 2, not {dealer}"
 
 
 def test_a_layout_that_is_not_the_deck_names_the_extra_and_the_missing_cards():
