@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TypeVar
 
+import attrs
 import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
@@ -36,6 +37,7 @@ from thousand import (
     Observation,
     Phase,
     Play,
+    Redeal,
     Rules,
     Take,
     bluff,
@@ -955,6 +957,29 @@ def test_hidden_give_is_drawn_evenly_among_the_cards_that_fit_the_bid() -> None:
         if isinstance(action, Give) and action.to == 1 and action.card is not None
     )
     assert_uniform(gifts, ["KC", "AC"])
+
+
+def test_a_nine_given_unseen_is_not_counted_in_the_receivers_hand_as_dealt() -> None:
+    """Four nines thrown in as dealt: seat 2, dealt 9S 9C 9D, gets the talon's 9H unseen by seat
+    0 and plays all four nines. Seat 0's worlds deal seat 2 those three nines and the 9H given,
+    the hand as dealt leaving out the card received, so no world reads as a throw-in."""
+    rules = attrs.evolve(RUSSIAN, redeal_nines=Redeal.DEALT)
+    layout = Layout(
+        hands=["QS KS QC KC QD KD KH", "AS AC AD AH TS TC TD", "9S 9C 9D JS JC JD QH"],
+        talon="9H TH JH",
+    )
+    state = play(new_deal(rules, layout=layout, dealer=0), "pass", "pass", "give JH 0")
+    state = play(state, "give 9H 2", "contract 100")
+    for lead, nine, low in (("AS", "9S", "QS"), ("AC", "9C", "QC"), ("AD", "9D", "QD")):
+        state = play(state, f"play {lead}", f"play {nine}", f"play {low}")
+    state = play(state, "play AH", "play 9H", "play KH")
+    observation = state.observation(0)
+    nines = bits_of("9S 9C 9D 9H")
+    for world in worlds(observation, 20):
+        assert world.observation(0) == observation
+        assert mask(world.layout.hands[2]) & nines == bits_of("9S 9C 9D")
+        gives = [action for _, action in world.actions if isinstance(action, Give)]
+        assert gives == [Give(Card.parse("JH"), 0), Give(Card.parse("9H"), 2)]
 
 
 @pytest.mark.slow
