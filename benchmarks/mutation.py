@@ -9,8 +9,9 @@ for ever); it survives when they all pass. Each mutant's tests run in a process 
 that has loaded the code and the tests (``tests/conftest.py`` empties the code's caches first);
 a change to code that runs only as the package loads would hide there, so the mutants that
 survive are tested again, each in a process that imports everything afresh. This script then
-prints each status with its count, the share caught, and the mutants not caught by name
-(``mutmut show NAME`` prints the change).
+prints each status with its count, the share caught of all checked and of those not listed as
+equivalent in ``docs/contributing.md``, the mutants neither caught nor listed, by name
+(``mutmut show NAME`` prints the change), and the listed ones that are now caught or gone.
 
     python benchmarks/mutation.py [--sample 150] [--seed 1] [--children 2]
     python benchmarks/mutation.py --all [--children 2]
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import subprocess
 import sys
 import time
@@ -40,6 +42,8 @@ the pass that loads everything afresh, the tests could not even be gathered (pyt
 as it loads fails to load)."""
 MISSED = frozenset({"survived", "suspicious", "no tests"})
 """The statuses of a mutant the tests did not catch."""
+GUIDE = Path("docs/contributing.md")
+EQUIVALENT_HEADING = "### Mutants known to be equivalent"
 
 
 AFRESH = """
@@ -78,6 +82,30 @@ def statuses() -> dict[str, str]:
         if colon and "__mutmut_" in name:
             found[name] = status
     return found
+
+
+def known_equivalent(guide: Path = GUIDE) -> set[str]:
+    """The mutants the contributing guide lists as equivalent. A row's first cell names them in
+    backticks: a whole name, a name without its module (``xǁCǁm__mutmut_3``, same module as
+    the name before) or just a number (``_4``, same function as the name before)."""
+    text = guide.read_text(encoding="utf-8")
+    section = text.partition(EQUIVALENT_HEADING)[2].partition("\n#")[0]
+    names: set[str] = set()
+    for line in section.splitlines():
+        if not line.startswith("| `"):
+            continue
+        module = function = ""
+        for token in re.findall(r"`([^`]+)`", line.split(" | ")[0]):
+            if re.fullmatch(r"_\d+", token):
+                name = f"{function}__mutmut{token}"
+            elif token.startswith(("thousand.", "tournament.")):
+                name = token
+            else:
+                name = f"{module}.{token}"
+            module, _, mangled = name.rpartition(".")
+            function = f"{module}.{mangled.rpartition('__mutmut_')[0]}"
+            names.add(name)
+    return names
 
 
 def generate(children: int) -> list[str]:
@@ -130,13 +158,31 @@ def main() -> None:
     print(f"\n{len(found)} mutants" + ("" if chosen is None else f" (seed {args.seed})"))
     for status, count in counts.most_common():
         print(f"  {status:<22} {count}")
+    equivalent = known_equivalent()
+    missed = sorted((status, name) for name, status in found.items() if status in MISSED)
+    listed = [name for _, name in missed if name in equivalent]
     if checked:
         print(f"caught {caught} of {checked} checked: {caught / checked:.1%}")
-    missed = sorted((status, name) for name, status in found.items() if status in MISSED)
-    if missed:
-        print("\nnot caught (mutmut show NAME prints the change):")
-        for status, name in missed:
+    if checked > len(listed):
+        real = checked - len(listed)
+        print(
+            f"caught {caught} of the {real} not listed as equivalent in {GUIDE}: "
+            f"{caught / real:.1%}"
+        )
+    unlisted = [(status, name) for status, name in missed if name not in equivalent]
+    if unlisted:
+        print("\nnot caught and not listed as equivalent (mutmut show NAME prints the change):")
+        for status, name in unlisted:
             print(f"  {status:<11} {name}")
+    stale = sorted(
+        f"{name} ({found.get(name, 'no such mutant')})"
+        for name in equivalent
+        if found.get(name) not in MISSED and (chosen is None or name in chosen)
+    )
+    if stale:
+        print(f"\nlisted as equivalent in {GUIDE} but caught or gone:")
+        for line in stale:
+            print(f"  {line}")
     print(f"\ntotal time: {time.perf_counter() - began:.0f} s")
 
 

@@ -195,3 +195,44 @@ def test_the_reading_bound_measures_against_greedy_in_the_same_seat():
     rows = {line.split()[0]: line.split() for line in result.stdout.splitlines()[3:5]}
     assert rows["greedy"][1:] == ["+0.0", "±", "0.0", "+0.0", "±", "0.0"]
     assert set(rows) == {"greedy", "told-all"}
+
+
+def test_the_listed_equivalent_mutants_name_functions_of_the_mutated_modules(tmp_path):
+    """Every mutant docs/contributing.md lists as equivalent is read in full from the table's
+    three ways of naming one, and names a function or method of a module mutmut changes."""
+    import ast
+    import fnmatch
+    import tomllib
+
+    from mutation import known_equivalent
+
+    root = BENCHMARKS.parent
+    guide = tmp_path / "guide.md"
+    guide.write_text(
+        "### Mutants known to be equivalent\n\n| mutant | change | why |\n|---|---|---|\n"
+        "| `thousand.classic.a.x_f__mutmut_2`, `_5`; `xǁCǁm__mutmut_1` | c | w |\n"
+        "\n### Next\n\n| `thousand.classic.b.x_g__mutmut_1` | c | w |\n"
+    )
+    assert known_equivalent(guide) == {
+        "thousand.classic.a.x_f__mutmut_2",
+        "thousand.classic.a.x_f__mutmut_5",
+        "thousand.classic.a.xǁCǁm__mutmut_1",
+    }
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
+    listed = known_equivalent(root / "docs" / "contributing.md")
+    assert len(listed) > 50
+    for name in listed:
+        module, _, mangled = name.rpartition(".")
+        path = f"{module.replace('.', '/')}.py"
+        assert any(fnmatch.fnmatch(path, pattern) for pattern in config["only_mutate"]), name
+        function = mangled.rpartition("__mutmut_")[0]
+        owner, _, method = function[1:].strip("ǁ").rpartition("ǁ")
+        tree = ast.parse((root / path).read_text(encoding="utf-8"))
+        scope = tree.body
+        if owner:
+            [found] = [node for node in scope if getattr(node, "name", None) == owner]
+            scope = found.body
+        else:
+            method = method.removeprefix("_")
+        defined = {node.name for node in scope if isinstance(node, ast.FunctionDef)}
+        assert method in defined, name
