@@ -3,16 +3,21 @@
 
 from __future__ import annotations
 
+import ast
+import fnmatch
 import itertools
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import pytest
+
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
 from interleave import Meter, interleaved  # noqa: E402
+from mutation import known_equivalent  # noqa: E402
 from reference import reference_deals  # noqa: E402
 
 
@@ -200,12 +205,7 @@ def test_the_reading_bound_measures_against_greedy_in_the_same_seat():
 def test_the_listed_equivalent_mutants_name_functions_of_the_mutated_modules(tmp_path):
     """Every mutant docs/contributing.md lists as equivalent is read in full from the table's
     three ways of naming one, and names a function or method of a module mutmut changes."""
-    import ast
-    import fnmatch
-    import tomllib
-
-    from mutation import known_equivalent
-
+    tomllib = pytest.importorskip("tomllib")
     root = BENCHMARKS.parent
     guide = tmp_path / "guide.md"
     guide.write_text(
