@@ -594,6 +594,18 @@ def test_a_dealer_outside_the_table_is_refused_naming_the_seats(dealer):
     assert str(caught.value) == f"dealer must be a seat from 0 to 2, not {dealer}"
 
 
+def test_a_game_without_a_seed_draws_one_that_deals_it_again():
+    """Without a seed one is drawn, kept in the origin, and fits a signed 64-bit integer (as
+    records read by other programs need); the same seed deals the same game."""
+    rules = bluff.Rules(players=3)
+    games = [bluff.new_game(rules) for _ in range(64)]
+    seeds = [game.origin.seed for game in games]
+    assert all(isinstance(seed, int) and 0 <= seed < 2**63 for seed in seeds)
+    assert len(set(seeds)) == len(seeds)
+    for game in games[:3]:
+        assert bluff.new_game(rules, seed=game.origin.seed) == game
+
+
 def test_a_layout_that_is_not_the_deck_names_the_extra_and_the_missing_cards():
     """A layout holding a card twice and lacking another is refused, naming just those two."""
     rules = bluff.Rules(players=2, hand_size=2, deck="10 11 12 13 14 15")

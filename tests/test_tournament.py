@@ -409,12 +409,27 @@ def test_create_refuses_a_directory_holding_a_tournament(tmp_path: Path) -> None
     config = thousand_config(deals=1)
     Journal.create(tmp_path, config).close()
     before = snapshot(tmp_path)
-    with pytest.raises(TournamentDirError, match="already holds a tournament"):
+    message = (
+        f"{tmp_path} already holds a tournament; continue it with --resume {tmp_path} "
+        "or choose another --out"
+    )
+    with pytest.raises(TournamentDirError) as caught:
         Journal.create(tmp_path, thousand_config(deals=2))
-    with pytest.raises(TournamentDirError, match="already holds a tournament"):
+    assert str(caught.value) == message
+    with pytest.raises(TournamentDirError) as caught:
         run_tournament(config, out=tmp_path)
+    assert str(caught.value) == message
     assert snapshot(tmp_path) == before
     assert Journal.saved_config(tmp_path) == config
+
+
+def test_a_tournament_is_started_in_a_folder_whose_parents_do_not_exist_yet(tmp_path: Path) -> None:
+    """The output folder is made with every folder above it that is missing."""
+    config = thousand_config(deals=1)
+    out = tmp_path / "season" / "week-1" / "run"
+    Journal.create(out, config, keep_records=True).close()
+    assert Journal.saved_config(out) == config
+    assert Journal.keeps_records(out)
 
 
 def test_a_tournament_whose_journal_was_never_written_has_no_unit_finished(
