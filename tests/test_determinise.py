@@ -517,8 +517,9 @@ def test_likelihood_weighs_the_deals() -> None:
     for _ in range(50):
         world = determiniser.sample(rng, lambda dealt: float(bool(dealt[2] & ace)))
         assert mask(world.layout.hands[2]) & ace
-    with pytest.raises(NoWorldError):
+    with pytest.raises(NoWorldError) as error:
         determiniser.sample(rng, lambda dealt: 0.0)
+    assert str(error.value) == "no deal agrees with this observation after 10000 tries"
 
 
 def test_opponent_sees_its_card_but_not_the_other() -> None:

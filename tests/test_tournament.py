@@ -432,6 +432,15 @@ def test_a_tournament_is_started_in_a_folder_whose_parents_do_not_exist_yet(tmp_
     assert Journal.keeps_records(out)
 
 
+def test_the_saved_configuration_is_indented_for_people_to_read(tmp_path: Path) -> None:
+    """config.json holds one setting a line, indented by two spaces, and ends with a new line."""
+    config = thousand_config(deals=1)
+    Journal.create(tmp_path, config).close()
+    text = (tmp_path / "config.json").read_text(encoding="utf-8")
+    assert text == json.dumps(config.to_dict(), indent=2) + "\n"
+    assert text.splitlines()[1].startswith('  "')
+
+
 def test_a_tournament_whose_journal_was_never_written_has_no_unit_finished(
     tmp_path: Path,
 ) -> None:
