@@ -27,6 +27,7 @@ match scores and barrel rules applied).
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -298,13 +299,8 @@ class Determiniser:
         options = self._marriage_sets
         if not options:
             return self._placement.sample(rng)
-        pick = rng.randrange(sum(placement.count for placement, _ in options))
-        chosen = options[-1][0]
-        for placement, _ in options:
-            if pick < placement.count:
-                chosen = placement
-                break
-            pick -= placement.count
+        ends = list(itertools.accumulate(placement.count for placement, _ in options))
+        chosen = options[bisect.bisect_right(ends, rng.randrange(ends[-1]))][0]
         places = chosen.sample(rng)
         met = sum(_holds(places, needs) for _, needs in options)
         return places if rng.randrange(met) == 0 else None
