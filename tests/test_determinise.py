@@ -522,6 +522,26 @@ def test_likelihood_weighs_the_deals() -> None:
     assert str(error.value) == "no deal agrees with this observation after 10000 tries"
 
 
+class ZeroDraws(random.Random):
+    """A seeded generator whose ``random()`` draws 0.0 every time (a value it may return);
+    its other draws are the usual ones."""
+
+    def random(self) -> float:
+        return 0.0
+
+    def getrandbits(self, k: int) -> int:
+        return super().getrandbits(k)
+
+
+def test_a_deal_of_likelihood_zero_is_never_drawn_even_on_a_draw_of_zero() -> None:
+    """A deal is kept only when the draw is below its likelihood, so one of likelihood 0 never
+    is, even from a generator that draws 0.0."""
+    determiniser = Determiniser(russian_deal().observation(0))
+    with pytest.raises(NoWorldError) as error:
+        determiniser.sample(ZeroDraws(4), lambda dealt: 0.0)
+    assert str(error.value) == "no deal agrees with this observation after 10000 tries"
+
+
 def test_opponent_sees_its_card_but_not_the_other() -> None:
     """Three players: an opponent's worlds keep the card it received; the card given to the other
     opponent varies from world to world and is never one of the observer's cards."""
@@ -981,6 +1001,26 @@ def test_a_nine_given_unseen_is_not_counted_in_the_receivers_hand_as_dealt() -> 
         assert mask(world.layout.hands[2]) & nines == bits_of("9S 9C 9D")
         gives = [action for _, action in world.actions if isinstance(action, Give)]
         assert gives == [Give(Card.parse("JH"), 0), Give(Card.parse("9H"), 2)]
+
+
+def test_no_world_is_thrown_in_after_the_exchange_when_the_real_deal_was_not() -> None:
+    """Four nines thrown in after the exchange: seat 0, holding no nine, saw the talon's 9H and
+    not the card seat 2 got. Its worlds stay at the contract like the real deal: none gives seat
+    1 or seat 2 all four nines after the exchange (such a deal would have been thrown in)."""
+    rules = attrs.evolve(RUSSIAN, redeal_nines=Redeal.AFTER_EXCHANGE)
+    layout = Layout(
+        hands=["KS QS JS AC KC KD JD", "AH KH QH AD TD AS TS", "9S 9C 9D QD QC JC TC"],
+        talon="JH 9H TH",
+    )
+    state = play(new_deal(rules, layout=layout, dealer=0), "pass", "pass", "give JH 0")
+    state = play(state, "give TH 2")
+    assert state.phase is Phase.CONTRACT
+    observation = state.observation(0)
+    nines = bits_of("9S 9C 9D 9H")
+    for world in worlds(observation, 40):
+        assert world.phase is Phase.CONTRACT
+        assert world.observation(0) == observation
+        assert all(hand & nines != nines for hand in world.hand_masks)
 
 
 @pytest.mark.slow
@@ -1615,6 +1655,25 @@ def test_no_world_for_a_tampered_thousand_observation() -> None:
         Determiniser(Observation.from_dict(data))
 
 
+def test_no_world_for_an_observation_where_no_hand_can_hold_the_marriage_a_bid_needs() -> None:
+    """Seat 2 bid 130, which needs a marriage (or the four aces) in its hand; an observation
+    edited so that seat 0 holds a king of every suit and an ace leaves it none. Once many
+    placements are turned away, placing the needed marriages first finds no choice of them
+    either; plain placements go on, and sampling ends in NoWorldError after every try."""
+    layout = Layout(
+        hands=["KS KC KD AS 9S 9C 9D", "QS JC QC TC AC QD JD", "KH QH AH AD TD TS JS"],
+        talon="JH 9H TH",
+    )
+    state = play(new_deal(RUSSIAN, layout=layout, dealer=0), "bid 130")
+    data = state.observation(0).to_dict()
+    data["hand"] = ["KH" if card == "9D" else card for card in data["hand"]]
+    observation = Observation.from_dict(data)
+    assert {card.text for card in observation.hand} == {"KS", "KC", "KD", "KH", "AS", "9S", "9C"}
+    with pytest.raises(NoWorldError) as error:
+        Determiniser(observation).sample(random.Random(2))
+    assert str(error.value) == "no deal agrees with this observation after 10000 tries"
+
+
 def test_no_world_for_tampered_bluff_observations() -> None:
     """1000?: wrong hand sizes, or more copies of a card than the deck has, are refused."""
     state = caught_bluff()
@@ -1671,6 +1730,44 @@ def test_take_of_the_musik_is_kept() -> None:
             takes = [a for _, a in world.actions if isinstance(a, Take)]
             assert takes == [Take(1)]
             assert world.musik == 1
+
+
+def test_a_world_starts_from_the_observed_dealer_and_scores_and_its_own_cards() -> None:
+    """A world is a single deal whose origin holds the observation's dealer and scores and the
+    world's own cards as dealt, so its record replays into the world itself."""
+    layout = Layout(
+        hands=["JD QD 9D QC JC TC 9C", "KS QS JS 9S AC KC KD", "AH KH QH AD TD AS TS"],
+        talon="JH 9H TH",
+    )
+    state = new_deal(RUSSIAN, layout=layout, dealer=1, scores=(250, -40, 610))
+    state = play(state, "pass", "pass", "give JH 1", "give 9H 0", "contract 100", "play AS")
+    observation = state.observation(0)
+    for world in worlds(observation, 5):
+        assert world.origin.dealer == 1
+        assert world.origin.scores == (250, -40, 610)
+        assert world.origin.layout == world.layout
+        assert world.origin.single_deal
+        assert thousand.replay(thousand.Record.from_state(world)) == world
+
+
+def test_a_world_keeps_the_bolts_and_falls_counted_so_far() -> None:
+    """In a later deal of a match with bolts and barrel falls counted, every seat's worlds keep
+    each seat's counts of both."""
+    rules = attrs.evolve(RUSSIAN, bolts=3, barrel_reset_falls=3)
+    layout = Layout(
+        hands=["KS QS JS 9S AC KC KD", "AH KH QH AD TD AS TS", "JD QD 9D QC JC TC 9C"],
+        talon="JH 9H TH",
+    )
+    scores = (300, 120, -60)
+    origin = Origin(5, 0, scores, layout, False)
+    start = start_of_deal(
+        rules, origin, 4, 0, scores, (None,) * 3, (), layout, (2, 0, 1), (0, 2, 1)
+    )
+    state = play(start, "pass", "pass", "give JH 0", "give 9H 2", "contract 100", "play AS")
+    for seat in range(3):
+        for world in worlds(state.observation(seat), 3):
+            assert world.bolts == (2, 0, 1)
+            assert world.falls == (0, 2, 1)
 
 
 def mean_marriages(
