@@ -113,37 +113,29 @@ class Determiniser:
         allowed = [FULL_MASK & ~deductions.lacks[other] for other in others]
         # Places: the other hands first, then the hidden talon piles or set-aside cards.
         self._others = others
-        self._talon_places = 0
-        self._set_aside_place = -1
-
-        self._forced = [0] * players
+        self._set_aside_place: int | None = None
         if declarer is None or observation.phase is Phase.MUSIK:
-            piles = 2 if players == 2 else 1
-            self._talon_places = piles
-            sizes += [2, 2] if players == 2 else [3]
-            allowed += [FULL_MASK] * piles
+            piles = [2, 2] if players == 2 else [3]
+            sizes += piles
+            allowed += [FULL_MASK] * len(piles)
         elif seat == declarer:
+            # A card given and not played since is known, and left out of its receiver's hand
+            # (the replay of the deal puts it there).
             known |= talon | mask_of(observation.set_aside)
             for card, to in observation.given:
                 if not deductions.played & card.bit:
                     sizes[others.index(to)] -= 1
-                    self._forced[to] |= card.bit
                     known |= card.bit
             if players == 2:
-                self._talon_places = 1
                 sizes.append(2)
                 allowed.append(FULL_MASK)
         else:
-            received = observation.received
-            if received is not None:
-                known |= received.bit
             owner = others.index(declarer)
             # Talon cards stay with the declarer unless given away (3 players) or laid aside.
             for position, other in enumerate(others):
                 if position != owner and other not in self._hidden_to:
                     allowed[position] &= ~talon
             if players == 2:
-                self._talon_places = 1
                 sizes += [2, self._discards]
                 allowed += [FULL_MASK & ~talon, FULL_MASK]
                 self._set_aside_place = len(others) + 1
@@ -212,7 +204,7 @@ class Determiniser:
         current = [0] * players
         current[seat] = self._hand
         for position, other in enumerate(self._others):
-            current[other] = places[position] | self._forced[other]
+            current[other] = places[position]
         # What each seat received after the deal, and what it gave away or laid aside.
         received = [0] * players
         gave = [0] * players
@@ -221,9 +213,7 @@ class Determiniser:
         hidden: list[int] = []
         first_hidden = len(self._others)
         if declarer is None or observation.phase is Phase.MUSIK:
-            talon_piles = [
-                cards_of(pile) for pile in places[first_hidden : first_hidden + self._talon_places]
-            ]
+            talon_piles = [cards_of(pile) for pile in places[first_hidden:]]
         else:
             assert declarer is not None
             received[declarer] = self._talon
@@ -253,7 +243,7 @@ class Determiniser:
                 if seat == declarer:
                     gave[seat] = mask_of(observation.set_aside)
                 else:
-                    laid = places[self._set_aside_place]
+                    laid = places[first_hidden + 1]  # after the unseen musik
                     gave[declarer] = laid
                     hidden = [1 << index for index in _shuffled(laid, rng)]
                 musiki = [observation.talon, cards_of(unseen)]
@@ -328,7 +318,7 @@ class Determiniser:
                     families.append(self._choices(bid, 1 << position, played, self._talon))
                 else:
                     places = 1 << position
-                    if self._set_aside_place >= 0:
+                    if self._set_aside_place is not None:
                         places |= 1 << self._set_aside_place
                     known = played | outside  # and a gift that its receiver played
                     for receiver in self._hidden_to:
