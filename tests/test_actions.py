@@ -76,6 +76,14 @@ def test_malformed_text_raises_invalid_action_error(text: str, message: str) -> 
     assert repr(text)[1:-1] in str(caught.value) or text == ""
 
 
+@pytest.mark.parametrize(("value", "kind"), [(125, "int"), (None, "NoneType"), (["pass"], "list")])
+def test_an_action_that_is_not_text_is_refused_naming_what_it_was(value: object, kind: str) -> None:
+    """Only text is read as an action (a bot's reply decoded from JSON may be anything)."""
+    with pytest.raises(InvalidActionError) as caught:
+        parse_action(value)  # type: ignore[arg-type]
+    assert str(caught.value) == f"an action is written as text, not {kind}"
+
+
 def test_actions_are_hashable_values() -> None:
     """Actions compare by value and can be used in sets and dict keys."""
     assert {Bid(120), Bid(120), Pass()} == {Bid(120), Pass()}

@@ -432,6 +432,23 @@ def test_a_tournament_is_started_in_a_folder_whose_parents_do_not_exist_yet(tmp_
     assert Journal.keeps_records(out)
 
 
+def test_the_configuration_is_on_the_disk_before_it_takes_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tournament's config.json is flushed to the disk before it is renamed into place, so a
+    power cut never leaves a config.json that is empty or cut short."""
+    flushed = []
+    real_fsync = os.fsync
+
+    def recording_fsync(descriptor: int) -> None:
+        flushed.append(os.fstat(descriptor).st_ino)
+        real_fsync(descriptor)
+
+    monkeypatch.setattr(os, "fsync", recording_fsync)
+    Journal.create(tmp_path, thousand_config(deals=1)).close()
+    assert (tmp_path / "config.json").stat().st_ino in flushed
+
+
 def test_the_saved_configuration_is_indented_for_people_to_read(tmp_path: Path) -> None:
     """config.json holds one setting a line, indented by two spaces, and ends with a new line."""
     config = thousand_config(deals=1)
