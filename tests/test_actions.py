@@ -66,6 +66,9 @@ def test_parsing_ignores_case_and_spacing(text: str, expected: str) -> None:
         ("play ??", "always face up"),
         ("give QS one", "not a whole number"),
         ("give XX 1", "is not a card"),
+        ("discard ZZ", "is not a card"),
+        ("fold KH", "is not an action"),
+        ("bid 120 130", "is not an action"),
     ],
 )
 def test_malformed_text_raises_invalid_action_error(text: str, message: str) -> None:
