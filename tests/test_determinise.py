@@ -1155,11 +1155,13 @@ UNIFORM_PROBLEMS = [
 @pytest.mark.parametrize("problem", UNIFORM_PROBLEMS, ids=["2+4", "3+3+2", "3+2+2", "1+4+3"])
 def test_placement_is_exactly_uniform(problem: tuple[int, list[int], list[int]]) -> None:
     """Sample frequencies over all the enumerated placements pass a chi-square test of equal
-    likelihood (fixed seed, generous bound), and no placement is missed."""
+    likelihood (fixed seed, generous bound), no placement is missed, and they are counted
+    exactly."""
     pool, sizes, allowed = problem
     solutions = enumerate_placements(pool, sizes, allowed)
     assert len(solutions) >= 4
     placement = Placement(pool, sizes, allowed)
+    assert placement.count == len(solutions)
     rng = random.Random(2024)
     counts = Counter(tuple(placement.sample(rng)) for _ in range(150 * len(solutions)))
     assert_uniform(counts, solutions)
@@ -1168,13 +1170,18 @@ def test_placement_is_exactly_uniform(problem: tuple[int, list[int], list[int]])
 def test_placement_errors() -> None:
     """Too few or too many cards for the places, a card with no place, and constraints no
     placement meets are refused; an empty pool has its one empty placement."""
-    with pytest.raises(NoPlacement, match="cards for"):
+    with pytest.raises(NoPlacement) as error:
         Placement(bits_of("AH KH"), [1, 2], [ALL_CARDS, ALL_CARDS])
-    with pytest.raises(NoPlacement, match="no place"):
+    assert str(error.value) == "2 cards for 3 places"
+    with pytest.raises(NoPlacement) as error:
         Placement(bits_of("AH KH"), [1, 1], [bits_of("AH"), bits_of("AH")])
-    with pytest.raises(NoPlacement, match="no placement"):
+    assert str(error.value) == "a card has no place it may go"
+    with pytest.raises(NoPlacement) as error:
         Placement(bits_of("AH KH 9S"), [1, 2], [bits_of("AH KH"), bits_of("9S")])
-    assert Placement(0, [0, 0], [ALL_CARDS, 0]).sample(random.Random(1)) == [0, 0]
+    assert str(error.value) == "no placement satisfies the constraints"
+    empty = Placement(0, [0, 0], [ALL_CARDS, 0])
+    assert empty.sample(random.Random(1)) == [0, 0]
+    assert empty.count == 1
 
 
 # 1000?: property tests ------------------------------------------------------------------------

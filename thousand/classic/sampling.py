@@ -9,6 +9,8 @@ in proportion to the product of its cards' weights in their places.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import random
 from collections.abc import Iterator, Sequence
@@ -55,13 +57,8 @@ class Placement:
                 (split, self._weight(split) * self._count(position + 1, _less(room, split)))
                 for split in _splits(len(cards), signature, room)
             ]
-            pick = rng.randrange(sum(weight for _, weight in options))
-            chosen = options[-1][0]
-            for split, weight in options:
-                if pick < weight:
-                    chosen = split
-                    break
-                pick -= weight
+            ends = list(itertools.accumulate(weight for _, weight in options))
+            chosen = options[bisect.bisect_right(ends, rng.randrange(ends[-1]))][0]
             order = list(cards)
             rng.shuffle(order)
             start = 0
@@ -75,7 +72,7 @@ class Placement:
     def _count(self, position: int, room: tuple[int, ...]) -> int:
         """The placements of the classes from ``position`` on into ``room``."""
         if position == len(self._classes):
-            return 0 if any(room) else 1
+            return 1  # every card is placed, and the sizes add up to the pool: no room is left
         key = (position, room)
         ways = self._ways.get(key)
         if ways is None:
@@ -186,11 +183,9 @@ def _splits(count: int, signature: int, room: tuple[int, ...]) -> Iterator[tuple
             if rest <= room[place]:
                 split[place] = rest
                 yield tuple(split)
-                split[place] = 0
             return
         for count in range(min(rest, room[place]) + 1):
             split[place] = count
             yield from share(rest - count, which + 1, split)
-        split[place] = 0
 
     yield from share(count, 0, [0] * len(room))
