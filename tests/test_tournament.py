@@ -314,6 +314,22 @@ def test_config_round_trips_through_json() -> None:
     assert Config.from_dict(json.loads(json.dumps(reaching.to_dict()))) == reaching
 
 
+def test_sandboxed_bots_reach_what_the_configuration_grants_and_not_the_tournament(
+    tmp_path: Path,
+) -> None:
+    """The sandbox of a tournament's bots lets them read the folders and use the network the
+    configuration grants, and hides the folders given (the tournament's own); by default they
+    get neither."""
+    config = thousand_config(deals=1)
+    closed = config.sandbox_options(str(tmp_path))
+    assert (closed.readable, closed.network) == ((), False)
+    assert closed.hidden == (str(tmp_path),)
+    reaching = attrs.evolve(config, bot_readable=("/srv/tables",), bot_network=True)
+    opened = reaching.sandbox_options(str(tmp_path))
+    assert (opened.readable, opened.network) == (("/srv/tables",), True)
+    assert opened.hidden == (str(tmp_path),)
+
+
 def test_differences_names_the_changed_fields() -> None:
     """differences lists exactly the fields that differ, rules compared by value."""
     config = thousand_config(deals=3, seed=1)
