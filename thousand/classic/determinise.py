@@ -27,7 +27,6 @@ match scores and barrel rules applied).
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -48,7 +47,7 @@ from thousand.classic.layout import Layout
 from thousand.classic.marriages import ceiling, marriages
 from thousand.classic.observation import Observation
 from thousand.classic.rules import Rules
-from thousand.classic.sampling import NoPlacement, Placement, WeightedPlacement
+from thousand.classic.sampling import NoPlacement, Placement, WeightedPlacement, weighted_index
 from thousand.classic.state import GameState, Origin, Phase
 from thousand.errors import IllegalActionError, NoWorldError
 
@@ -289,8 +288,7 @@ class Determiniser:
         options = self._marriage_sets
         if not options:
             return self._placement.sample(rng)
-        ends = list(itertools.accumulate(placement.count for placement, _ in options))
-        chosen = options[bisect.bisect_right(ends, rng.randrange(ends[-1]))][0]
+        chosen = options[weighted_index(rng, [placement.count for placement, _ in options])][0]
         places = chosen.sample(rng)
         met = sum(_holds(places, needs) for _, needs in options)
         return places if rng.randrange(met) == 0 else None

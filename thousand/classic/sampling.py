@@ -13,11 +13,11 @@ import bisect
 import itertools
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from thousand.classic.cards import indices
 
-__all__ = ["NoPlacement", "Placement", "WeightedPlacement"]
+__all__ = ["NoPlacement", "Placement", "WeightedPlacement", "weighted_index"]
 
 
 class NoPlacement(ValueError):
@@ -57,8 +57,7 @@ class Placement:
                 (split, self._weight(split) * self._count(position + 1, _less(room, split)))
                 for split in _splits(len(cards), signature, room)
             ]
-            ends = list(itertools.accumulate(weight for _, weight in options))
-            chosen = options[bisect.bisect_right(ends, rng.randrange(ends[-1]))][0]
+            chosen = options[weighted_index(rng, [weight for _, weight in options])][0]
             order = list(cards)
             rng.shuffle(order)
             start = 0
@@ -163,6 +162,12 @@ class WeightedPlacement:
                     total += weight * self._total(position + 1, _less_one(room, place))
             self._totals[key] = total
         return total
+
+
+def weighted_index(rng: random.Random, weights: Iterable[int]) -> int:
+    """An index drawn in proportion to its whole-number weight (at least one positive)."""
+    ends = list(itertools.accumulate(weights))
+    return bisect.bisect_right(ends, rng.randrange(ends[-1]))
 
 
 def _less_one(room: tuple[int, ...], place: int) -> tuple[int, ...]:
