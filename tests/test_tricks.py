@@ -590,6 +590,8 @@ def test_the_legal_cards_the_refusals_and_the_deductions_read_one_following_rule
 
 
 def test_beats_decides_the_trick_winner() -> None:
+    """A higher card of the suit, or a trump on another suit, beats the best card so far; no card
+    beats itself."""
     ace_hearts, nine_hearts, nine_spades = (
         thousand.Card.parse(text).index for text in ("AH", "9H", "9S")
     )
@@ -598,6 +600,8 @@ def test_beats_decides_the_trick_winner() -> None:
     assert beats(nine_spades, ace_hearts, trump=Suit.SPADES)
     assert trick_winner((nine_hearts, nine_spades, ace_hearts), Suit.SPADES) == 1
     assert trick_winner((nine_hearts, nine_spades, ace_hearts), -1) == 2
+    for trump in (-1, *Suit):
+        assert not any(beats(card, card, trump) for card in range(24)), "a card beats itself"
 
 
 def test_the_lock_holds_above_its_threshold_under_the_lock_endgame_only() -> None:
