@@ -420,6 +420,32 @@ def test_a_damaged_middle_line_is_an_error(tmp_path: Path) -> None:
     assert (tmp_path / "journal.jsonl").read_bytes() == damaged
 
 
+@pytest.mark.parametrize(
+    ("isolate", "check"),
+    [
+        (Isolation.SANDBOX, "687fc533ba8306b3985c6deecbacfe45"),
+        (Isolation.NONE, "e3e4552a79b40c86b9e459e2b2a1dbbb"),
+        (Isolation.PROCESS, "752dac33418107643b2f3b046a54d364"),
+    ],
+    ids=["sandbox", "none", "process"],
+)
+def test_the_first_journal_line_carries_a_known_check_for_each_isolation(
+    isolate: Isolation, check: str, tmp_path: Path
+) -> None:
+    """The first journal line's check is a known answer for each isolation, the process one
+    included: journals written now must stay readable by later versions, as those kept by
+    earlier ones are now (the sandbox's is that of tests/saved_tournaments/thousand-deals)."""
+    saved = ROOT / "tests" / "saved_tournaments" / "thousand-deals"
+    config = attrs.evolve(Journal.saved_config(saved), isolate=isolate)
+    first = json.loads((saved / "journal.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    journal = Journal.create(tmp_path, config)
+    journal.append([(UnitResult.from_dict(first), None)])
+    journal.close()
+    written = json.loads((tmp_path / "journal.jsonl").read_text(encoding="utf-8"))
+    assert written == {**first, "check": check}
+    assert list(read_results(tmp_path, config)) == [first["unit"]]
+
+
 def test_create_refuses_a_directory_holding_a_tournament(tmp_path: Path) -> None:
     """Journal.create and run_tournament refuse a directory that already holds a tournament."""
     config = thousand_config(deals=1)

@@ -299,6 +299,54 @@ def test_the_last_trick_of_a_deal_without_trump_goes_to_the_led_suit():
         assert last.leader == last.winner == 1
 
 
+def assert_every_seat_sees_the_last_trick(state, cards, leader, winner):
+    """Every seat's observation of the finished game, and its JSON read back, shows the last
+    trick as ``cards`` led by ``leader`` and won by ``winner``."""
+    assert state.is_over
+    for seat in range(3):
+        observation = state.observation(seat)
+        assert observation.current_player is None
+        again = type(observation).from_dict(observation.to_dict())
+        for seen in (observation, again):
+            last = seen.tricks[-1]
+            assert [str(card) for card in last.cards] == cards
+            assert (last.leader, last.winner) == (leader, winner)
+
+
+def test_the_last_trick_of_a_deal_without_trump_is_not_won_by_a_club_thrown_off_suit():
+    """With no marriage ever declared, 9C thrown on a 9S lead in the last trick does not win
+    it: clubs are no trump unless declared."""
+    layout = Layout(
+        hands=["TH KH QH JH 9H TD JD", "AS TS KS QS JS 9S AH", "AC TC KC QC JC 9C 9D"],
+        talon="AD KD QD",
+    )
+    state = play(thousand.new_deal(RUSSIAN, layout=layout, dealer=0), "pass", "pass")
+    state = play(state, "give KD 0", "give QD 2", "contract 100")
+    state = play(state, "play AH", "play 9D", "play 9H", "play AD", "play QD", "play TD")
+    state = play(state, "play AS", "play AC", "play JH", "play TS", "play TC", "play QH")
+    state = play(state, "play KS", "play KC", "play KH", "play QS", "play QC", "play TH")
+    state = play(state, "play JS", "play JC", "play JD", "play 9S", "play 9C", "play KD")
+    assert state.trump is None
+    assert_every_seat_sees_the_last_trick(state, ["9S", "9C", "KD"], leader=1, winner=1)
+
+
+def test_the_last_trick_of_a_deal_goes_to_a_trump_over_a_higher_card_of_the_suit_led():
+    """Once hearts are trump, 9H played on a KD lead in the last trick beats it, as every seat's
+    observation of the finished game tells."""
+    layout = Layout(
+        hands=["AD KD QD JD TD 9S JS", "AS TS KH QH 9H JH 9D", "AC TC KC QC JC 9C KS"],
+        talon="AH TH QS",
+    )
+    state = play(thousand.new_deal(RUSSIAN, layout=layout, dealer=0), "pass", "pass")
+    state = play(state, "give TS 0", "give QS 2", "contract 100")
+    state = play(state, "play AS", "play QS", "play 9S", "play KH marriage", "play 9C", "play JS")
+    state = play(state, "play AH", "play JC", "play TS", "play TH", "play QC", "play JD")
+    state = play(state, "play QH", "play KC", "play QD", "play JH", "play AC", "play TD")
+    state = play(state, "play 9D", "play KS", "play AD", "play KD", "play 9H", "play TC")
+    assert state.trump is Suit.HEARTS
+    assert_every_seat_sees_the_last_trick(state, ["KD", "9H", "TC"], leader=0, winner=1)
+
+
 def test_marriage_points_go_to_the_player_who_declared_it():
     """Marriage points belong to the declaring player even when another wins that trick."""
     state = play(start(POLISH, MARRIAGES), "play KH marriage", "play 9H", "play AH")
