@@ -15,6 +15,8 @@ equivalent in ``docs/contributing.md``, the mutants neither caught nor listed, b
 
     python benchmarks/mutation.py [--sample 150] [--seed 1] [--children 2]
     python benchmarks/mutation.py --all [--children 2]
+    python benchmarks/mutation.py --recheck     # the uncaught again afresh, then the figures
+    python benchmarks/mutation.py --report      # the figures of the results kept, nothing run
 
 Run it from the repository's root, with the ``test`` extra installed. Mutmut keeps its copy of
 the code and its results in ``mutants/``; ``--all`` tests again only the mutants of functions
@@ -125,39 +127,14 @@ def run_mutants(children: int, names: list[str], afresh: bool = False) -> None:
         raise SystemExit("mutmut failed (see above): no figures")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description="Mutation testing of the engines and runner.")
-    parser.add_argument("--sample", type=int, default=150, help="mutants drawn at random")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the sample")
-    parser.add_argument("--all", action="store_true", help="every mutant, not a sample")
-    parser.add_argument("--children", type=int, default=2, help="mutants tested at once")
-    args = parser.parse_args()
-    if not Path("pyproject.toml").is_file():
-        parser.error("run it from the repository's root")
-    began = time.perf_counter()
-    chosen = None
-    if not args.all:
-        names = generate(args.children)
-        chosen = sorted(random.Random(args.seed).sample(names, min(args.sample, len(names))))
-    run_mutants(args.children, chosen or [])
-    found = statuses()
-    survivors = sorted(
-        name
-        for name, status in found.items()
-        if status in {"survived", "suspicious"} and (chosen is None or name in chosen)
-    )
-    if survivors:
-        print(f"\nTesting the {len(survivors)} mutants not caught again, each loading afresh")
-        run_mutants(args.children, survivors, afresh=True)
-        found = statuses()
-    if chosen is not None:
-        found = {name: found[name] for name in chosen}
+def report(found: dict[str, str], whole: bool) -> None:
+    """Print each status with its count, the shares caught, the mutants neither caught nor listed
+    as equivalent, and (of the ``whole`` run's) the listed ones now caught or no longer made."""
     counts = Counter(found.values())
-    caught = sum(counts[status] for status in CAUGHT)
-    checked = caught + sum(counts[status] for status in MISSED)
-    print(f"\n{len(found)} mutants" + ("" if chosen is None else f" (seed {args.seed})"))
     for status, count in counts.most_common():
         print(f"  {status:<22} {count}")
+    caught = sum(counts[status] for status in CAUGHT)
+    checked = caught + sum(counts[status] for status in MISSED)
     equivalent = known_equivalent()
     missed = sorted((status, name) for name, status in found.items() if status in MISSED)
     listed = [name for _, name in missed if name in equivalent]
@@ -177,12 +154,54 @@ def main() -> None:
     stale = sorted(
         f"{name} ({found.get(name, 'no such mutant')})"
         for name in equivalent
-        if found.get(name) not in MISSED and (chosen is None or name in chosen)
+        if found.get(name, "gone" if whole else "not checked") not in MISSED | {"not checked"}
     )
     if stale:
-        print(f"\nlisted as equivalent in {GUIDE} but caught or gone:")
+        print(f"\nlisted as equivalent in {GUIDE} but caught or no longer made:")
         for line in stale:
             print(f"  {line}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Mutation testing of the engines and runner.")
+    parser.add_argument("--sample", type=int, default=150, help="mutants drawn at random")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the sample")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--all", action="store_true", help="every mutant, not a sample")
+    mode.add_argument(
+        "--recheck",
+        action="store_true",
+        help="test afresh the mutants not caught nor listed as equivalent, then report",
+    )
+    mode.add_argument("--report", action="store_true", help="only report the results kept")
+    parser.add_argument("--children", type=int, default=2, help="mutants tested at once")
+    args = parser.parse_args()
+    if not Path("pyproject.toml").is_file():
+        parser.error("run it from the repository's root")
+    began = time.perf_counter()
+    chosen = None
+    if not (args.all or args.recheck or args.report):
+        names = generate(args.children)
+        chosen = sorted(random.Random(args.seed).sample(names, min(args.sample, len(names))))
+    if not (args.recheck or args.report):
+        run_mutants(args.children, chosen or [])
+    found = statuses()
+    equivalent = known_equivalent() if args.recheck else set()
+    survivors = sorted(
+        name
+        for name, status in found.items()
+        if status in {"survived", "suspicious"}
+        and (chosen is None or name in chosen)
+        and name not in equivalent
+    )
+    if survivors and not args.report:
+        print(f"\nTesting the {len(survivors)} mutants not caught again, each loading afresh")
+        run_mutants(args.children, survivors, afresh=True)
+        found = statuses()
+    if chosen is not None:
+        found = {name: found[name] for name in chosen}
+    print(f"\n{len(found)} mutants" + ("" if chosen is None else f" (seed {args.seed})"))
+    report(found, whole=chosen is None)
     print(f"\ntotal time: {time.perf_counter() - began:.0f} s")
 
 
