@@ -31,28 +31,43 @@ def test_two_player_layout_has_two_musiki() -> None:
     assert [len(pile) for pile in listed.talon] == [2, 2]
 
 
+FOUR_SEATS = "a layout for four seats leaves exactly one hand empty (the seat sitting out)"
+
+
 @pytest.mark.parametrize(
     ("hands", "talon", "message"),
     [
-        (HANDS_3P[:2], "QS JS 9S", "hand 0 has 7 cards"),
-        ([HANDS_3P[0], HANDS_3P[1], "KC QC JC 9C AS TS"], "KS QS JS 9S", "hand 2 has 6 cards"),
-        (HANDS_3P, "QS JS", "one talon of 3 cards"),
+        (HANDS_3P[:2], "QS JS 9S", "hand 0 has 7 cards; with 2 players each holds 10"),
+        (
+            [HANDS_3P[0], HANDS_3P[1], "KC QC JC 9C AS TS"],
+            "KS QS JS 9S",
+            "hand 2 has 6 cards; with 3 players each holds 7",
+        ),
+        (HANDS_3P, "QS JS", "with 3 players the layout needs one talon of 3 cards"),
         (
             ["AH TH KH QH JH 9H AD TD KD QD", "JD 9D AC TC KC QC JC 9C AS TS"],
             "KS QS JS 9S",
             "with 2 players the layout needs two musiki of 2 cards each",
         ),
-        ([HANDS_3P[0], HANDS_3P[1], "KC QC JC 9C AS TS AH"], "QS JS 9S", "dealt twice: AH"),
-        (HANDS_3P, "QS JS XX", "bad card in layout"),
-        (["AH"], "QS", "2, 3 or 4 hands, not 1"),
-        ([*HANDS_3P, "9D"], "QS JS 9S", "exactly one hand empty"),
-        ([*HANDS_3P[:2], "", ""], "QS JS 9S", "exactly one hand empty"),
+        ([HANDS_3P[0], HANDS_3P[1], "KC QC JC 9C AS TS AH"], "QS JS 9S", "card(s) dealt twice: AH"),
+        (
+            HANDS_3P,
+            "QS JS XX",
+            "bad card in layout: 'XX' is not a card: write the rank (9 J Q K T A, or 10) then the "
+            "suit (S C D H, or ♠ ♣ ♦ ♥), as in 'TH' for the ten of hearts",
+        ),
+        (["AH"], "QS", "a layout has 2, 3 or 4 hands, not 1"),
+        ([*HANDS_3P, "9D"], "QS JS 9S", f"{FOUR_SEATS}, not 0"),
+        ([*HANDS_3P[:2], "", ""], "QS JS 9S", f"{FOUR_SEATS}, not 2"),
     ],
 )
 def test_bad_layouts_raise_layout_error(hands: list[str], talon: str, message: str) -> None:
-    """Wrong sizes, repeated cards and bad notation raise LayoutError (a ValueError)."""
-    with pytest.raises(LayoutError, match=message):
+    """Wrong sizes, repeated cards and bad notation raise LayoutError (a ValueError) saying
+    what is wrong."""
+    with pytest.raises(LayoutError) as caught:
         Layout(hands=hands, talon=talon)
+    assert isinstance(caught.value, ValueError)
+    assert str(caught.value) == message
 
 
 def test_layout_must_fit_the_rules() -> None:
