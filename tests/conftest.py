@@ -71,18 +71,31 @@ DICT_CACHES = [("thousand.classic.tricks", "_FOLLOWING")]
 """The code's caches kept in plain dictionaries (module, name), emptied like its ``lru_cache``s."""
 
 
+def forget_cached_answers() -> None:
+    """Empty every cache of the code under test (its ``lru_cache``s and :data:`DICT_CACHES`)."""
+    for name, module in list(sys.modules.items()):
+        if name.partition(".")[0] in {"thousand", "tournament"}:
+            for value in list(vars(module).values()):
+                if isinstance(value, functools._lru_cache_wrapper):
+                    value.cache_clear()
+    for name, cache in DICT_CACHES:
+        if name in sys.modules:
+            getattr(sys.modules[name], cache).clear()
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Under mutmut, forget every answer the code under test cached: the mutant's tests run in
     a process forked from one that loaded (and so ran) the plain code."""
     if MUTATION_RUN:
-        for name, module in list(sys.modules.items()):
-            if name.partition(".")[0] in {"thousand", "tournament"}:
-                for value in list(vars(module).values()):
-                    if isinstance(value, functools._lru_cache_wrapper):
-                        value.cache_clear()
-        for name, cache in DICT_CACHES:
-            if name in sys.modules:
-                getattr(sys.modules[name], cache).clear()
+        forget_cached_answers()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """While mutmut maps the tests to the functions they call, forget the cached answers before
+    each test: a function whose answer was cached by an earlier test would not be called, and
+    its mutants would not be tested against this one."""
+    if os.environ.get("MUTANT_UNDER_TEST") == "stats":
+        forget_cached_answers()
 
 
 @functools.cache
