@@ -278,27 +278,6 @@ def test_every_seat_sees_spades_as_trump_once_declared():
         assert again.trump is Suit.SPADES
 
 
-def test_the_last_trick_of_a_deal_without_trump_goes_to_the_led_suit():
-    """With no marriage ever declared, hearts thrown on a spade lead in the last trick do not
-    win it, as every seat's observation of the finished deal tells."""
-    layout = Layout(
-        hands=["KH KD KC KS 9H JH TH", "AS TS JS 9S AC TC JC", "QH QD QC QS 9D JD AH"],
-        talon="9C TD AD",
-    )
-    state = play(thousand.new_deal(RUSSIAN, layout=layout, dealer=0), "pass", "pass")
-    state = play(state, "give AD 0", "give TD 2", "contract 100")
-    state = play(state, "play AC", "play QC", "play KC", "play TC", "play QS", "play KS")
-    state = play(state, "play JC", "play 9D", "play KD", "play 9C", "play JD", "play AD")
-    state = play(state, "play AS", "play QD", "play 9H", "play TS", "play TD", "play JH")
-    state = play(state, "play JS", "play QH", "play KH", "play 9S", "play AH", "play TH")
-    assert state.is_over
-    assert state.trump is None
-    for seat in range(3):
-        last = state.observation(seat).tricks[-1]
-        assert [str(card) for card in last.cards] == ["9S", "AH", "TH"]
-        assert last.leader == last.winner == 1
-
-
 def assert_every_seat_sees_the_last_trick(state, cards, leader, winner):
     """Every seat's observation of the finished game, and its JSON read back, shows the last
     trick as ``cards`` led by ``leader`` and won by ``winner``."""
@@ -313,21 +292,38 @@ def assert_every_seat_sees_the_last_trick(state, cards, leader, winner):
             assert (last.leader, last.winner) == (leader, winner)
 
 
-def test_the_last_trick_of_a_deal_without_trump_is_not_won_by_a_club_thrown_off_suit():
-    """With no marriage ever declared, 9C thrown on a 9S lead in the last trick does not win
-    it: clubs are no trump unless declared."""
-    layout = Layout(
-        hands=["TH KH QH JH 9H TD JD", "AS TS KS QS JS 9S AH", "AC TC KC QC JC 9C 9D"],
-        talon="AD KD QD",
-    )
+NO_TRUMP_ENDINGS = [
+    pytest.param(
+        ["KH KD KC KS 9H JH TH", "AS TS JS 9S AC TC JC", "QH QD QC QS 9D JD AH"],
+        "9C TD AD",
+        ("give AD 0", "give TD 2"),
+        "AC QC KC TC QS KS JC 9D KD 9C JD AD AS QD 9H TS TD JH JS QH KH 9S AH TH",
+        ["9S", "AH", "TH"],
+        id="hearts-thrown-on-spades",
+    ),
+    pytest.param(
+        ["TH KH QH JH 9H TD JD", "AS TS KS QS JS 9S AH", "AC TC KC QC JC 9C 9D"],
+        "AD KD QD",
+        ("give KD 0", "give QD 2"),
+        "AH 9D 9H AD QD TD AS AC JH TS TC QH KS KC KH QS QC TH JS JC JD 9S 9C KD",
+        ["9S", "9C", "KD"],
+        id="clubs-thrown-on-spades",
+    ),
+]
+
+
+@pytest.mark.parametrize(("hands", "talon", "gives", "cards", "last"), NO_TRUMP_ENDINGS)
+def test_the_last_trick_of_a_deal_without_trump_goes_to_the_led_suit(
+    hands, talon, gives, cards, last
+):
+    """With no marriage ever declared, cards of another suit thrown on a spade lead in the last
+    trick do not win it (clubs, the suit after spades, included), as every seat's observation
+    of the finished deal tells."""
+    layout = Layout(hands=hands, talon=talon)
     state = play(thousand.new_deal(RUSSIAN, layout=layout, dealer=0), "pass", "pass")
-    state = play(state, "give KD 0", "give QD 2", "contract 100")
-    state = play(state, "play AH", "play 9D", "play 9H", "play AD", "play QD", "play TD")
-    state = play(state, "play AS", "play AC", "play JH", "play TS", "play TC", "play QH")
-    state = play(state, "play KS", "play KC", "play KH", "play QS", "play QC", "play TH")
-    state = play(state, "play JS", "play JC", "play JD", "play 9S", "play 9C", "play KD")
+    state = play(state, *gives, "contract 100", *plays(cards))
     assert state.trump is None
-    assert_every_seat_sees_the_last_trick(state, ["9S", "9C", "KD"], leader=1, winner=1)
+    assert_every_seat_sees_the_last_trick(state, last, leader=1, winner=1)
 
 
 def test_the_last_trick_of_a_deal_goes_to_a_trump_over_a_higher_card_of_the_suit_led():
