@@ -672,8 +672,11 @@ class CardLookalike:
     text = "KH"
 
 
-def test_a_play_holding_something_that_is_not_a_card_is_refused_naming_its_type():
-    """A play whose card is a look-alike with no place in the deck is refused in trick play,
-    naming the kind of action, not the value inside it."""
-    action = Play(CardLookalike())
+@pytest.mark.parametrize("held", [CardLookalike(), None], ids=["look-alike", "none"])
+def test_a_play_holding_something_that_is_not_a_card_is_refused_naming_its_type(held):
+    """A play whose card is a look-alike with no place in the deck, or no card at all, is refused
+    in trick play, naming the kind of action, not the value inside it; the message still shows
+    what was played."""
+    action = Play(held)
     assert_refused(start(RUSSIAN, OUT), action, "this Play holds values no action has")
+    assert str(action) == f"play {held}"

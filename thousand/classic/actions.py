@@ -109,7 +109,7 @@ class Play:
 
     def __str__(self) -> str:
         suffix = " marriage" if self.marriage else " aces" if self.aces else ""
-        return f"play {self.card.text}{suffix}"
+        return f"play {self.card}{suffix}"
 
 
 Action: TypeAlias = Pass | Bid | Take | Give | Discard | Contract | Concede | Play
