@@ -3,6 +3,7 @@ starts, records, replays and reads its JSON through one interface."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -16,6 +17,16 @@ RULES: list[tuple[AnyGame, Rules | bluff.Rules]] = [
     (THOUSAND, Rules.preset("russian")),
     (BLUFF, bluff.Rules(players=4)),
 ]
+
+
+def _half_played(game: AnyGame, rules: Rules | bluff.Rules) -> object:
+    """A play of ``rules`` 30 actions in, by the greedy bot in every seat."""
+    state = game.start(game.own_rules(rules), seed=5, layout=None, dealer=None, single_deal=False)
+    bot = GreedyPlayer()
+    bot.start(0, rules, random.Random(1))
+    for _ in range(30):
+        state = state.apply(bot.act(game.observe(state, state.player)))
+    return state
 
 
 @pytest.mark.parametrize(("game", "rules"), RULES, ids=lambda value: str(getattr(value, "key", "")))
@@ -51,11 +62,7 @@ def test_records_and_observations_round_trip_through_the_game(
 ) -> None:
     """A play half done, its record and an observation go to JSON data and back through the
     game object, and the record replays to the same state."""
-    state = game.start(game.own_rules(rules), seed=5, layout=None, dealer=None, single_deal=False)
-    bot = GreedyPlayer()
-    bot.start(0, rules, random.Random(1))
-    for _ in range(30):
-        state = state.apply(bot.act(game.observe(state, state.player)))
+    state = _half_played(game, rules)
     record = game.record_from_dict(game.record(state).to_dict())
     assert game.replay(record) == state
     observation = game.seen_from(state, 2)
@@ -64,6 +71,45 @@ def test_records_and_observations_round_trip_through_the_game(
     assert game.actions_played(state) == 30
     world = game.determinise(observation, random.Random(2))
     assert game.observe(world, 2) == observation
+
+
+NUMBER_PLACES = {
+    "thousand": [("seat",), ("dealer",), ("current_player",), ("scores", 1), ("hand_sizes", 0)],
+    "bluff": [("seat",), ("turns",), ("current_player",), ("hand_sizes", 2), ("table", 0, "owner")],
+}
+"""Per game, where a whole number stands in observation JSON (a key, or a path into lists)."""
+
+
+@pytest.mark.parametrize("bad", [1.5, 105.0, True, "1"], ids=repr)
+@pytest.mark.parametrize(("game", "rules"), RULES, ids=lambda value: str(getattr(value, "key", "")))
+def test_observation_json_with_a_number_that_is_not_whole_is_refused(
+    game: AnyGame, rules: Rules | bluff.Rules, bad: object
+) -> None:
+    """A seat number, count or score written as a fraction, a boolean or text is malformed
+    observation JSON: ``ValueError`` naming the value, never a number near it."""
+    observation = game.seen_from(_half_played(game, rules), 2)
+    for path in NUMBER_PLACES[game.key]:
+        data = json.loads(json.dumps(observation.to_dict()))
+        *within, last = path
+        place = data
+        for step in within:
+            place = place[step]
+        place[last] = bad
+        with pytest.raises(ValueError, match=re.escape(f"expected a whole number, not {bad!r}")):
+            game.observation_from_dict(data)
+
+
+@pytest.mark.parametrize("bad", ["false", 0, None])
+def test_bluff_observation_json_with_a_face_down_flag_that_is_not_true_or_false_is_refused(
+    bad: object,
+) -> None:
+    """A 1000? table card's ``face_down`` and ``believed`` are true or false, nothing else."""
+    observation = BLUFF.seen_from(_half_played(BLUFF, bluff.Rules(players=4)), 2)
+    for flag in ("face_down", "believed"):
+        data = json.loads(json.dumps(observation.to_dict()))
+        data["table"][0][flag] = bad
+        with pytest.raises(ValueError, match=re.escape(f"expected true or false, not {bad!r}")):
+            BLUFF.observation_from_dict(data)
 
 
 @pytest.mark.parametrize(

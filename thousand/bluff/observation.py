@@ -14,6 +14,7 @@ from thousand.bluff.actions import Action, Believe, Hide, Play, parse_action
 from thousand.bluff.cards import Card
 from thousand.bluff.rules import Rules
 from thousand.bluff.state import Phase, State, TableCard
+from thousand.common.json_values import optional_whole, truth, whole, wholes
 from thousand.common.knowledge import HISTORY, RULES, VALUE, parts
 from thousand.common.view import View, check_seat, field
 
@@ -213,25 +214,25 @@ def _table_card(entry: Any) -> TableCard:
     card = entry["card"]
     return TableCard(
         None if card is None else Card.parse(card),
-        int(entry["owner"]),
-        bool(entry["face_down"]),
-        bool(entry["believed"]),
+        whole(entry["owner"]),
+        truth(entry["face_down"]),
+        truth(entry["believed"]),
     )
 
 
 Observation.READERS = {
-    "seat": int,
+    "seat": whole,
     "phase": Phase,
-    "current_player": lambda seat: None if seat is None else int(seat),
-    "dealer": int,
+    "current_player": optional_whole,
+    "dealer": whole,
     "hand": _cards,
-    "hand_sizes": lambda sizes: tuple([int(size) for size in sizes]),
-    "draw_pile_size": int,
-    "discard_pile_size": int,
+    "hand_sizes": wholes,
+    "draw_pile_size": whole,
+    "discard_pile_size": whole,
     "table": lambda table: tuple([_table_card(entry) for entry in table]),
     "must_start_with": _cards,
-    "turns": int,
-    "history": lambda history: tuple([(int(seat), parse_action(text)) for seat, text in history]),
+    "turns": whole,
+    "history": lambda history: tuple([(whole(seat), parse_action(text)) for seat, text in history]),
     "legal_actions": lambda texts: tuple([parse_action(text) for text in texts]),
 }
 

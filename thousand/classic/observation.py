@@ -24,6 +24,7 @@ from thousand.classic.state import DealContext, GameState, Phase, PublicDeal, tr
 from thousand.classic.talon import shown_talon
 from thousand.classic.tricks import trick_winner
 from thousand.common.history import entries_after, history_tuple
+from thousand.common.json_values import optional_whole, whole, wholes
 from thousand.common.knowledge import ACTIONS, HISTORY, RULES, VALUE, parts
 from thousand.common.view import View, check_seat, field
 
@@ -402,7 +403,7 @@ class Observation(View):
         seats = rules.players
         if not data.keys() >= _LATER_FIELDS:
             data = {
-                "active": _clockwise(int(data["dealer"]), seats),
+                "active": _clockwise(whole(data["dealer"]), seats),
                 "sitter": None,
                 "sitter_bonus": 0,
                 "bolts": (0,) * seats,
@@ -422,14 +423,6 @@ def _clockwise(dealer: int, seats: int) -> tuple[int, ...]:
     """Every seat clockwise from the forehand: what ``active`` is without a seat sitting out."""
     forehand = (dealer + 1) % seats
     return tuple((forehand + step) % seats for step in range(seats))
-
-
-def _optional_int(value: Any) -> int | None:
-    return None if value is None else int(value)
-
-
-def _ints(values: Any) -> tuple[int, ...]:
-    return tuple([int(value) for value in values])
 
 
 def _cards(texts: Any) -> tuple[Card, ...]:
@@ -579,41 +572,41 @@ _WRITTEN_FROM = tuple(
 
 
 Observation.READERS = {
-    "seat": int,
+    "seat": whole,
     "phase": Phase,
-    "current_player": _optional_int,
-    "dealer": int,
-    "deal_number": int,
-    "scores": _ints,
-    "barrel": lambda deals: tuple([_optional_int(each) for each in deals]),
+    "current_player": optional_whole,
+    "dealer": whole,
+    "deal_number": whole,
+    "scores": wholes,
+    "barrel": lambda deals: tuple([optional_whole(each) for each in deals]),
     "hand": _cards,
-    "hand_sizes": _ints,
-    "bid": int,
-    "bidder": int,
-    "passed": _ints,
-    "declarer": _optional_int,
-    "contract": _optional_int,
+    "hand_sizes": wholes,
+    "bid": whole,
+    "bidder": whole,
+    "passed": wholes,
+    "declarer": optional_whole,
+    "contract": optional_whole,
     "talon": _cards,
     "received": lambda text: None if text is None else Card.parse(text),
-    "given": lambda given: tuple([(Card.parse(text), int(seat)) for text, seat in given]),
+    "given": lambda given: tuple([(Card.parse(text), whole(seat)) for text, seat in given]),
     "set_aside": _cards,
-    "trick": lambda trick: tuple([(int(seat), Card.parse(text)) for seat, text in trick]),
+    "trick": lambda trick: tuple([(whole(seat), Card.parse(text)) for seat, text in trick]),
     "tricks": lambda tricks: tuple(
-        [Trick(int(t["leader"]), _cards(t["cards"]), int(t["winner"])) for t in tricks]
+        [Trick(whole(t["leader"]), _cards(t["cards"]), whole(t["winner"])) for t in tricks]
     ),
-    "points_taken": _ints,
+    "points_taken": wholes,
     "melds": lambda melds: tuple(
-        [(int(seat), None if suit is None else _suit(suit)) for seat, suit in melds]
+        [(whole(seat), None if suit is None else _suit(suit)) for seat, suit in melds]
     ),
     "trump": lambda text: None if text is None else _suit(text),
-    "history": lambda history: tuple([(int(seat), _read_action(text)) for seat, text in history]),
+    "history": lambda history: tuple([(whole(seat), _read_action(text)) for seat, text in history]),
     "legal_actions": lambda texts: tuple([_read_action(text) for text in texts]),
-    "active": _ints,
-    "sitter": _optional_int,
-    "sitter_bonus": int,
-    "bolts": _ints,
-    "falls": _ints,
-    "scored_deals": int,
+    "active": wholes,
+    "sitter": optional_whole,
+    "sitter_bonus": whole,
+    "bolts": wholes,
+    "falls": wholes,
+    "scored_deals": whole,
 }
 Observation.PARTS = parts(
     ("rules", RULES),

@@ -9,6 +9,7 @@ from typing import IO, Any, Protocol, TypeVar
 
 from thousand.common.config import load_json
 from thousand.common.files import write_file
+from thousand.common.json_values import is_whole, truth, whole
 from thousand.errors import RecordError, ThousandError
 
 VERSION = 1
@@ -57,22 +58,15 @@ def check_header(data: Any, format_name: str, game: str) -> None:
     if data.get("format") != format_name:
         raise RecordError(f"not a {game} record (its 'format' is not '{format_name}')")
     version = data.get("version")
-    if not is_integer(version) or version != VERSION:
+    if not is_whole(version) or version != VERSION:
         raise RecordError(
             f"record version {version!r} is not supported (this library reads version {VERSION})"
         )
 
 
-def is_integer(value: Any) -> bool:
-    """Whether a JSON value is a whole number (and not a boolean)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def integer(value: Any) -> int:
     """A whole number, or ``RecordError``."""
-    if not is_integer(value):
-        raise RecordError(f"expected a whole number, not {value!r}")
-    return int(value)
+    return _recorded(whole, value)
 
 
 def integers(value: Any) -> tuple[int, ...]:
@@ -82,9 +76,15 @@ def integers(value: Any) -> tuple[int, ...]:
 
 def boolean(value: Any) -> bool:
     """True or false, or ``RecordError``."""
-    if not isinstance(value, bool):
-        raise RecordError(f"expected true or false, not {value!r}")
-    return value
+    return _recorded(truth, value)
+
+
+def _recorded(read: Callable[[Any], A], value: Any) -> A:
+    """``read(value)``, its ``ValueError`` turned into a ``RecordError`` with the same words."""
+    try:
+        return read(value)
+    except ValueError as error:
+        raise RecordError(str(error)) from None
 
 
 def as_list(value: Any) -> list[Any]:
