@@ -19,7 +19,7 @@ from thousand.errors import ModelError
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-__all__ = ["Model", "ModelFile"]
+__all__ = ["Model", "ModelFile", "read_models_text"]
 
 
 class Model(Protocol):
@@ -87,13 +87,22 @@ class ModelFile(Generic[M]):
         Raises:
             ModelError: it cannot be read or is not a file of these models.
         """
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as error:
-            raise ModelError(f"cannot read the {cls.kind} {path}: {error.strerror}") from None
-        return cls.from_json(text)
+        return cls.from_json(read_models_text(path, cls.kind))
 
     @classmethod
     def packaged(cls, name: str) -> Self:
         """The models shipped with the library as ``thousand/bots/NAME``."""
         return cls.from_json(resources.files("thousand.bots").joinpath(name).read_text("utf-8"))
+
+
+def read_models_text(path: str | Path, kind: str) -> str:
+    """The text of the file of ``kind`` (as a message names them: ``bidding models``) at
+    ``path``.
+
+    Raises:
+        ModelError: the file cannot be read, saying why.
+    """
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise ModelError(f"cannot read the {kind} {path}: {error.strerror}") from None

@@ -17,6 +17,7 @@ import attrs
 from thousand import bluff
 from thousand.bluff.challenge import is_honest
 from thousand.bots import auction_value, bluff_odds, bluff_strategy, card_places, thousand_strategy
+from thousand.bots.model_file import read_models_text
 from thousand.classic.actions import Action, Bid, Pass
 from thousand.classic.determinise import Determiniser
 from thousand.classic.observation import Observation
@@ -310,14 +311,13 @@ def searches_for_worlds(worlds: str) -> Mapping[AnyGame, ThousandSearch | BluffS
     places = card_places.shipped()
     bluffs = bluff_odds.shipped()
     if worlds != "learned":
+        text = read_models_text(worlds, "card-places or bluff models")
         try:
-            places = card_places.CardPlacesModels.load(worlds)
+            places = card_places.CardPlacesModels.from_json(text)
         except ModelError as not_places:
             try:
-                bluffs = bluff_odds.BluffOddsModels.load(worlds)
+                bluffs = bluff_odds.BluffOddsModels.from_json(text)
             except ModelError as not_bluffs:
-                if str(not_places).startswith("cannot read"):
-                    raise not_places from None
                 raise ModelError(
                     f"{worlds} holds neither card-places models ({not_places}) nor bluff models "
                     f"({not_bluffs})"
