@@ -20,18 +20,25 @@ equivalent in ``docs/contributing.md``, the mutants neither caught nor listed, b
 
 Run it from the repository's root, with the ``test`` extra installed. Mutmut keeps its copy of
 the code and its results in ``mutants/``; ``--all`` tests again only the mutants of functions
-changed since (a sample tests its mutants every time); delete the folder to start anew.
+changed since (a sample tests its mutants every time); delete the folder to start anew. The
+whole run's verdicts are also kept in the repository (``benchmarks/mutation-results.json``,
+written by ``--all``, ``--recheck`` and ``--report``, even when stopped), so that a whole run
+goes on from a fresh checkout: they are given back to mutmut when ``mutants/`` holds none,
+and mutmut then tests only the functions changed since and the mutants not yet checked.
+Delete that file too to start anew.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 import subprocess
 import sys
 import time
-from collections import Counter
+from collections import Counter, defaultdict
+from importlib import metadata
 from pathlib import Path
 
 NOTHING = "no-such-mutant"
@@ -46,6 +53,11 @@ MISSED = frozenset({"survived", "suspicious", "no tests"})
 """The statuses of a mutant the tests did not catch."""
 GUIDE = Path("docs/contributing.md")
 EQUIVALENT_HEADING = "### Mutants known to be equivalent"
+KEPT = Path("benchmarks/mutation-results.json")
+"""The verdicts of the whole run, kept in the repository so that a whole run goes on from a
+fresh checkout (mutmut keeps its own in ``mutants/``, which git ignores)."""
+WORK = Path("mutants")
+"""Where mutmut keeps its copy of the code and its results."""
 
 
 AFRESH = """
@@ -108,6 +120,73 @@ def known_equivalent(guide: Path = GUIDE) -> set[str]:
             function = f"{module}.{mangled.rpartition('__mutmut_')[0]}"
             names.add(name)
     return names
+
+
+def keep_results(kept: Path = KEPT, work: Path = WORK) -> int:
+    """Write the verdicts mutmut holds in ``work`` to ``kept``: per mutated file and function,
+    mutmut's hash of the function's code and its mutants' exit codes in order (empty where not
+    checked), one function a line. Returns the number of verdicts written."""
+    files = {}
+    written = 0
+    for meta in sorted(work.rglob("*.py.meta")):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        codes: defaultdict[str, dict[int, int]] = defaultdict(dict)
+        module = ""
+        for name, code in data["exit_code_by_key"].items():
+            function, _, number = name.rpartition("__mutmut_")
+            module, _, function = function.rpartition(".")
+            if code is not None:
+                codes[function][int(number)] = code
+                written += 1
+        functions = {}
+        for function, digest in data["hash_by_function_name"].items():
+            found = codes.get(function, {})
+            numbers = range(1, max(found, default=0) + 1)
+            functions[function] = f"{digest} " + ",".join(str(found.get(n, "")) for n in numbers)
+        source = meta.relative_to(work).as_posix().removesuffix(".meta")
+        files[source] = {"module": module, "functions": functions}
+    document = {"format": 1, "mutmut": metadata.version("mutmut"), "files": files}
+    text = json.dumps(document, indent=1, ensure_ascii=False, sort_keys=True)
+    kept.write_text(text + "\n", encoding="utf-8")
+    return written
+
+
+def restore_results(kept: Path = KEPT, work: Path = WORK) -> int:
+    """Give mutmut the verdicts kept in ``kept``, for each mutated file it holds none of yet (as
+    in a fresh checkout): it then tests only the mutants of functions changed since and those
+    not checked. Verdicts written by another mutmut are not used (it may number mutants
+    otherwise). Returns the number of verdicts given."""
+    if not kept.is_file():
+        return 0
+    document = json.loads(kept.read_text(encoding="utf-8"))
+    if document.get("format") != 1 or document.get("mutmut") != metadata.version("mutmut"):
+        print(f"{kept} was written by another mutmut: starting anew")
+        return 0
+    given = 0
+    for source, kept_file in document["files"].items():
+        meta = work / f"{source}.meta"
+        if meta.exists():
+            continue
+        codes: dict[str, int | None] = {}
+        digests = {}
+        for function, line in kept_file["functions"].items():
+            digest, _, written = line.partition(" ")
+            digests[function] = digest
+            for number, code in enumerate(written.split(",") if written else [], start=1):
+                codes[f"{kept_file['module']}.{function}__mutmut_{number}"] = (
+                    int(code) if code else None
+                )
+        given += sum(code is not None for code in codes.values())
+        meta.parent.mkdir(parents=True, exist_ok=True)
+        data = {
+            "exit_code_by_key": codes,
+            "hash_by_function_name": digests,
+            "type_check_error_by_key": {},
+            "durations_by_key": {},
+            "estimated_durations_by_key": {},
+        }
+        meta.write_text(json.dumps(data, indent=4), encoding="utf-8")
+    return given
 
 
 def generate(children: int) -> list[str]:
@@ -179,6 +258,23 @@ def main() -> None:
     if not Path("pyproject.toml").is_file():
         parser.error("run it from the repository's root")
     began = time.perf_counter()
+    restored = restore_results()
+    if restored:
+        print(f"{restored} verdicts taken from {KEPT}")
+    whole = args.all or args.recheck or args.report
+    try:
+        found = run(args)
+    finally:
+        if whole and any(WORK.rglob("*.py.meta")):
+            print(f"{keep_results()} verdicts kept in {KEPT}")
+    print(f"\n{len(found)} mutants" + ("" if whole else f" (seed {args.seed})"))
+    report(found, whole=whole)
+    print(f"\ntotal time: {time.perf_counter() - began:.0f} s")
+
+
+def run(args: argparse.Namespace) -> dict[str, str]:
+    """Run the mutants ``args`` ask for (a sample's, all, or the uncaught afresh) and return the
+    statuses to report: every mutant's, or the sample's."""
     chosen = None
     if not (args.all or args.recheck or args.report):
         names = generate(args.children)
@@ -200,9 +296,7 @@ def main() -> None:
         found = statuses()
     if chosen is not None:
         found = {name: found[name] for name in chosen}
-    print(f"\n{len(found)} mutants" + ("" if chosen is None else f" (seed {args.seed})"))
-    report(found, whole=chosen is None)
-    print(f"\ntotal time: {time.perf_counter() - began:.0f} s")
+    return found
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import fnmatch
 import itertools
+import json
 import subprocess
 import sys
 import time
@@ -17,7 +18,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
 from interleave import Meter, interleaved  # noqa: E402
-from mutation import known_equivalent  # noqa: E402
+from mutation import KEPT, keep_results, known_equivalent, restore_results  # noqa: E402
 from reference import reference_deals  # noqa: E402
 
 
@@ -236,3 +237,59 @@ def test_the_listed_equivalent_mutants_name_functions_of_the_mutated_modules(tmp
             method = method.removeprefix("_")
         defined = {node.name for node in scope if isinstance(node, ast.FunctionDef)}
         assert method in defined, name
+
+
+def test_the_verdicts_kept_go_back_where_mutmut_reads_them(tmp_path: Path) -> None:
+    """The whole run's verdicts written to the kept file come back as mutmut's own results in a
+    fresh folder: each function's hash and each checked mutant's exit code (those not checked
+    stay unchecked); a folder holding results already, and a file of another mutmut, give
+    none."""
+    work = tmp_path / "mutants"
+    codes = {
+        "thousand.classic.cards.x_f__mutmut_1": 1,
+        "thousand.classic.cards.x_f__mutmut_2": None,
+        "thousand.classic.cards.x_f__mutmut_3": 0,
+        "thousand.classic.cards.xǁCǁm__mutmut_1": 36,
+        "thousand.classic.cards.xǁCǁm__mutmut_2": None,
+    }
+    digests = {"x_f": "aa11", "xǁCǁm": "bb22", "x_none": "cc33"}
+    meta = work / "thousand" / "classic" / "cards.py.meta"
+    meta.parent.mkdir(parents=True)
+    held = {
+        "exit_code_by_key": codes,
+        "hash_by_function_name": digests,
+        "type_check_error_by_key": {},
+        "durations_by_key": {"thousand.classic.cards.x_f__mutmut_1": 0.5},
+        "estimated_durations_by_key": {},
+    }
+    meta.write_text(json.dumps(held), encoding="utf-8")
+    kept = tmp_path / "kept.json"
+    assert keep_results(kept, work) == 3
+    lines = kept.read_text(encoding="utf-8").splitlines()
+    assert '    "x_f": "aa11 1,,0",' in lines
+    fresh = tmp_path / "fresh"
+    assert restore_results(kept, fresh) == 3
+    restored = json.loads((fresh / "thousand" / "classic" / "cards.py.meta").read_text())
+    assert restored["hash_by_function_name"] == digests
+    checked = {name: code for name, code in codes.items() if code is not None}
+    given = restored["exit_code_by_key"]
+    assert {name: code for name, code in given.items() if code is not None} == checked
+    assert set(given) <= set(codes)
+    assert restore_results(kept, work) == 0
+    document = json.loads(kept.read_text(encoding="utf-8"))
+    kept.write_text(json.dumps({**document, "mutmut": "0.1"}), encoding="utf-8")
+    assert restore_results(kept, tmp_path / "other") == 0
+
+
+def test_the_verdicts_kept_in_the_repository_name_mutated_modules() -> None:
+    """The kept file, when there is one, holds results only of the files mutmut mutates."""
+    tomllib = pytest.importorskip("tomllib")
+    root = BENCHMARKS.parent
+    if not (root / KEPT).is_file():
+        pytest.skip("no verdicts kept")
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
+    document = json.loads((root / KEPT).read_text(encoding="utf-8"))
+    assert document["format"] == 1
+    for path in document["files"]:
+        assert any(fnmatch.fnmatch(path, pattern) for pattern in config["only_mutate"]), path
+        assert (root / path).is_file(), path
