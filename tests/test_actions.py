@@ -60,6 +60,8 @@ def test_parsing_ignores_case_and_spacing(text: str, expected: str) -> None:
         ("", "is not an action"),
         ("bid", "is not an action"),
         ("bid 12x", "not a whole number"),
+        ("contract 13o", "not a whole number"),
+        ("take one", "not a whole number"),
         ("fold", "is not an action"),
         ("play ZZ", "is not a card"),
         ("play KH trumps", "only 'marriage' or 'aces'"),

@@ -51,6 +51,16 @@ FOUR_SEATS = "a layout for four seats leaves exactly one hand empty (the seat si
         ),
         ([HANDS_3P[0], HANDS_3P[1], "KC QC JC 9C AS TS AH"], "QS JS 9S", "card(s) dealt twice: AH"),
         (
+            [HANDS_3P[0], HANDS_3P[1], "KC QC JC 9C AS AD AH"],
+            "QS JS 9S",
+            "card(s) dealt twice: AD AH",
+        ),
+        (
+            [HANDS_3P[0], HANDS_3P[1], "KC QC JC 9C AS TS", ""],
+            "KS QS JS 9S",
+            "hand 2 has 6 cards; with 4 players each holds 7",
+        ),
+        (
             HANDS_3P,
             "QS JS XX",
             "bad card in layout: 'XX' is not a card: write the rank (9 J Q K T A, or 10) then the "
