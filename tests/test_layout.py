@@ -14,10 +14,12 @@ HANDS_3P = ["AH TH KH QH JH 9H AD", "TD KD QD JD 9D AC TC", "KC QC JC 9C AS TS K
 
 
 def test_three_player_layout_accepts_text_or_cards() -> None:
-    """Hands and talon may be notation text or card values; the talon is one pile of 3."""
+    """Hands and talon may be notation text, a list of card words or card values; the talon is
+    one pile of 3."""
     by_text = Layout(hands=HANDS_3P, talon="QS JS 9S")
     by_cards = Layout(hands=[cards(hand) for hand in HANDS_3P], talon=cards("QS JS 9S"))
     assert by_text == by_cards
+    assert Layout(hands=HANDS_3P, talon=["QS", "JS", "9S"]) == by_text
     assert by_text.talon == (cards("QS JS 9S"),)
 
 

@@ -368,6 +368,31 @@ def test_invalid_configs_are_refused(change: dict[str, Any], message: str) -> No
         Config.from_dict(fields)
 
 
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"per_table": 0}, "a table must play at least one deal or game"),
+        (
+            {"format": "games", "per_table": 4},
+            "--games 4 does not fill whole groups: at tables of 3 the matches go in groups of 6, "
+            "every seating of the table on the same cards; give a multiple of 6, such as 6",
+        ),
+        (
+            {"format": "games", "per_table": 8},
+            "--games 8 does not fill whole groups: at tables of 3 the matches go in groups of 6, "
+            "every seating of the table on the same cards; give a multiple of 6, such as 6 or 12",
+        ),
+    ],
+    ids=["no-deal", "fewer-games-than-a-group", "between-two-groups"],
+)
+def test_configs_refused_for_their_count_say_it_whole(change: dict[str, Any], message: str) -> None:
+    """Too few deals, or games that do not fill whole groups, are refused with the whole
+    reason; below one group the only multiple offered is the group itself."""
+    fields = {**thousand_config().to_dict(), **change}
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        Config.from_dict(fields)
+
+
 # Journal -------------------------------------------------------------------------------------
 
 
