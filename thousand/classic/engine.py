@@ -389,7 +389,7 @@ def _after_deal(state: GameState, result: DealResult, dealer: int, scored_deals:
     outcome: DealResult | MatchResult | None = None
     if context.origin.single_deal:
         outcome = result
-    elif won:
+    elif won or adjudicated:
         outcome = MatchResult(
             winners=won,
             scores=result.scores,
