@@ -8,7 +8,8 @@ reaching the changed function fails (or hangs past mutmut's time-out, for a chan
 for ever); it survives when they all pass. Each mutant's tests run in a process forked from one
 that has loaded the code and the tests (``tests/conftest.py`` empties the code's caches first);
 a change to code that runs only as the package loads would hide there, so the mutants that
-survive are tested again, each in a process that imports everything afresh. This script then
+survive (but those listed as equivalent: they run every test they reach, minutes each) are
+tested again, each in a process that imports everything afresh. This script then
 prints each status with its count, the share caught of all checked and of those not listed as
 equivalent in ``docs/contributing.md``, the mutants neither caught nor listed, by name
 (``mutmut show NAME`` prints the change), and the listed ones that are now caught or gone.
@@ -282,7 +283,7 @@ def run(args: argparse.Namespace) -> dict[str, str]:
     if not (args.recheck or args.report):
         run_mutants(args.children, chosen or [])
     found = statuses()
-    equivalent = known_equivalent() if args.recheck else set()
+    equivalent = known_equivalent()
     survivors = sorted(
         name
         for name, status in found.items()
