@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import attrs
 import pytest
 
-from tournament.runner.ratings import bootstrap, elo, interval, plackett_luce
+from tournament.runner.ratings import GroupSums, bootstrap, elo, interval, plackett_luce
 from tournament.runner.summary import MIN_GROUPS, Summary, Tally, summarize
 from tournament.runner.unit_results import STATUSES, UnitResult
 
@@ -1010,3 +1010,14 @@ def test_a_fit_that_does_not_converge_stops_and_says_so() -> None:
     assert len(plackett_luce(rankings, 3, prior=0.5)) == 3
     with pytest.raises(RuntimeError, match="did not converge to 1e-10 in 1 iterations"):
         plackett_luce(rankings, 3, prior=0.5, max_iterations=1)
+
+
+def test_group_sums_add_each_total_over_a_draw_and_refuse_groups_of_other_lengths() -> None:
+    """Each total is summed over the groups drawn, a group counting as often as it is drawn,
+    negative totals included; groups that do not hold as many totals each are refused."""
+    sums = GroupSums([[3, -2, 0], [5, 7, -1], [0, 0, 4]])
+    assert sums.sums([0, 2, 2]) == [3, -2, 8]
+    assert sums.sums([1, 1, 0]) == [13, 12, -2]
+    assert sums.sums([]) == [0, 0, 0]
+    with pytest.raises(ValueError, match=r"shorter|longer"):
+        GroupSums([[1, 2], [3]])
