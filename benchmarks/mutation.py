@@ -54,6 +54,9 @@ MISSED = frozenset({"survived", "suspicious", "no tests"})
 """The statuses of a mutant the tests did not catch."""
 GUIDE = Path("docs/contributing.md")
 EQUIVALENT_HEADING = "### Mutants known to be equivalent"
+CRASHES = frozenset({-9, -11})
+"""Mutmut's exit codes of a test process killed by a signal: a run stopped by hand records the
+mutants in progress so, and the file of kept verdicts leaves them out to be tested again."""
 KEPT = Path("benchmarks/mutation-results.json")
 """The verdicts of the whole run, kept in the repository so that a whole run goes on from a
 fresh checkout (mutmut keeps its own in ``mutants/``, which git ignores)."""
@@ -126,7 +129,8 @@ def known_equivalent(guide: Path = GUIDE) -> set[str]:
 def keep_results(kept: Path = KEPT, work: Path = WORK) -> int:
     """Write the verdicts mutmut holds in ``work`` to ``kept``: per mutated file and function,
     mutmut's hash of the function's code and its mutants' exit codes in order (empty where not
-    checked), one function a line. Returns the number of verdicts written."""
+    checked, or where the test process was killed), one function a line. Returns the number of
+    verdicts written."""
     files = {}
     written = 0
     for meta in sorted(work.rglob("*.py.meta")):
@@ -136,7 +140,7 @@ def keep_results(kept: Path = KEPT, work: Path = WORK) -> int:
         for name, code in data["exit_code_by_key"].items():
             function, _, number = name.rpartition("__mutmut_")
             module, _, function = function.rpartition(".")
-            if code is not None:
+            if code is not None and code not in CRASHES:
                 codes[function][int(number)] = code
                 written += 1
         functions = {}

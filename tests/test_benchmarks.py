@@ -241,9 +241,9 @@ def test_the_listed_equivalent_mutants_name_functions_of_the_mutated_modules(tmp
 
 def test_the_verdicts_kept_go_back_where_mutmut_reads_them(tmp_path: Path) -> None:
     """The whole run's verdicts written to the kept file come back as mutmut's own results in a
-    fresh folder: each function's hash and each checked mutant's exit code (those not checked
-    stay unchecked); a folder holding results already, and a file of another mutmut, give
-    none."""
+    fresh folder: each function's hash and each checked mutant's exit code (those not checked,
+    or whose test process was killed, stay unchecked); a folder holding results already, and a
+    file of another mutmut, give none."""
     work = tmp_path / "mutants"
     codes = {
         "thousand.classic.cards.x_f__mutmut_1": 1,
@@ -251,6 +251,7 @@ def test_the_verdicts_kept_go_back_where_mutmut_reads_them(tmp_path: Path) -> No
         "thousand.classic.cards.x_f__mutmut_3": 0,
         "thousand.classic.cards.xǁCǁm__mutmut_1": 36,
         "thousand.classic.cards.xǁCǁm__mutmut_2": None,
+        "thousand.classic.cards.xǁCǁm__mutmut_3": -9,
     }
     digests = {"x_f": "aa11", "xǁCǁm": "bb22", "x_none": "cc33"}
     meta = work / "thousand" / "classic" / "cards.py.meta"
@@ -271,7 +272,7 @@ def test_the_verdicts_kept_go_back_where_mutmut_reads_them(tmp_path: Path) -> No
     assert restore_results(kept, fresh) == 3
     restored = json.loads((fresh / "thousand" / "classic" / "cards.py.meta").read_text())
     assert restored["hash_by_function_name"] == digests
-    checked = {name: code for name, code in codes.items() if code is not None}
+    checked = {name: code for name, code in codes.items() if code not in (None, -9)}
     given = restored["exit_code_by_key"]
     assert {name: code for name, code in given.items() if code is not None} == checked
     assert set(given) <= set(codes)
