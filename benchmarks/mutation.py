@@ -136,10 +136,9 @@ def keep_results(kept: Path = KEPT, work: Path = WORK) -> int:
     for meta in sorted(work.rglob("*.py.meta")):
         data = json.loads(meta.read_text(encoding="utf-8"))
         codes: defaultdict[str, dict[int, int]] = defaultdict(dict)
-        module = ""
         for name, code in data["exit_code_by_key"].items():
             function, _, number = name.rpartition("__mutmut_")
-            module, _, function = function.rpartition(".")
+            function = function.rpartition(".")[2]
             if code is not None and code not in CRASHES:
                 codes[function][int(number)] = code
                 written += 1
@@ -149,6 +148,7 @@ def keep_results(kept: Path = KEPT, work: Path = WORK) -> int:
             numbers = range(1, max(found, default=0) + 1)
             functions[function] = f"{digest} " + ",".join(str(found.get(n, "")) for n in numbers)
         source = meta.relative_to(work).as_posix().removesuffix(".meta")
+        module = source.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
         files[source] = {"module": module, "functions": functions}
     document = {"format": 1, "mutmut": metadata.version("mutmut"), "files": files}
     text = json.dumps(document, indent=1, ensure_ascii=False, sort_keys=True)
