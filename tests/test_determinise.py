@@ -443,9 +443,13 @@ def test_must_beat_following_low_means_nothing_higher() -> None:
 
 
 def test_automatic_declaration_plain_king_lead() -> None:
-    """Polish: a king led without declaring shows its queen is not in hand: in seat 1's worlds the
-    QS sits with seat 2 every time, while seat 0's other cards vary."""
+    """Polish: a king led without declaring shows its queen is not in hand: seat 1 deduces that
+    seat 0 lacks QS (no trump named yet), and in its worlds the QS sits with seat 2 every time,
+    while seat 0's other cards vary."""
     state = polish_deal()
+    deductions = deduce(state.observation(1))
+    assert deductions.lacks[0] & bits_of("QS") == bits_of("QS")
+    assert deductions.trump == -1
     zero_hands = set()
     for world in worlds(state.observation(1), 200):
         assert world.hand_masks[2] & bits_of("QS")
