@@ -457,6 +457,26 @@ def test_automatic_declaration_plain_king_lead() -> None:
     assert len(zero_hands) > 1
 
 
+def test_a_seat_that_declared_a_marriage_and_then_the_aces_holds_the_rest_of_both() -> None:
+    """Russian: seat 0 wins a trick with TS, declares hearts leading KH (and wins with it),
+    then declares the four aces leading AD: the others deduce it still holds QH, AH, AC and AS,
+    and every world they draw gives it those four."""
+    layout = Layout(
+        hands=["AH AD AC AS KH QH TS", "KS QS 9H JH TD KD QD", "JS 9S TC KC QC JC 9C"],
+        talon="TH 9D JD",
+    )
+    state = new_deal(RUSSIAN, layout=layout, dealer=2)
+    state = play(state, "pass", "pass", "give 9D 1", "give JD 2", "contract 100")
+    state = play(state, "play TS", "play QS", "play 9S", "play KH marriage", "play 9H", "play JS")
+    state = play(state, "play AD aces")
+    rest = bits_of("QH AH AC AS")
+    for seat in (1, 2):
+        observation = state.observation(seat)
+        assert deduce(observation).holds[0] == rest
+        for world in worlds(observation, 50):
+            assert world.hand_masks[0] & rest == rest
+
+
 @pytest.mark.parametrize(
     ("name", "plays"),
     [
