@@ -457,6 +457,21 @@ def test_automatic_declaration_plain_king_lead() -> None:
     assert len(zero_hands) > 1
 
 
+def test_automatic_declaration_plain_leads_before_a_trick_and_after_a_void() -> None:
+    """Polish (a marriage needs no trick): seat 1 leads QD plain at the first lead, so it lacks
+    KD; seat 2 shows out of diamonds, wins a spade trick, then leads KC plain, so it lacks QC as
+    well as the diamonds; seat 0, which followed and beat, lacks nothing."""
+    layout = Layout(
+        hands=["AD TD KD JD 9S JS 9H", "QD 9D QS TS QH TH AH", "AS KS KC 9C JC TC AC"],
+        talon="QC JH KH",
+    )
+    state = new_deal(POLISH, layout=layout, dealer=0)
+    state = play(state, "pass", "pass", "give QC 0", "give JH 2", "contract 100")
+    state = play(state, "play QD", "play 9C", "play AD", "play 9S", "play QS", "play AS")
+    state = play(state, "play KC")
+    assert deduce(state.observation(1)).lacks == (0, bits_of("KD"), bits_of("9D JD KD TD QC"))
+
+
 def test_a_seat_that_declared_a_marriage_and_then_the_aces_holds_the_rest_of_both() -> None:
     """Russian: seat 0 wins a trick with TS, declares hearts leading KH (and wins with it),
     then declares the four aces leading AD: the others deduce it still holds QH, AH, AC and AS,
