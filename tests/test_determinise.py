@@ -472,6 +472,22 @@ def test_automatic_declaration_plain_leads_before_a_trick_and_after_a_void() -> 
     assert deduce(state.observation(1)).lacks == (0, bits_of("KD"), bits_of("9D JD KD TD QC"))
 
 
+def test_automatic_declaration_plain_king_lead_after_a_won_trick() -> None:
+    """Automatic declaration where a marriage needs a won trick: seat 1 wins the first trick,
+    then leads KH plain, so it lacks QH (seat 2 holds it), and the worlds say so."""
+    layout = Layout(
+        hands=["KS QS JS 9S AC KC KD", "AH KH JC AD TD AS TS", "JD QD 9D QC QH TC 9C"],
+        talon="JH 9H TH",
+    )
+    state = new_deal(VARIANTS["russian-automatic"], layout=layout, dealer=0)
+    state = play(state, "pass", "pass", "give JH 0", "give 9H 2", "contract 100")
+    state = play(state, "play AD", "play 9D", "play KD", "play KH")
+    observation = state.observation(0)
+    assert deduce(observation).lacks[1] & bits_of("QH") == bits_of("QH")
+    for world in worlds(observation, 50):
+        assert world.hand_masks[2] & bits_of("QH")
+
+
 def test_a_seat_that_declared_a_marriage_and_then_the_aces_holds_the_rest_of_both() -> None:
     """Russian: seat 0 wins a trick with TS, declares hearts leading KH (and wins with it),
     then declares the four aces leading AD: the others deduce it still holds QH, AH, AC and AS,

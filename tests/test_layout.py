@@ -98,6 +98,18 @@ def test_seeded_deals_are_reproducible_and_differ_between_deals() -> None:
     assert state.layout == Layout.from_seed(3, 11, 0)
 
 
+def test_a_deal_without_a_seed_draws_one_that_deals_it_again() -> None:
+    """Without a seed one is drawn, kept in the origin, and fits a signed 64-bit integer (as
+    records read by other programs need); the same seed deals the same cards."""
+    rules = Rules.preset("russian")
+    deals = [new_deal(rules) for _ in range(64)]
+    seeds = [state.origin.seed for state in deals]
+    assert all(isinstance(seed, int) and 0 <= seed < 2**63 for seed in seeds)
+    assert len(set(seeds)) == len(seeds)
+    for state in deals[:3]:
+        assert new_deal(rules, seed=state.origin.seed) == state
+
+
 def test_seeded_deal_is_a_permutation_of_the_deck() -> None:
     """A seeded layout holds all 24 cards once: 7+7+7+3 or 10+10+2+2."""
     for players in (2, 3):
