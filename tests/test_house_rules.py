@@ -16,6 +16,7 @@ import thousand
 from tests.support import play
 from tests.test_scoring import ENDING, RUSSIAN, autopilot, ending_start, play_ending
 from thousand import (
+    BarrelCapacity,
     BarrelFallPenalty,
     BoltCounting,
     DealResult,
@@ -622,6 +623,18 @@ def test_e8_the_third_fall_resets_the_score() -> None:
     state = dealt(rules, ENDING, 2, (880, 0, 0), barrel=(1, None, None), falls=(1, 0, 0))
     state = play_ending(state, 130, "QD AS", "KD JD")
     assert (state.scores[0], state.falls[0]) == (750, 2)
+
+
+def test_a_seat_knocked_off_a_single_barrel_counts_a_fall() -> None:
+    """Where the barrel holds one seat, seat 0 mounting knocks seat 1 off: that is a fall, its
+    second counted as such and its third resetting the score."""
+    rules = attrs.evolve(RUSSIAN, barrel_capacity=BarrelCapacity.SINGLE, barrel_reset_falls=3)
+    for before, score, falls in (((0, 1, 0), 760, (0, 2, 0)), ((0, 2, 0), 0, (0, 0, 0))):
+        state = dealt(rules, ENDING, 2, (800, 880, 0), barrel=(None, 1, None), falls=before)
+        state = play_ending(state, 100, "QD AS", "KD JD")
+        assert state.scores == (880, score, 0)
+        assert state.barrel == (0, None, None)
+        assert state.falls == falls
 
 
 # Throw-ins (§4.4) ------------------------------------------------------------------------------
