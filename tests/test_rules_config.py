@@ -87,30 +87,65 @@ def test_evolve_changes_one_field_and_loses_the_preset_name() -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"players": 5}, "'players' must be 2 to 4, not 5"),
-        ({"players": 1}, "'players' must be 2 to 4, not 1"),
-        ({"sitter": Sitter.OPPOSITE_DEALER}, "sitter applies to four seats only"),
-        ({"sitter_bonus": 40}, "sitter_bonus applies to four seats only"),
-        ({"opening_bid": 103}, "not a multiple of bid_step"),
-        ({"cap_base": 90}, "below opening_bid"),
-        ({"must_trump": False, "must_overtrump": True}, "must_overtrump needs must_trump"),
-        ({"set_aside": SetAside.DECLARER}, "two-player game only"),
-        ({"barrel_threshold": 1000}, "must be below target"),
-        ({"endgame": Endgame.LOCK, "lock_threshold": 1200}, "must be below target"),
-        ({"bid_step": 0}, "'bid_step' must be 1 to 100, not 0"),
-        ({"ace_marriage": -1}, "'ace_marriage' must be 0 to 1,000, not -1"),
-        ({"rounding": "5"}, "'rounding' must be a whole number, not \"5\""),
-        ({"must_beat": 1}, "must be true or false"),
-        ({"concession": "sometimes"}, "not a Concession setting"),
-        ({"max_deals": True}, "'max_deals' must be a whole number, not true"),
+        ({"players": 5}, "rules field 'players' must be 2 to 4, not 5"),
+        ({"players": 1}, "rules field 'players' must be 2 to 4, not 1"),
+        (
+            {"sitter": Sitter.OPPOSITE_DEALER},
+            "inconsistent rules: sitter applies to four seats only; keep it 'dealer'",
+        ),
+        (
+            {"sitter_bonus": 40},
+            "inconsistent rules: sitter_bonus applies to four seats only; keep it 0",
+        ),
+        (
+            {"opening_bid": 103},
+            "inconsistent rules: opening_bid 103 is not a multiple of bid_step 5",
+        ),
+        ({"cap_base": 90}, "inconsistent rules: cap_base 90 is below opening_bid 100"),
+        (
+            {"must_trump": False, "must_overtrump": True},
+            "inconsistent rules: must_overtrump needs must_trump",
+        ),
+        (
+            {"set_aside": SetAside.DECLARER},
+            "inconsistent rules: set_aside applies to the two-player game only; keep it 'nobody'",
+        ),
+        (
+            {"barrel_threshold": 1000},
+            "inconsistent rules: barrel_threshold 1000 must be below target 1000",
+        ),
+        (
+            {"endgame": Endgame.LOCK, "lock_threshold": 1200},
+            "inconsistent rules: lock_threshold 1200 must be below target 1000",
+        ),
+        (
+            {"gold_set": 2, "bid_step": 7, "opening_bid": 105, "cap_base": 120},
+            "inconsistent rules: gold_set needs cap_base 120 to be a multiple of bid_step 7",
+        ),
+        (
+            {"bid_step": 10, "opening_bid": 105, "cap_base": 90},
+            "inconsistent rules: opening_bid 105 is not a multiple of bid_step 10; "
+            "cap_base 90 is below opening_bid 105",
+        ),
+        ({"bid_step": 0}, "rules field 'bid_step' must be 1 to 100, not 0"),
+        ({"ace_marriage": -1}, "rules field 'ace_marriage' must be 0 to 1,000, not -1"),
+        ({"rounding": "5"}, "rules field 'rounding' must be a whole number, not \"5\""),
+        ({"must_beat": 1}, "rules field 'must_beat' must be true or false, not 1"),
+        (
+            {"concession": "sometimes"},
+            "'sometimes' is not a Concession setting; choose one of 'none', 'free', 'penalty'",
+        ),
+        ({"max_deals": True}, "rules field 'max_deals' must be a whole number, not true"),
     ],
 )
 def test_invalid_combinations_raise_at_construction(
     changes: dict[str, object], message: str
 ) -> None:
-    """Malformed or contradictory rules raise RulesError (a ValueError) saying what is wrong."""
-    with pytest.raises(RulesError, match=message):
+    """Malformed or contradictory rules raise RulesError (a ValueError) saying, in whole, what
+    is wrong: every contradiction found, one after another."""
+    with pytest.raises(RulesError) as caught:
         attrs.evolve(Rules.preset("russian"), **changes)
+    assert str(caught.value) == message
 
 
 @pytest.mark.parametrize("name", Rules.preset_names())
