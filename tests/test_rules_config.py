@@ -148,6 +148,16 @@ def test_invalid_combinations_raise_at_construction(
     assert str(caught.value) == message
 
 
+def test_rules_at_the_edge_of_a_contradiction_are_accepted() -> None:
+    """A cap base equal to the opening bid (every bid above it needs a marriage) and thresholds
+    just below the target are rules, not contradictions."""
+    russian = Rules.preset("russian")
+    assert attrs.evolve(russian, cap_base=100).cap_base == 100
+    assert attrs.evolve(russian, barrel_threshold=999).barrel_threshold == 999
+    locked = attrs.evolve(russian, endgame=Endgame.LOCK, lock_threshold=999)
+    assert locked.lock_threshold == 999
+
+
 @pytest.mark.parametrize("name", Rules.preset_names())
 def test_json_round_trip(name: str) -> None:
     """Every preset survives to_json / from_json unchanged, enums written as strings."""
