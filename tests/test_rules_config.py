@@ -119,6 +119,10 @@ def test_evolve_changes_one_field_and_loses_the_preset_name() -> None:
             "inconsistent rules: lock_threshold 1200 must be below target 1000",
         ),
         (
+            {"endgame": Endgame.LOCK, "lock_threshold": 1000},
+            "inconsistent rules: lock_threshold 1000 must be below target 1000",
+        ),
+        (
             {"gold_set": 2, "bid_step": 7, "opening_bid": 105, "cap_base": 120},
             "inconsistent rules: gold_set needs cap_base 120 to be a multiple of bid_step 7",
         ),
