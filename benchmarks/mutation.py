@@ -267,14 +267,21 @@ def main() -> None:
     if restored:
         print(f"{restored} verdicts taken from {KEPT}")
     whole = args.all or args.recheck or args.report
+    stopped = False
     try:
         found = run(args)
+    except KeyboardInterrupt:
+        stopped = True
+        print("\nstopped: the figures of the mutants checked so far")
+        found = statuses()
     finally:
         if whole and any(WORK.rglob("*.py.meta")):
             print(f"{keep_results()} verdicts kept in {KEPT}")
     print(f"\n{len(found)} mutants" + ("" if whole else f" (seed {args.seed})"))
     report(found, whole=whole)
     print(f"\ntotal time: {time.perf_counter() - began:.0f} s")
+    if stopped:
+        raise SystemExit(130)
 
 
 def run(args: argparse.Namespace) -> dict[str, str]:
