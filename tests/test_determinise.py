@@ -457,6 +457,15 @@ def test_automatic_declaration_plain_king_lead() -> None:
     assert len(zero_hands) > 1
 
 
+def declared_at_100(
+    rules: Rules, layout: Layout, dealer: int, gives: tuple[str, str], *plays: str
+) -> GameState:
+    """The deal of ``layout`` where the forehand declares 100 as both others pass, gives the
+    two cards ``gives`` ("JH 0": the card, then the seat), then ``plays`` follow."""
+    state = new_deal(rules, layout=layout, dealer=dealer)
+    return play(state, "pass", "pass", *(f"give {give}" for give in gives), "contract 100", *plays)
+
+
 def test_automatic_declaration_plain_leads_before_a_trick_and_after_a_void() -> None:
     """Polish (a marriage needs no trick): seat 1 leads QD plain at the first lead, so it lacks
     KD; seat 2 shows out of diamonds, wins a spade trick, then leads KC plain, so it lacks QC as
@@ -465,10 +474,8 @@ def test_automatic_declaration_plain_leads_before_a_trick_and_after_a_void() -> 
         hands=["AD TD KD JD 9S JS 9H", "QD 9D QS TS QH TH AH", "AS KS KC 9C JC TC AC"],
         talon="QC JH KH",
     )
-    state = new_deal(POLISH, layout=layout, dealer=0)
-    state = play(state, "pass", "pass", "give QC 0", "give JH 2", "contract 100")
-    state = play(state, "play QD", "play 9C", "play AD", "play 9S", "play QS", "play AS")
-    state = play(state, "play KC")
+    plays = ("play QD", "play 9C", "play AD", "play 9S", "play QS", "play AS", "play KC")
+    state = declared_at_100(POLISH, layout, 0, ("QC 0", "JH 2"), *plays)
     assert deduce(state.observation(1)).lacks == (0, bits_of("KD"), bits_of("9D JD KD TD QC"))
 
 
@@ -479,9 +486,8 @@ def test_automatic_declaration_plain_king_lead_after_a_won_trick() -> None:
         hands=["KS QS JS 9S AC KC KD", "AH KH JC AD TD AS TS", "JD QD 9D QC QH TC 9C"],
         talon="JH 9H TH",
     )
-    state = new_deal(VARIANTS["russian-automatic"], layout=layout, dealer=0)
-    state = play(state, "pass", "pass", "give JH 0", "give 9H 2", "contract 100")
-    state = play(state, "play AD", "play 9D", "play KD", "play KH")
+    plays = ("play AD", "play 9D", "play KD", "play KH")
+    state = declared_at_100(VARIANTS["russian-automatic"], layout, 0, ("JH 0", "9H 2"), *plays)
     observation = state.observation(0)
     assert deduce(observation).lacks[1] & bits_of("QH") == bits_of("QH")
     for world in worlds(observation, 50):
@@ -496,10 +502,8 @@ def test_a_seat_that_declared_a_marriage_and_then_the_aces_holds_the_rest_of_bot
         hands=["AH AD AC AS KH QH TS", "KS QS 9H JH TD KD QD", "JS 9S TC KC QC JC 9C"],
         talon="TH 9D JD",
     )
-    state = new_deal(RUSSIAN, layout=layout, dealer=2)
-    state = play(state, "pass", "pass", "give 9D 1", "give JD 2", "contract 100")
-    state = play(state, "play TS", "play QS", "play 9S", "play KH marriage", "play 9H", "play JS")
-    state = play(state, "play AD aces")
+    plays = ("play TS", "play QS", "play 9S", "play KH marriage", "play 9H", "play JS")
+    state = declared_at_100(RUSSIAN, layout, 2, ("9D 1", "JD 2"), *plays, "play AD aces")
     rest = bits_of("QH AH AC AS")
     for seat in (1, 2):
         observation = state.observation(seat)
