@@ -199,18 +199,22 @@ def test_the_network_is_off_unless_allowed() -> None:
     assert allowed.stdout.strip() == "connected", allowed.stderr
 
 
+def command_line(pid: int) -> bytes:
+    """The command line of process ``pid``, its words ended by NULs; empty once it has gone."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
 def processes_running(marker: str, among: list[int] | None = None) -> list[int]:
     """The processes (of ``among``, or of all) whose command line holds ``marker``."""
-    found = []
-    for entry in map(str, among) if among is not None else os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                line = Path(f"/proc/{entry}/cmdline").read_bytes()
-            except OSError:
-                continue
-            if marker.encode() in line:
-                found.append(int(entry))
-    return found
+    pids = (
+        among
+        if among is not None
+        else [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]
+    )
+    return [pid for pid in pids if marker.encode() in command_line(pid)]
 
 
 @needs_namespaces
@@ -279,7 +283,12 @@ def test_a_killed_command_ends_the_launcher_with_the_same_signal() -> None:
     tells the bot's crash as it would tell an unsandboxed one's."""
     launcher = subprocess.Popen(sandboxed(["sleep", "600"], SandboxOptions()))
     deadline = time.monotonic() + 10
-    while not (sleeping := processes_running("sleep\x00600\x00", descendants(launcher.pid))):
+    # The command itself, not the sandbox's own processes, whose command lines end with it.
+    while not (
+        sleeping := [
+            pid for pid in descendants(launcher.pid) if command_line(pid) == b"sleep\x00600\x00"
+        ]
+    ):
         assert time.monotonic() < deadline
         time.sleep(0.01)
     os.kill(sleeping[0], signal.SIGKILL)
