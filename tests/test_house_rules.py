@@ -639,7 +639,8 @@ def test_a_seat_knocked_off_a_single_barrel_counts_a_fall() -> None:
 
 def test_the_deal_that_ends_the_match_keeps_its_bolts_and_falls() -> None:
     """Seat 0 climbs from the barrel to 1000 in the deal where seat 1's barrel time runs out
-    (its second fall) and seat 2 takes no trick (its second bolt): the match over shows both."""
+    (its second fall) and seat 2 takes no trick (its second bolt): the match over shows both,
+    and the deal among those scored."""
     rules = attrs.evolve(RUSSIAN, bolts=3, barrel_reset_falls=3)
     state = dealt(rules, ENDING, 2, (900, 880, 0), (0, 2, None), bolts=(0, 0, 1), falls=(0, 1, 0))
     state = play_ending(state, 100, "JC QD", "TS JD")
@@ -648,6 +649,7 @@ def test_the_deal_that_ends_the_match_keeps_its_bolts_and_falls() -> None:
     assert state.scores == (1000, 760, 0)
     assert (state.bolts, state.falls) == ((0, 0, 2), (0, 2, 0))
     assert (state.deals[-1].bolts, state.deals[-1].falls) == (state.bolts, state.falls)
+    assert state.observation(2).scored_deals == 1
 
 
 # Throw-ins (§4.4) ------------------------------------------------------------------------------

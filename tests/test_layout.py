@@ -118,6 +118,22 @@ def test_seeded_deal_is_a_permutation_of_the_deck() -> None:
         assert sorted(card.index for card in dealt) == list(range(24))
 
 
+def test_a_shuffled_four_seat_layout_leaves_the_seat_sitting_out_empty() -> None:
+    """With four seats the sitter (0 to 3, and it must be given) gets no cards, the others seven
+    each; any other count of seats than 2, 3 or 4 is refused."""
+    rng = random.Random(1)
+    for sitter in range(4):
+        layout = Layout.shuffled(4, rng, sitter)
+        assert [len(hand) for hand in layout.hands] == [
+            0 if seat == sitter else 7 for seat in range(4)
+        ]
+    for sitter in (None, -1, 4):
+        with pytest.raises(LayoutError, match="needs the seat sitting out, 0 to 3"):
+            Layout.shuffled(4, rng, sitter)
+    with pytest.raises(LayoutError, match="2, 3 or 4 hands, not 5"):
+        Layout.shuffled(5, rng)
+
+
 def test_seeded_deals_look_uniform() -> None:
     """Over many seeds every card lands in every hand and in the talon (no fixed positions)."""
     seen = {(card, place) for card in DECK for place in range(4)}
