@@ -648,6 +648,16 @@ def test_beats_decides_the_trick_winner() -> None:
         assert not any(beats(card, card, trump) for card in range(24)), "a card beats itself"
 
 
+def test_must_beat_lapses_once_spades_trump_the_lead_as_any_trump_would() -> None:
+    """Spades are trump like any suit: after a club lead the next seat must beat the queen led,
+    but once a spade has trumped it, any club follows."""
+    queen_clubs, nine_spades = (thousand.Card.parse(text).index for text in ("QC", "9S"))
+    hand = sum(card.bit for card in thousand.cards("AC 9C AH"))
+    assert cards_of(playable(POLISH, hand, (queen_clubs,), Suit.SPADES)) == thousand.cards("AC")
+    trumped = playable(POLISH, hand, (queen_clubs, nine_spades), Suit.SPADES)
+    assert set(cards_of(trumped)) == set(thousand.cards("AC 9C"))
+
+
 def test_the_lock_holds_above_its_threshold_under_the_lock_endgame_only() -> None:
     polish = Rules.preset("polish")
     assert polish.endgame is Endgame.LOCK
