@@ -1,6 +1,6 @@
 """Thousand-specific parts of the game interface: matches started near the target end with a
-winner, single deals end with a deal result, illegal auction actions say why, and the seed fixes
-the dealer and every deal's cards. The checks both games share are in ``test_conformance.py``."""
+winner, single deals end with a deal result, illegal auction actions say why, the seed fixes
+the dealer and every deal's cards, and a state works out its legal actions once. The checks both games share are in ``test_conformance.py``."""
 
 from __future__ import annotations
 
@@ -91,3 +91,16 @@ def test_seed_fixes_dealer_and_layouts() -> None:
             assert one.layout == Layout.from_seed(rules.players, seed, 0, one.sitter)
         layouts = {new_match(rules, seed=seed, dealer=0).layout for seed in range(20)}
         assert len(layouts) == 20
+
+
+def test_legal_actions_are_worked_out_once_per_state() -> None:
+    """Asking a state for its legal actions again hands back the very tuple worked out the first
+    time, in every phase of a deal of every preset."""
+    rng = random.Random(4)
+    for name in PRESET_NAMES:
+        state = new_deal(Rules.preset(name), seed=4)
+        while not state.is_over:
+            legal = state.legal_actions()
+            assert state.legal_actions() is legal
+            state = state.apply(rng.choice(legal))
+        assert state.legal_actions() == ()
