@@ -1,6 +1,8 @@
 """Thousand-specific parts of the game interface: matches started near the target end with a
 winner, single deals end with a deal result, illegal auction actions say why, the seed fixes
-the dealer and every deal's cards, and a state works out its legal actions once. The checks both games share are in ``test_conformance.py``."""
+the dealer and every deal's cards, a state works out its legal actions once, and what is not
+rules or not a seat is refused in words. The checks both games share are in
+``test_conformance.py``."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from thousand import (
     Layout,
     MatchResult,
     Rules,
+    RulesError,
     new_deal,
     new_match,
     parse_action,
@@ -104,3 +107,22 @@ def test_legal_actions_are_worked_out_once_per_state() -> None:
             assert state.legal_actions() is legal
             state = state.apply(rng.choice(legal))
         assert state.legal_actions() == ()
+
+
+@pytest.mark.parametrize("start", [new_match, new_deal])
+def test_a_match_refuses_what_is_not_rules_naming_what_it_was_given(start) -> None:
+    """A preset's name is not yet its rules: the refusal names the type given."""
+    with pytest.raises(RulesError) as caught:
+        start("russian", seed=0)
+    assert str(caught.value) == "expected a Rules value, not str"
+
+
+@pytest.mark.parametrize(("name", "dealer"), [("russian", -1), ("russian", 3), ("russian-4", 4)])
+def test_a_dealer_outside_the_table_is_refused_naming_the_seats(name: str, dealer: int) -> None:
+    """The dealer must be one of the seats, numbered from 0."""
+    rules = Rules.preset(name)
+    with pytest.raises(RulesError) as caught:
+        new_match(rules, seed=0, dealer=dealer)
+    assert str(caught.value) == (
+        f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer}"
+    )

@@ -46,8 +46,6 @@ def new_match(
             exactly the barrel threshold is on the barrel with no deals used.
         layout: the first deal's cards; by default dealt from the seed.
     """
-    if dealer is None:
-        dealer = random.Random(f"thousand:{seed}:dealer").randrange(rules.players)
     return _start(rules, seed, dealer, scores, layout, single_deal=False)
 
 
@@ -70,14 +68,18 @@ def new_deal(
 def _start(
     rules: Rules,
     seed: int,
-    dealer: int,
+    dealer: int | None,
     scores: Sequence[int] | None,
     layout: Layout | None,
     single_deal: bool,
 ) -> GameState:
+    """The game's first state, once what it was given is checked; a dealer not given is drawn
+    from the seed."""
     if not isinstance(rules, Rules):
         raise RulesError(f"expected a Rules value, not {type(rules).__name__}")
     players = rules.players
+    if dealer is None:
+        dealer = random.Random(f"thousand:{seed}:dealer").randrange(players)
     if not 0 <= dealer < players:
         raise RulesError(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
     start = tuple(scores) if scores is not None else (0,) * players
