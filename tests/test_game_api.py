@@ -126,3 +126,12 @@ def test_a_dealer_outside_the_table_is_refused_naming_the_seats(name: str, deale
     assert str(caught.value) == (
         f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer}"
     )
+
+
+@pytest.mark.parametrize("score", [1000, 1005])
+def test_a_starting_score_at_the_target_is_refused_as_already_won(score: int) -> None:
+    """A seat starting at 1000 or more would have won before the first card: refused."""
+    with pytest.raises(RulesError) as caught:
+        new_match(Rules.preset("russian"), seed=0, scores=(0, score, 0))
+    assert str(caught.value) == "a starting score of 1000 or more has already won"
+    assert new_match(Rules.preset("russian"), seed=0, scores=(0, 875, 0)).scores == (0, 875, 0)
