@@ -7,7 +7,9 @@ rules or not a seat is refused in words. The checks both games share are in
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
+import attrs
 import pytest
 
 from thousand import (
@@ -15,9 +17,11 @@ from thousand import (
     Endgame,
     IllegalActionError,
     Layout,
+    LayoutError,
     MatchResult,
     Rules,
     RulesError,
+    Samosval,
     new_deal,
     new_match,
     parse_action,
@@ -135,3 +139,40 @@ def test_a_starting_score_at_the_target_is_refused_as_already_won(score: int) ->
         new_match(Rules.preset("russian"), seed=0, scores=(0, score, 0))
     assert str(caught.value) == "a starting score of 1000 or more has already won"
     assert new_match(Rules.preset("russian"), seed=0, scores=(0, 875, 0)).scores == (0, 875, 0)
+
+
+def _refusal(start: Callable[[], object]) -> str:
+    """The words of the error that ``start`` raises."""
+    with pytest.raises((RulesError, LayoutError)) as caught:
+        start()
+    return str(caught.value)
+
+
+def test_a_match_started_from_what_the_rules_cannot_hold_is_refused_in_words() -> None:
+    """Scores of the wrong count or not whole, a layout for another table or another sitter,
+    and a start on a samosval score are each refused saying what is wrong."""
+    russian, four = Rules.preset("russian"), Rules.preset("russian-4")
+    assert _refusal(lambda: new_match(russian, seed=0, scores=(0, 0))) == (
+        "scores must be 3 whole numbers, not [0, 0]"
+    )
+    assert _refusal(lambda: new_match(russian, seed=0, scores=(0, 0.5, 0))) == (
+        "scores must be 3 whole numbers, not [0, 0.5, 0]"
+    )
+    three_hands = Layout.from_seed(3, 1, 0)
+    assert _refusal(lambda: new_deal(Rules.preset("polish-2p"), layout=three_hands)) == (
+        "the layout has 3 hands but the rules have 2"
+    )
+    seat_0_out = Layout.from_seed(4, 1, 0, sitter=0)
+    assert _refusal(lambda: new_match(four, seed=0, dealer=0, layout=seat_0_out)) == (
+        "the layout leaves seat 0 without cards, but with dealer 0 seat 3 sits out "
+        "(sitter 'right_of_dealer')"
+    )
+    positive = attrs.evolve(russian, samosval=Samosval.POSITIVE)
+    both = attrs.evolve(russian, samosval=Samosval.BOTH)
+    assert _refusal(lambda: new_match(positive, seed=0, scores=(0, 555, 0))) == (
+        "with samosval 'positive' no score may start at 555"
+    )
+    assert new_match(positive, seed=0, scores=(0, -555, 0)).scores == (0, -555, 0)
+    assert _refusal(lambda: new_match(both, seed=0, scores=(-555, 0, 0))) == (
+        "with samosval 'both' no score may start at 555 or -555"
+    )
