@@ -13,6 +13,7 @@ import attrs
 import pytest
 
 from thousand import (
+    BarrelCapacity,
     DealResult,
     Endgame,
     IllegalActionError,
@@ -150,7 +151,8 @@ def _refusal(start: Callable[[], object]) -> str:
 
 def test_a_match_started_from_what_the_rules_cannot_hold_is_refused_in_words() -> None:
     """Scores of the wrong count or not whole, a layout for another table or another sitter,
-    and a start on a samosval score are each refused saying what is wrong."""
+    a start on a samosval score, above the barrel, or two on a barrel for one are each refused
+    saying what is wrong."""
     russian, four = Rules.preset("russian"), Rules.preset("russian-4")
     assert _refusal(lambda: new_match(russian, seed=0, scores=(0, 0))) == (
         "scores must be 3 whole numbers, not [0, 0]"
@@ -175,4 +177,12 @@ def test_a_match_started_from_what_the_rules_cannot_hold_is_refused_in_words() -
     assert new_match(positive, seed=0, scores=(0, -555, 0)).scores == (0, -555, 0)
     assert _refusal(lambda: new_match(both, seed=0, scores=(-555, 0, 0))) == (
         "with samosval 'both' no score may start at 555 or -555"
+    )
+    assert _refusal(lambda: new_match(russian, seed=0, scores=(0, 885, 0))) == (
+        "under barrel rules no score lies between 880 and 1000"
+    )
+    single = attrs.evolve(russian, barrel_capacity=BarrelCapacity.SINGLE)
+    assert new_match(single, seed=0, scores=(0, 880, 0)).barrel == (None, 0, None)
+    assert _refusal(lambda: new_match(single, seed=0, scores=(880, 880, 0))) == (
+        "with single barrel capacity only one player may start at 880"
     )
