@@ -326,6 +326,15 @@ def finish(state: thousand.GameState) -> thousand.GameState:
     return state
 
 
+def test_a_seat_sits_out_only_at_four_seats() -> None:
+    """With four seats the seat right of the dealer (by default) sits the deal out; with two or
+    three no seat does, which the rules say as -1."""
+    for name in ("russian", "polish", "polish-2p"):
+        rules = Rules.preset(name)
+        assert [rules.sitter_of(dealer) for dealer in range(rules.players)] == [-1] * rules.players
+    assert [RUSSIAN_4.sitter_of(dealer) for dealer in range(4)] == [3, 0, 1, 2]
+
+
 def test_four_seat_presets_switch_on_only_the_four_seat_rules() -> None:
     assert attrs.evolve(RUSSIAN, players=4, sitter=Sitter.RIGHT_OF_DEALER, sitter_bonus=40) == (
         RUSSIAN_4
