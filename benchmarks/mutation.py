@@ -26,7 +26,9 @@ whole run's verdicts are also kept in the repository (``benchmarks/mutation-resu
 written by ``--all``, ``--recheck`` and ``--report``, even when stopped), so that a whole run
 goes on from a fresh checkout: they are given back to mutmut when ``mutants/`` holds none,
 and mutmut then tests only the functions changed since and the mutants not yet checked.
-Delete that file too to start anew.
+Delete that file too to start anew. ``--report`` refuses to run where ``mutants/`` holds
+verdicts other than the file's (an older run's, or one still going), which it would otherwise
+report and keep.
 """
 
 from __future__ import annotations
@@ -126,12 +128,12 @@ def known_equivalent(guide: Path = GUIDE) -> set[str]:
     return names
 
 
-def keep_results(kept: Path = KEPT, work: Path = WORK) -> int:
-    """Write the verdicts mutmut holds in ``work`` to ``kept``: per mutated file and function,
-    mutmut's hash of the function's code and its mutants' exit codes in order (empty where not
-    checked, or where the test process was killed), one function a line. Returns the number of
-    verdicts written."""
-    files = {}
+def verdicts(work: Path = WORK) -> tuple[dict[str, dict[str, object]], int]:
+    """The verdicts mutmut holds in ``work``, as the kept file writes them: per mutated file, its
+    module and, per function, mutmut's hash of the function's code and its mutants' exit codes in
+    order (empty where not checked, or where the test process was killed). Returns them with the
+    number of verdicts."""
+    files: dict[str, dict[str, object]] = {}
     written = 0
     for meta in sorted(work.rglob("*.py.meta")):
         data = json.loads(meta.read_text(encoding="utf-8"))
@@ -150,10 +152,26 @@ def keep_results(kept: Path = KEPT, work: Path = WORK) -> int:
         source = meta.relative_to(work).as_posix().removesuffix(".meta")
         module = source.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
         files[source] = {"module": module, "functions": functions}
+    return files, written
+
+
+def keep_results(kept: Path = KEPT, work: Path = WORK) -> int:
+    """Write the verdicts mutmut holds in ``work`` to ``kept``, one function a line. Returns the
+    number of verdicts written."""
+    files, written = verdicts(work)
     document = {"format": 1, "mutmut": metadata.version("mutmut"), "files": files}
     text = json.dumps(document, indent=1, ensure_ascii=False, sort_keys=True)
     kept.write_text(text + "\n", encoding="utf-8")
     return written
+
+
+def disagrees(kept: Path = KEPT, work: Path = WORK) -> bool:
+    """Whether ``work`` holds verdicts other than those kept in ``kept``: an older run's, or
+    those of a run still going (the file is written when a run stops)."""
+    if not kept.is_file() or not any(work.rglob("*.py.meta")):
+        return False
+    document = json.loads(kept.read_text(encoding="utf-8"))
+    return bool(document.get("files") != verdicts(work)[0])
 
 
 def restore_results(kept: Path = KEPT, work: Path = WORK) -> int:
@@ -267,6 +285,11 @@ def main() -> None:
     if restored:
         print(f"{restored} verdicts taken from {KEPT}")
     whole = args.all or args.recheck or args.report
+    if args.report and disagrees():
+        raise SystemExit(
+            f"{WORK}/ holds verdicts other than those in {KEPT} (an older run's, or one still "
+            f"going): delete {WORK}/ to report the kept ones, or run --all to go on with its own"
+        )
     stopped = False
     try:
         found = run(args)

@@ -18,7 +18,13 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
 from interleave import Meter, interleaved  # noqa: E402
-from mutation import KEPT, keep_results, known_equivalent, restore_results  # noqa: E402
+from mutation import (  # noqa: E402
+    KEPT,
+    disagrees,
+    keep_results,
+    known_equivalent,
+    restore_results,
+)
 from reference import reference_deals  # noqa: E402
 
 
@@ -243,7 +249,7 @@ def test_the_verdicts_kept_go_back_where_mutmut_reads_them(tmp_path: Path) -> No
     """The whole run's verdicts written to the kept file come back as mutmut's own results in a
     fresh folder: each function's hash and each checked mutant's exit code (those not checked,
     or whose test process was killed, stay unchecked); a folder holding results already, and a
-    file of another mutmut, give none."""
+    file of another mutmut, give none; a folder whose verdicts differ from the file's is told."""
     work = tmp_path / "mutants"
     codes = {
         "thousand.classic.cards.x_f__mutmut_1": 1,
@@ -277,6 +283,12 @@ def test_the_verdicts_kept_go_back_where_mutmut_reads_them(tmp_path: Path) -> No
     assert {name: code for name, code in given.items() if code is not None} == checked
     assert set(given) <= set(codes)
     assert restore_results(kept, work) == 0
+    assert not disagrees(kept, work)
+    assert not disagrees(kept, fresh)
+    assert not disagrees(kept, tmp_path / "empty")
+    held["exit_code_by_key"]["thousand.classic.cards.x_f__mutmut_2"] = 1
+    meta.write_text(json.dumps(held), encoding="utf-8")
+    assert disagrees(kept, work)
     document = json.loads(kept.read_text(encoding="utf-8"))
     kept.write_text(json.dumps({**document, "mutmut": "0.1"}), encoding="utf-8")
     assert restore_results(kept, tmp_path / "other") == 0
