@@ -23,12 +23,11 @@ Run it from the repository's root, with the ``test`` extra installed. Mutmut kee
 the code and its results in ``mutants/``; ``--all`` tests again only the mutants of functions
 changed since (a sample tests its mutants every time); delete the folder to start anew. The
 whole run's verdicts are also kept in the repository (``benchmarks/mutation-results.json``,
-written by ``--all``, ``--recheck`` and ``--report``, even when stopped), so that a whole run
-goes on from a fresh checkout: they are given back to mutmut when ``mutants/`` holds none,
-and mutmut then tests only the functions changed since and the mutants not yet checked.
-Delete that file too to start anew. ``--report`` refuses to run where ``mutants/`` holds
-verdicts other than the file's (an older run's, or one still going), which it would otherwise
-report and keep.
+written by ``--all`` and ``--recheck``, even when stopped), so that a whole run goes on from a
+fresh checkout: they are given back to mutmut when ``mutants/`` holds none, and mutmut then
+tests only the functions changed since and the mutants not yet checked. Delete that file too
+to start anew. ``--report`` only reads: it refuses to run where ``mutants/`` holds verdicts
+other than the file's (an older run's, or one still going), which it would otherwise report.
 """
 
 from __future__ import annotations
@@ -57,8 +56,10 @@ MISSED = frozenset({"survived", "suspicious", "no tests"})
 GUIDE = Path("docs/contributing.md")
 EQUIVALENT_HEADING = "### Mutants known to be equivalent"
 CRASHES = frozenset({-9, -11})
-"""Mutmut's exit codes of a test process killed by a signal: a run stopped by hand records the
-mutants in progress so, and the file of kept verdicts leaves them out to be tested again."""
+"""Mutmut's exit codes of a test process killed by a signal: a mutant's own (one that fills the
+memory is killed by the system), or, in a run stopped by hand, the mutants in progress. The file
+of kept verdicts holds them from a run that ended by itself, and leaves them out of one stopped,
+to be tested again."""
 KEPT = Path("benchmarks/mutation-results.json")
 """The verdicts of the whole run, kept in the repository so that a whole run goes on from a
 fresh checkout (mutmut keeps its own in ``mutants/``, which git ignores)."""
@@ -128,11 +129,11 @@ def known_equivalent(guide: Path = GUIDE) -> set[str]:
     return names
 
 
-def verdicts(work: Path = WORK) -> tuple[dict[str, dict[str, object]], int]:
+def verdicts(work: Path = WORK, crashes: bool = False) -> tuple[dict[str, dict[str, object]], int]:
     """The verdicts mutmut holds in ``work``, as the kept file writes them: per mutated file, its
     module and, per function, mutmut's hash of the function's code and its mutants' exit codes in
-    order (empty where not checked, or where the test process was killed). Returns them with the
-    number of verdicts."""
+    order (empty where not checked, or, unless ``crashes``, where the test process was killed).
+    Returns them with the number of verdicts."""
     files: dict[str, dict[str, object]] = {}
     written = 0
     for meta in sorted(work.rglob("*.py.meta")):
@@ -141,7 +142,7 @@ def verdicts(work: Path = WORK) -> tuple[dict[str, dict[str, object]], int]:
         for name, code in data["exit_code_by_key"].items():
             function, _, number = name.rpartition("__mutmut_")
             function = function.rpartition(".")[2]
-            if code is not None and code not in CRASHES:
+            if code is not None and (crashes or code not in CRASHES):
                 codes[function][int(number)] = code
                 written += 1
         functions = {}
@@ -155,10 +156,10 @@ def verdicts(work: Path = WORK) -> tuple[dict[str, dict[str, object]], int]:
     return files, written
 
 
-def keep_results(kept: Path = KEPT, work: Path = WORK) -> int:
-    """Write the verdicts mutmut holds in ``work`` to ``kept``, one function a line. Returns the
-    number of verdicts written."""
-    files, written = verdicts(work)
+def keep_results(kept: Path = KEPT, work: Path = WORK, crashes: bool = False) -> int:
+    """Write the verdicts mutmut holds in ``work`` to ``kept``, one function a line (with those of
+    killed test processes when ``crashes``). Returns the number of verdicts written."""
+    files, written = verdicts(work, crashes)
     document = {"format": 1, "mutmut": metadata.version("mutmut"), "files": files}
     text = json.dumps(document, indent=1, ensure_ascii=False, sort_keys=True)
     kept.write_text(text + "\n", encoding="utf-8")
@@ -170,8 +171,8 @@ def disagrees(kept: Path = KEPT, work: Path = WORK) -> bool:
     those of a run still going (the file is written when a run stops)."""
     if not kept.is_file() or not any(work.rglob("*.py.meta")):
         return False
-    document = json.loads(kept.read_text(encoding="utf-8"))
-    return bool(document.get("files") != verdicts(work)[0])
+    files = json.loads(kept.read_text(encoding="utf-8")).get("files")
+    return all(files != verdicts(work, crashes)[0] for crashes in (False, True))
 
 
 def restore_results(kept: Path = KEPT, work: Path = WORK) -> int:
@@ -290,16 +291,17 @@ def main() -> None:
             f"{WORK}/ holds verdicts other than those in {KEPT} (an older run's, or one still "
             f"going): delete {WORK}/ to report the kept ones, or run --all to go on with its own"
         )
-    stopped = False
+    stopped = ended = False
     try:
         found = run(args)
+        ended = True
     except KeyboardInterrupt:
         stopped = True
         print("\nstopped: the figures of the mutants checked so far")
         found = statuses()
     finally:
-        if whole and any(WORK.rglob("*.py.meta")):
-            print(f"{keep_results()} verdicts kept in {KEPT}")
+        if (args.all or args.recheck) and any(WORK.rglob("*.py.meta")):
+            print(f"{keep_results(crashes=ended)} verdicts kept in {KEPT}")
     print(f"\n{len(found)} mutants" + ("" if whole else f" (seed {args.seed})"))
     report(found, whole=whole)
     print(f"\ntotal time: {time.perf_counter() - began:.0f} s")

@@ -248,8 +248,9 @@ def test_the_listed_equivalent_mutants_name_functions_of_the_mutated_modules(tmp
 def test_the_verdicts_kept_go_back_where_mutmut_reads_them(tmp_path: Path) -> None:
     """The whole run's verdicts written to the kept file come back as mutmut's own results in a
     fresh folder: each function's hash and each checked mutant's exit code (those not checked,
-    or whose test process was killed, stay unchecked); a folder holding results already, and a
-    file of another mutmut, give none; a folder whose verdicts differ from the file's is told."""
+    or whose test process was killed, stay unchecked, unless the run ended by itself); a folder
+    holding results already, and a file of another mutmut, give none; a folder whose verdicts
+    differ from the file's is told."""
     work = tmp_path / "mutants"
     codes = {
         "thousand.classic.cards.x_f__mutmut_1": 1,
@@ -284,6 +285,11 @@ def test_the_verdicts_kept_go_back_where_mutmut_reads_them(tmp_path: Path) -> No
     assert set(given) <= set(codes)
     assert restore_results(kept, work) == 0
     assert not disagrees(kept, work)
+    with_crashes = tmp_path / "with_crashes.json"
+    assert keep_results(with_crashes, work, crashes=True) == 4
+    assert '    "xǁCǁm": "bb22 36,,-9"' in with_crashes.read_text(encoding="utf-8").splitlines()
+    assert not disagrees(with_crashes, work)
+    assert restore_results(with_crashes, tmp_path / "fresh_with_crashes") == 4
     assert not disagrees(kept, fresh)
     assert not disagrees(kept, tmp_path / "empty")
     held["exit_code_by_key"]["thousand.classic.cards.x_f__mutmut_2"] = 1
