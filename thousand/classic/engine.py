@@ -110,10 +110,7 @@ def _start(
                 f"with single barrel capacity only one player may start at {threshold}"
             )
     origin = Origin(seed, dealer, start, layout, single_deal)
-    zeros = (0,) * players
-    return _deal_from(
-        start_of_deal(rules, origin, 0, dealer, start, barrel, (), None, zeros, zeros)
-    )
+    return _deal_from(start_of_deal(rules, origin, 0, dealer, start, barrel, ()))
 
 
 def start_of_deal(
