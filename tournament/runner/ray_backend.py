@@ -78,13 +78,11 @@ class RayBackend:
                     ) from None
                 yield played
         finally:
+            # On a cluster this run did not start, the batches handed out are left to finish
+            # and their results unread (a resume plays them again): cancelling a task that is
+            # finishing at that moment, forced or not, can crash Ray's driver.
             if started:
                 ray.shutdown()
-            else:
-                # Forced cancels of tasks that are finishing at that moment can crash Ray's
-                # driver; the batches still queued are simply not run.
-                for reference in pending:
-                    ray.cancel(reference)
 
 
 def start_ray(address: str | None, workers: int | None) -> tuple[Any, bool]:
