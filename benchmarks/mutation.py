@@ -285,7 +285,8 @@ def main() -> None:
     restored = restore_results()
     if restored:
         print(f"{restored} verdicts taken from {KEPT}")
-    whole = args.all or args.recheck or args.report
+    runs = args.all or args.recheck
+    whole = runs or args.report
     if args.report and disagrees():
         raise SystemExit(
             f"{WORK}/ holds verdicts other than those in {KEPT} (an older run's, or one still "
@@ -300,7 +301,7 @@ def main() -> None:
         print("\nstopped: the figures of the mutants checked so far")
         found = statuses()
     finally:
-        if (args.all or args.recheck) and any(WORK.rglob("*.py.meta")):
+        if runs and any(WORK.rglob("*.py.meta")):
             print(f"{keep_results(crashes=ended)} verdicts kept in {KEPT}")
     print(f"\n{len(found)} mutants" + ("" if whole else f" (seed {args.seed})"))
     report(found, whole=whole)

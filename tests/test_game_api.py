@@ -157,9 +157,10 @@ def test_a_match_started_from_what_the_rules_cannot_hold_is_refused_in_words() -
         "scores must be 3 whole numbers, not [0, 0.5, 0]"
     )
     three_hands = Layout.from_seed(3, 1, 0)
-    assert _refusal(
-        lambda: new_deal(Rules.preset("polish-2p"), layout=three_hands), LayoutError
-    ) == ("the layout has 3 hands but the rules have 2")
+    assert (
+        _refusal(lambda: new_deal(Rules.preset("polish-2p"), layout=three_hands), LayoutError)
+        == "the layout has 3 hands but the rules have 2"
+    )
     seat_0_out = Layout.from_seed(4, 1, 0, sitter=0)
     assert _refusal(lambda: new_match(four, seed=0, dealer=0, layout=seat_0_out), LayoutError) == (
         "the layout leaves seat 0 without cards, but with dealer 0 seat 3 sits out "
